@@ -1,0 +1,53 @@
+# `make run` runs the bot, `make test` passes the tests. Everything installs into .venv.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-dev
+BENCH_STAMP := $(VENV)/.installed-bench
+
+.PHONY: run test lint typecheck pytest bench bench-bot demo arena install clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+$(BENCH_STAMP): pyproject.toml $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	touch $@
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python -m bot
+
+test: lint typecheck pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy --strict bot/engine
+	$(BIN)/mypy bot cogs
+
+pytest: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+bench: $(BENCH_STAMP)
+	$(BIN)/python -m bot.engine.bench
+
+bench-bot: $(STAMP)
+	$(BIN)/python -m bot.benchbot
+
+demo: $(STAMP)
+	$(BIN)/python -m bot.demo
+
+arena: $(STAMP)
+	$(BIN)/python -m bot.ai.arena
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
