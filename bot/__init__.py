@@ -1,0 +1,1 @@
+"""Oh Hell for Discord."""
