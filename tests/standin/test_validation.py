@@ -19,6 +19,8 @@ from referencing.jsonschema import DRAFT202012
 from bot.standin.validation import (
     SpecValidator,
     Violation,
+    _best_error,
+    _RouteTable,
     check_limits,
     default_spec_path,
     normalise_path,
@@ -176,6 +178,23 @@ def test_route_template_without_spec_knows_the_bot_routes(
     method: str, path: str, template: str | None
 ) -> None:
     assert SpecValidator(None).route_template(method, path) == template
+
+
+def test_route_matching_prefers_literal_segments_then_the_method() -> None:
+    table = _RouteTable(
+        {
+            "/users/{user_id}": ["GET"],
+            "/users/@me": ["GET"],
+            "/things/{thing_id}": ["GET"],
+            "/things/bulk": ["POST"],
+        }
+    )
+    assert table.match("GET", "/api/v10/users/@me") == "/users/@me"
+    assert table.match("GET", "/api/v10/users/7") == "/users/{user_id}"
+    assert table.match("POST", "/things/bulk") == "/things/bulk"
+    assert table.match("GET", "/things/bulk") == "/things/{thing_id}"
+    assert table.match("GET", "/users") is None
+    assert table.match("GET", "/users//") is None
 
 
 # ------------------------------------------------------------------------ limits
@@ -422,6 +441,8 @@ async def test_limits_leave_other_routes_and_callback_types_alone() -> None:
     assert check_limits("POST", "/api/v10/users/@me/channels", long) == []
     assert check_limits("GET", CHANNEL_POST, long) == []
     assert check_limits("POST", CALLBACK, {"type": 5, "data": {"flags": 64}}) == []
+    # Only types 4 and 7 carry a message; a deferral's data is not one.
+    assert check_limits("POST", CALLBACK, {"type": 5, "data": long}) == []
     assert check_limits("POST", CALLBACK, {"type": 6}) == []
     assert check_limits("POST", CHANNEL_POST, None) == []
 
@@ -627,3 +648,23 @@ async def test_rewritten_unions_accept_and_reject_what_the_raw_spec_does(
     for candidate in bodies:
         found = spec.check_request("POST", CHANNEL_POST, candidate)
         assert (found == []) == raw.is_valid(candidate), (candidate, found)
+
+
+async def test_union_errors_descend_into_the_branch_the_body_meant(spec: SpecValidator) -> None:
+    """On the raw description (no rewrite), jsonschema's best_match picks another branch's
+    discriminator error; _best_error still finds the long custom_id."""
+    pointer = (
+        "/paths/~1channels~1{channel_id}~1messages/post/requestBody/content/"
+        "application~1json/schema"
+    )
+    body = await discord_py_message()
+    body["components"][0]["components"][1]["custom_id"] = "c" * 101
+    body["components"][1]["components"][0]["placeholder"] = "p" * 151  # not the first branch
+    found = sorted(
+        (list(best.absolute_path), best.validator)
+        for best in map(_best_error, _raw_validator(pointer).iter_errors(body))
+    )
+    assert found == [
+        (["components", 0, "components", 1, "custom_id"], "maxLength"),
+        (["components", 1, "components", 0, "placeholder"], "maxLength"),
+    ]
