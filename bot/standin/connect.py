@@ -1,0 +1,35 @@
+"""Point the real discord.py client at a stand-in (the only module here that imports discord)."""
+
+from __future__ import annotations
+
+import os
+
+import discord
+import discord.gateway
+import discord.http
+import yarl
+
+
+def point_discord_py_at(api_base: str, gateway_url: str) -> tuple[str, yarl.URL]:
+    """Send discord.py's REST calls (webhooks and interaction callbacks included) to `api_base`
+    and its gateway connection to `gateway_url`. Returns the previous values, for
+    `restore_discord_py`."""
+    previous = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    discord.http.Route.BASE = api_base.rstrip("/")
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+    return previous
+
+
+def restore_discord_py(previous: tuple[str, yarl.URL]) -> None:
+    discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = previous
+
+
+def point_from_env() -> bool:
+    """Apply env `DISCORD_API_BASE` / `DISCORD_GATEWAY_URL` when both are set (a bot started in
+    a subprocess by a test). Returns whether it did."""
+    api_base = os.environ.get("DISCORD_API_BASE")
+    gateway_url = os.environ.get("DISCORD_GATEWAY_URL")
+    if not api_base or not gateway_url:
+        return False
+    point_discord_py_at(api_base, gateway_url)
+    return True

@@ -1,0 +1,358 @@
+"""Simulated people: run slash commands, click buttons, pick select options, read what they see.
+
+Every action returns an `InteractionResult` once the bot has answered (or the interaction's
+deadline has passed) — there are no fixed sleeps.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.standin import payloads
+from bot.standin.world import Channel, Message, User
+
+if TYPE_CHECKING:
+    from bot.standin.server import Interaction, StandIn
+
+JSON = dict[str, Any]
+
+
+class DriverError(AssertionError):
+    """A simulated person tried something Discord's client would not let them do — a mistake
+    in the test, not in the bot."""
+
+
+@dataclass(eq=False)
+class InteractionResult:
+    """What came of one interaction. The message objects are live: they follow later edits."""
+
+    standin: StandIn
+    interaction: Interaction
+
+    def __repr__(self) -> str:
+        return (
+            f"InteractionResult(type={self.response_type}, ephemeral={self.ephemeral}, "
+            f"reply={self.reply!r})"
+        )
+
+    @property
+    def response_type(self) -> int | None:
+        """The bot's first response: 4 message, 5 deferred, 6 deferred update, 7 update,
+        8 autocomplete, 9 modal; None when it did not answer in time."""
+        return self.interaction.response_type
+
+    @property
+    def acknowledged(self) -> bool:
+        return self.interaction.acknowledged
+
+    @property
+    def failed(self) -> bool:
+        """Discord would show "This interaction failed": no first response by the deadline."""
+        return not self.interaction.acknowledged
+
+    @property
+    def delivered(self) -> bool:
+        """Whether a bot was connected to receive the interaction."""
+        return self.interaction.delivered
+
+    @property
+    def reply(self) -> Message | None:
+        """The interaction's original response: the message it created (types 4 and 5) or the
+        message it updated (types 6 and 7)."""
+        return self.interaction.original
+
+    @property
+    def content(self) -> str | None:
+        return None if self.reply is None else self.reply.content
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.reply is not None and self.reply.ephemeral
+
+    @property
+    def message(self) -> Message | None:
+        """For a click or a select: the message whose component was used."""
+        return self.interaction.message
+
+    @property
+    def followups(self) -> list[Message]:
+        return list(self.interaction.followups)
+
+    @property
+    def modal(self) -> JSON | None:
+        return self.interaction.modal
+
+    @property
+    def choices(self) -> list[JSON] | None:
+        return self.interaction.choices
+
+    async def wait_for(
+        self, predicate: Callable[[InteractionResult], Any], timeout: float = 5.0
+    ) -> Any:
+        return await self.standin.wait_for(lambda: predicate(self), timeout)
+
+    async def wait_for_followups(self, count: int = 1, timeout: float = 5.0) -> list[Message]:
+        await self.wait_for(lambda r: len(r.followups) >= count, timeout)
+        return self.followups
+
+    async def wait_until_loaded(self, timeout: float = 5.0) -> Message:
+        """For a deferred reply: wait until the bot has filled it in (edit or follow-up)."""
+        await self.wait_for(lambda r: r.reply is not None and not r.reply.loading, timeout)
+        assert self.reply is not None
+        return self.reply
+
+
+def _as_message(standin: StandIn, message: Message | int) -> Message:
+    if isinstance(message, Message):
+        return message
+    try:
+        return standin.world.messages[int(message)]
+    except KeyError:
+        raise DriverError(f"no message {message}") from None
+
+
+class Person:
+    """One simulated person: `await ann.slash(channel, "ohhell start", preset="classic")`."""
+
+    def __init__(self, standin: StandIn, user: User) -> None:
+        self.standin = standin
+        self.user = user
+
+    def __repr__(self) -> str:
+        return f"Person({self.user.display_name!r})"
+
+    @property
+    def id(self) -> int:
+        return self.user.id
+
+    @property
+    def name(self) -> str:
+        return self.user.display_name
+
+    # --- seeing ---------------------------------------------------------------------------
+
+    def can_see(self, message: Message) -> bool:
+        return message.visible_to(self.user)
+
+    def visible_messages(self, channel: Channel) -> list[Message]:
+        """What this person sees in `channel`, oldest first, their ephemeral replies included."""
+        found = [m for m in self.standin.world.channel_messages(channel) if self.can_see(m)]
+        return sorted(found, key=lambda m: m.id)
+
+    def dms(self) -> list[Message]:
+        """The bot's messages in this person's DMs, oldest first."""
+        channel = self.standin.world.dm_channels.get(self.user.id)
+        return [] if channel is None else self.visible_messages(channel)
+
+    def ephemerals(self) -> list[Message]:
+        """Every ephemeral message shown to this person, oldest first."""
+        found = [
+            m
+            for m in self.standin.world.messages.values()
+            if m.ephemeral_to is self.user and not m.deleted
+        ]
+        return sorted(found, key=lambda m: m.id)
+
+    # --- acting ---------------------------------------------------------------------------
+
+    async def slash(
+        self, channel: Channel, command: str, *, timeout: float | None = None, **options: Any
+    ) -> InteractionResult:
+        """Run `/command` ("ohhell start": a command and its subcommand path) in `channel`."""
+        if channel.guild is not None and self.user.id not in channel.guild.members:
+            raise DriverError(f"{self.name} is not a member of {channel.guild.name}")
+        words = command.split()
+        try:
+            spec = self.standin.find_command(words[0], channel)
+        except LookupError as error:
+            raise DriverError(str(error)) from None
+        resolved: JSON = {}
+        data: JSON = {"id": str(spec["id"]), "name": spec["name"], "type": 1}
+        declared = list(spec.get("options") or [])
+        container = data
+        for word in words[1:]:
+            sub = next((o for o in declared if o["name"] == word and o["type"] in (1, 2)), None)
+            if sub is None:
+                raise DriverError(
+                    f"/{command}: {word!r} is no subcommand of the registered command"
+                )
+            node: JSON = {"name": word, "type": sub["type"], "options": []}
+            container["options"] = [node]
+            container = node
+            declared = list(sub.get("options") or [])
+        if any(o["type"] in (1, 2) for o in declared):
+            raise DriverError(f"/{command} needs a subcommand")
+        container["options"] = self._options(command, declared, options, resolved, channel)
+        if channel.guild is not None:
+            data["guild_id"] = str(channel.guild.id)
+        if resolved:
+            data["resolved"] = resolved
+        return await self._interact(2, channel, data, None, timeout)
+
+    def _options(
+        self,
+        command: str,
+        declared: list[JSON],
+        given: dict[str, Any],
+        resolved: JSON,
+        channel: Channel,
+    ) -> list[JSON]:
+        names = {o["name"] for o in declared}
+        unknown = set(given) - names
+        if unknown:
+            raise DriverError(f"/{command} has no option {sorted(unknown)}; it has {sorted(names)}")
+        out = []
+        for option in declared:
+            name = option["name"]
+            if name not in given:
+                if option.get("required"):
+                    raise DriverError(f"/{command}: option {name!r} is required")
+                continue
+            value = self._option_value(option, given[name], resolved, channel)
+            choices = option.get("choices")
+            if choices and value not in [c["value"] for c in choices]:
+                raise DriverError(f"/{command}: {name}={value!r} is not one of its choices")
+            out.append({"name": name, "type": option["type"], "value": value})
+        return out
+
+    def _option_value(self, option: JSON, value: Any, resolved: JSON, channel: Channel) -> Any:
+        kind = option["type"]
+        world = self.standin.world
+        if kind == 3:
+            return str(value)
+        if kind == 4:
+            return int(value)
+        if kind == 5:
+            return bool(value)
+        if kind == 10:
+            return float(value)
+        if kind in (6, 9):
+            target = value.user if isinstance(value, Person) else value
+            if not isinstance(target, User):
+                raise DriverError(f"option {option['name']!r} wants a person or a user")
+            resolved.setdefault("users", {})[str(target.id)] = payloads.user(target)
+            guild = channel.guild
+            if guild is not None and target.id in guild.members:
+                member = payloads.member(guild.members[target.id], with_user=False)
+                member["permissions"] = str(channel.bot_permissions())
+                resolved.setdefault("members", {})[str(target.id)] = member
+            return str(target.id)
+        if kind == 7:
+            if not isinstance(value, Channel):
+                raise DriverError(f"option {option['name']!r} wants a channel")
+            body = payloads.channel(value, world)
+            body["permissions"] = "0"
+            resolved.setdefault("channels", {})[str(value.id)] = body
+            return str(value.id)
+        raise DriverError(f"option type {kind} is not supported by the driver")
+
+    async def click(
+        self, message: Message | int, custom_id: str, *, timeout: float | None = None
+    ) -> InteractionResult:
+        """Click the button `custom_id` on `message`."""
+        msg = _as_message(self.standin, message)
+        component = self._component(msg, custom_id)
+        if component.get("type") != 2:
+            raise DriverError(f"{custom_id!r} is not a button")
+        data = {"custom_id": custom_id, "component_type": 2}
+        return await self._interact(3, msg.channel, data, msg, timeout)
+
+    async def select(
+        self,
+        message: Message | int,
+        custom_id: str,
+        values: list[str],
+        *,
+        timeout: float | None = None,
+    ) -> InteractionResult:
+        """Pick `values` in the string select `custom_id` on `message`."""
+        msg = _as_message(self.standin, message)
+        component = self._component(msg, custom_id)
+        if component.get("type") != 3:
+            raise DriverError(f"{custom_id!r} is not a string select")
+        offered = [o.get("value") for o in component.get("options") or []]
+        missing = [v for v in values if v not in offered]
+        if missing:
+            raise DriverError(f"{custom_id!r} offers {offered}, not {missing}")
+        low, high = component.get("min_values", 1), component.get("max_values", 1)
+        if not low <= len(values) <= high:
+            raise DriverError(f"{custom_id!r} takes {low}-{high} values, not {len(values)}")
+        data = {"custom_id": custom_id, "component_type": 3, "values": list(values)}
+        return await self._interact(3, msg.channel, data, msg, timeout)
+
+    async def submit_modal(
+        self, result: InteractionResult, values: dict[str, str], *, timeout: float | None = None
+    ) -> InteractionResult:
+        """Fill in and submit the modal the bot answered `result` with."""
+        modal = result.modal
+        if modal is None:
+            raise DriverError("the bot showed no modal")
+        rows = []
+        for row in modal.get("components") or []:
+            fields = []
+            for item in row.get("components") or []:
+                cid = item.get("custom_id")
+                fields.append(
+                    {"type": item.get("type", 4), "custom_id": cid, "value": values.get(cid, "")}
+                )
+            rows.append({"type": 1, "components": fields})
+        data = {"custom_id": modal.get("custom_id"), "components": rows}
+        inter = result.interaction
+        return await self._interact(5, inter.channel, data, inter.message, timeout)
+
+    async def say(self, channel: Channel, content: str) -> Message:
+        """Post a plain message (a MESSAGE_CREATE from this person)."""
+        world = self.standin.world
+        if channel.is_dm:
+            raise DriverError("people write to the bot through slash commands here")
+        message = Message(world.snowflake(), channel, self.user, content=content)
+        world.messages[message.id] = message
+        await self.standin._dispatch_message("MESSAGE_CREATE", message)
+        self.standin._notify()
+        return message
+
+    def _component(self, message: Message, custom_id: str) -> JSON:
+        if not self.can_see(message):
+            raise DriverError(f"{self.name} cannot see {message!r}")
+        try:
+            component = message.component(custom_id)
+        except KeyError:
+            raise DriverError(
+                f"{message!r} has no component {custom_id!r}; it has {message.custom_ids()}"
+            ) from None
+        if component.get("disabled"):
+            raise DriverError(f"{custom_id!r} is disabled")
+        return component
+
+    async def _interact(
+        self,
+        kind: int,
+        channel: Channel,
+        data: JSON,
+        message: Message | None,
+        timeout: float | None,
+    ) -> InteractionResult:
+        from bot.standin.server import Interaction
+
+        standin = self.standin
+        inter = Interaction(
+            id=standin.world.snowflake(),
+            token="aW50ZXJhY3Rpb24" + secrets.token_urlsafe(48),
+            type=kind,
+            user=self.user,
+            channel=channel,
+            data=data,
+            created_at=standin.clock(),
+            message=message,
+        )
+        result = InteractionResult(standin, inter)
+        if not await standin.deliver_interaction(inter):
+            return result
+        wait = standin.ack_deadline + 0.25 if timeout is None else timeout
+        with contextlib.suppress(TimeoutError):
+            await standin.wait_for(lambda: inter.acknowledged, wait)
+        return result

@@ -1,0 +1,1110 @@
+"""The local Discord stand-in: an aiohttp HTTP API and gateway WebSocket on 127.0.0.1.
+
+The real discord.py client logs into it (see `bot.standin.connect`). It speaks raw JSON, as
+Discord does, enforces Discord's rules (interaction deadlines, permissions, closed DMs, limits,
+rate limits), checks every body against the OpenAPI description when it is present, and logs
+every REST call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import json
+import logging
+import re
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Protocol
+
+from aiohttp import BodyPartReader, WSMsgType, web
+
+from bot.standin import payloads
+from bot.standin.ratelimit import RateLimits
+from bot.standin.world import (
+    Attachment,
+    Channel,
+    ChannelKind,
+    Guild,
+    Message,
+    MessageFlag,
+    Perm,
+    User,
+    World,
+    utcnow,
+)
+
+if TYPE_CHECKING:
+    from bot.standin.driver import Person
+
+_log = logging.getLogger(__name__)
+
+JSON = dict[str, Any]
+API_VERSION = 10
+GUILD_MESSAGES = 1 << 9
+DIRECT_MESSAGES = 1 << 12
+
+
+def _load_validation() -> ModuleType | None:
+    # bot/standin/validation.py is written separately; the stand-in runs without it.
+    try:
+        return importlib.import_module("bot.standin.validation")
+    except ImportError:
+        return None
+
+
+class ViolationLike(Protocol):
+    @property
+    def route(self) -> str: ...
+    @property
+    def field(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class ProtocolViolation:
+    """A rule the bot broke that no schema describes (e.g. answering a slash command with
+    UPDATE_MESSAGE). Same shape as `validation.Violation`."""
+
+    route: str
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.field}: " if self.field else ""
+        return f"{self.route}: {where}{self.message}"
+
+
+class ApiError(Exception):
+    """An error answer, in Discord's shape: `{"message": ..., "code": ...}`."""
+
+    def __init__(self, status: int, code: int, message: str, errors: JSON | None = None) -> None:
+        super().__init__(f"{status} {code} {message}")
+        self.status = status
+        self.body: JSON = {"message": message, "code": code}
+        if errors:
+            self.body["errors"] = errors
+
+
+def _unknown(what: str, code: int) -> ApiError:
+    return ApiError(404, code, f"Unknown {what}")
+
+
+@dataclass
+class Call:
+    """One REST request the bot made, as logged."""
+
+    method: str
+    route: str
+    """"POST /channels/{channel_id}/messages": the method and the spec's path template."""
+    path: str
+    body: Any
+    status: int
+    time: float
+    interaction_id: int | None
+    response: Any = None
+    params: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(eq=False)
+class Interaction:
+    id: int
+    token: str
+    type: int
+    """2 application command, 3 message component, 5 modal submit."""
+    user: User
+    channel: Channel
+    data: JSON
+    created_at: float
+    message: Message | None = None
+    response_type: int | None = None
+    responded_at: float | None = None
+    original: Message | None = None
+    followups: list[Message] = field(default_factory=list)
+    modal: JSON | None = None
+    choices: list[JSON] | None = None
+    delivered: bool = False
+    first_response: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def acknowledged(self) -> bool:
+        return self.response_type is not None
+
+
+@dataclass(eq=False)
+class GatewaySession:
+    ws: web.WebSocketResponse
+    number: int
+    session_id: str = field(default_factory=lambda: secrets.token_hex(16))
+    intents: int = 0
+    shard: tuple[int, int] = (0, 1)
+    ready: bool = False
+    seq: int = 0
+
+    async def send(self, op: int, d: Any, t: str | None = None) -> None:
+        frame: JSON = {"op": op, "d": d, "s": None, "t": t}
+        if op == 0:
+            self.seq += 1
+            frame["s"] = self.seq
+        if not self.ws.closed:
+            await self.ws.send_str(json.dumps(frame))
+
+    def covers(self, guild_id: int | None) -> bool:
+        shard_id, shard_count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return (guild_id >> 22) % shard_count == shard_id
+
+
+_DEFAULT = object()
+
+
+@dataclass
+class _Request:
+    method: str
+    path: str
+    params: dict[str, str]
+    query: dict[str, str]
+    body: Any
+    files: list[Attachment]
+    headers: Any
+
+
+Handler = Callable[[_Request], Awaitable[tuple[int, Any]]]
+
+
+class StandIn:
+    """A Discord for one bot application. `await start()`, point discord.py at `api_base` and
+    `gateway_url`, log in with `token`; `await stop()` at the end."""
+
+    def __init__(
+        self,
+        *,
+        spec_path: Path | object | None = _DEFAULT,
+        clock: Callable[[], float] = time.monotonic,
+        ack_deadline: float = 3.0,
+        token_lifetime: float = 15 * 60.0,
+        global_rate_limit: int | None = 50,
+        world: World | None = None,
+        host: str = "127.0.0.1",
+        port: int = 0,
+    ) -> None:
+        self.clock = clock
+        self.ack_deadline = ack_deadline
+        self.token_lifetime = token_lifetime
+        self.host = host
+        self._port = port
+        self.world = world or World()
+        if not self.world.guilds:
+            guild = self.world.add_guild()
+            self.world.add_text_channel(guild, "general")
+        # Real time, whatever `clock` is: discord.py sleeps real seconds on a 429.
+        self.rate_limits = RateLimits(global_limit=global_rate_limit)
+        self.calls: list[Call] = []
+        self.violations: list[ViolationLike] = []
+        self.interactions: dict[int, Interaction] = {}
+        self.commands: dict[int | None, dict[tuple[str, int], JSON]] = {}
+        self.sessions: list[GatewaySession] = []
+        self.sessions_started = 0
+        self._validation = _load_validation()
+        self.validator: Any = None
+        self.spec_skip_reason: str | None = None
+        if self._validation is None:
+            self.spec_skip_reason = "bot/standin/validation.py is not there"
+        else:
+            if spec_path is _DEFAULT:
+                spec_path = self._validation.default_spec_path()
+            self.validator = self._validation.SpecValidator(spec_path)
+            if not self.validator.available:
+                self.spec_skip_reason = self.validator.skip_reason
+        self._routes: list[tuple[str, re.Pattern[str], str, Handler]] = []
+        self._add_routes()
+        self._runner: web.AppRunner | None = None
+        self._changed = asyncio.Event()
+        self._tokens: dict[str, Interaction] = {}
+
+    # --- lifecycle ------------------------------------------------------------------------
+
+    @property
+    def port(self) -> int:
+        return self._port
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.host}:{self._port}"
+
+    @property
+    def api_base(self) -> str:
+        return f"{self.base_url}/api/v{API_VERSION}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://{self.host}:{self._port}/"
+
+    @property
+    def token(self) -> str:
+        return self.world.token
+
+    @property
+    def application_id(self) -> int:
+        return self.world.application_id
+
+    @property
+    def guild(self) -> Guild:
+        """The first guild (a default one, "Test Guild", exists unless a world was given)."""
+        return next(iter(self.world.guilds.values()))
+
+    @property
+    def channel(self) -> Channel:
+        """The first text channel of the first guild ("general" by default)."""
+        return next(c for c in self.guild.channels if c.kind is ChannelKind.GUILD_TEXT)
+
+    @property
+    def spec_checks(self) -> bool:
+        return self.validator is not None and bool(self.validator.available)
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/", self._gateway)
+        app.router.add_get("/attachments/{attachment_id}/{filename}", self._serve_attachment)
+        app.router.add_route("*", "/api/v{version:\\d+}/{tail:.*}", self._rest)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self._port)
+        await site.start()
+        server = site._server
+        assert server is not None and server.sockets  # type: ignore[attr-defined]
+        self._port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+
+    async def stop(self) -> None:
+        for session in list(self.sessions):
+            await session.ws.close(code=1001)
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> StandIn:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    # --- observation ----------------------------------------------------------------------
+
+    def take_violations(self) -> list[ViolationLike]:
+        """Every violation seen so far, cleared (so the fixture won't fail the test on them)."""
+        taken, self.violations = self.violations, []
+        return taken
+
+    def calls_to(self, route: str) -> list[Call]:
+        """Logged calls whose route is `route` ("POST /channels/{channel_id}/messages")."""
+        return [c for c in self.calls if c.route == route]
+
+    def person(self, name: str, **kwargs: Any) -> Person:
+        """A driver for a person called `name`, created (a member of every guild) if new."""
+        from bot.standin.driver import Person
+
+        try:
+            user = self.world.user_named(name)
+        except KeyError:
+            user = self.world.add_user(name, **kwargs)
+        return Person(self, user)
+
+    def messages(self, channel: Channel, *, include_ephemeral: bool = False) -> list[Message]:
+        return [
+            m for m in self.world.channel_messages(channel) if include_ephemeral or not m.ephemeral
+        ]
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 5.0) -> Any:
+        """Wait until `predicate()` is truthy and return its value. Re-checked on every change
+        the stand-in sees (and every 50 ms, for state kept by the bot)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(f"condition not met within {timeout} s")
+            changed = self._changed
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), min(remaining, 0.05))
+
+    async def wait_for_bot(self, *, since: int = 0, timeout: float = 10.0) -> GatewaySession:
+        """Wait for a gateway session numbered above `since` (see `sessions_started`) to have
+        received READY and its GUILD_CREATEs."""
+        found: GatewaySession = await self.wait_for(
+            lambda: next((s for s in self.sessions if s.ready and s.number > since), None),
+            timeout,
+        )
+        return found
+
+    @property
+    def connected(self) -> bool:
+        return any(s.ready for s in self.sessions)
+
+    # --- gateway --------------------------------------------------------------------------
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        self.sessions_started += 1
+        session = GatewaySession(ws, self.sessions_started)
+        self.sessions.append(session)
+        try:
+            await session.send(10, {"heartbeat_interval": 41_250})
+            async for msg in ws:
+                if msg.type is WSMsgType.TEXT:
+                    await self._on_gateway(session, json.loads(msg.data))
+                elif msg.type is WSMsgType.ERROR:
+                    break
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            self.sessions.remove(session)
+            self._notify()
+        return ws
+
+    async def _on_gateway(self, session: GatewaySession, frame: JSON) -> None:
+        op, d = frame.get("op"), frame.get("d")
+        if op == 1:
+            await session.send(11, None)
+        elif op == 2:
+            await self._identify(session, d or {})
+        elif op == 6:
+            # The stand-in keeps no replay buffer: a resume is refused, the client re-identifies.
+            await session.send(9, False)
+        elif op == 8:
+            await self._member_chunks(session, d or {})
+
+    async def _identify(self, session: GatewaySession, d: JSON) -> None:
+        if d.get("token") not in (self.token, f"Bot {self.token}"):
+            await session.ws.close(code=4004, message=b"Authentication failed.")
+            return
+        session.intents = int(d.get("intents", 0))
+        shard = d.get("shard")
+        if shard:
+            session.shard = (int(shard[0]), int(shard[1]))
+        guilds = [g for g in self.world.guilds.values() if session.covers(g.id)]
+        ready: JSON = {
+            "v": API_VERSION,
+            "user": payloads.self_user(self.world.bot),
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
+            "session_id": session.session_id,
+            "resume_gateway_url": self.gateway_url,
+            "application": {"id": str(self.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+        }
+        if shard:
+            ready["shard"] = list(session.shard)
+        await session.send(0, ready, "READY")
+        for guild in guilds:
+            await session.send(0, payloads.guild_create(guild, self.world), "GUILD_CREATE")
+        session.ready = True
+        self._notify()
+
+    async def _member_chunks(self, session: GatewaySession, d: JSON) -> None:
+        ids: Any = d.get("guild_id")
+        for guild_id in ids if isinstance(ids, list) else [ids]:
+            guild = self.world.guilds.get(int(guild_id))
+            if guild is None:
+                continue
+            members = list(guild.members.values())
+            query = d.get("query") or ""
+            if d.get("user_ids"):
+                wanted = {int(u) for u in d["user_ids"]}
+                members = [m for m in members if m.user.id in wanted]
+            elif query:
+                members = [m for m in members if m.user.name.startswith(query.lower())]
+            chunk: JSON = {
+                "guild_id": str(guild.id),
+                "members": [payloads.member(m) for m in members],
+                "chunk_index": 0,
+                "chunk_count": 1,
+                "not_found": [],
+            }
+            if d.get("nonce"):
+                chunk["nonce"] = d["nonce"]
+            await session.send(0, chunk, "GUILD_MEMBERS_CHUNK")
+
+    async def dispatch(self, event: str, data: JSON, *, guild_id: int | None = None) -> int:
+        """Send a gateway event to every ready session covering `guild_id`. Returns how many."""
+        sent = 0
+        for session in list(self.sessions):
+            if session.ready and session.covers(guild_id):
+                try:
+                    await session.send(0, data, event)
+                    sent += 1
+                except ConnectionError:
+                    pass
+        return sent
+
+    async def _dispatch_message(self, event: str, message: Message) -> None:
+        if message.ephemeral:
+            return
+        guild = message.channel.guild
+        intent = DIRECT_MESSAGES if guild is None else GUILD_MESSAGES
+        data = payloads.gateway_message(message, self.world, self.base_url)
+        if event == "MESSAGE_DELETE":
+            data = {"id": str(message.id), "channel_id": str(message.channel.id)}
+            if guild is not None:
+                data["guild_id"] = str(guild.id)
+        for session in list(self.sessions):
+            if (
+                session.ready
+                and session.intents & intent
+                and session.covers(guild.id if guild else None)
+            ):
+                with contextlib.suppress(ConnectionError):
+                    await session.send(0, data, event)
+
+    async def deliver_interaction(self, interaction: Interaction) -> bool:
+        """INTERACTION_CREATE to the newest ready session (Discord delivers to one)."""
+        self.interactions[interaction.id] = interaction
+        self._tokens[interaction.token] = interaction
+        guild = interaction.channel.guild
+        data = self._interaction_payload(interaction)
+        for session in reversed(self.sessions):
+            if session.ready and session.covers(guild.id if guild else None):
+                try:
+                    await session.send(0, data, "INTERACTION_CREATE")
+                except ConnectionError:
+                    continue
+                interaction.delivered = True
+                return True
+        return False
+
+    def _interaction_payload(self, inter: Interaction) -> JSON:
+        channel = inter.channel
+        guild = channel.guild
+        body: JSON = {
+            "id": str(inter.id),
+            "application_id": str(self.application_id),
+            "type": inter.type,
+            "data": inter.data,
+            "channel_id": str(channel.id),
+            "channel": payloads.channel(channel, self.world),
+            "token": inter.token,
+            "version": 1,
+            "app_permissions": str(channel.bot_permissions()),
+            "locale": "en-US",
+            "entitlements": [],
+            "attachment_size_limit": payloads.ATTACHMENT_SIZE_LIMIT,
+        }
+        if guild is not None:
+            member = guild.members[inter.user.id]
+            body["guild_id"] = str(guild.id)
+            body["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
+            body["guild_locale"] = "en-US"
+            from bot.standin.world import TEXT_PERMISSIONS
+
+            body["member"] = payloads.member(member, permissions=int(TEXT_PERMISSIONS))
+            body["authorizing_integration_owners"] = {"0": str(guild.id)}
+            body["context"] = 0
+        else:
+            body["user"] = payloads.user(inter.user)
+            body["authorizing_integration_owners"] = {"0": str(self.world.owner.id)}
+            body["context"] = 1
+        if inter.message is not None:
+            body["message"] = payloads.message(inter.message, self.world, self.base_url)
+        return body
+
+    # --- REST plumbing --------------------------------------------------------------------
+
+    def _add_routes(self) -> None:
+        r = self._route
+        r("GET", "/gateway", self._get_gateway)
+        r("GET", "/gateway/bot", self._get_gateway_bot)
+        r("GET", "/users/@me", self._get_me)
+        r("GET", "/oauth2/applications/@me", self._get_application)
+        r("GET", "/users/{user_id}", self._get_user)
+        r("POST", "/users/@me/channels", self._open_dm)
+        r("GET", "/applications/{application_id}/commands", self._get_commands)
+        r("PUT", "/applications/{application_id}/commands", self._put_commands)
+        r("POST", "/applications/{application_id}/commands", self._post_command)
+        r("GET", "/applications/{application_id}/guilds/{guild_id}/commands", self._get_commands)
+        r("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", self._put_commands)
+        r("POST", "/applications/{application_id}/guilds/{guild_id}/commands", self._post_command)
+        r("POST", "/interactions/{interaction_id}/{interaction_token}/callback", self._callback)
+        r("POST", "/webhooks/{webhook_id}/{webhook_token}", self._followup)
+        for target in ("@original", "{message_id}"):
+            path = "/webhooks/{webhook_id}/{webhook_token}/messages/" + target
+            r("GET", path, self._get_webhook_message)
+            r("PATCH", path, self._edit_webhook_message)
+            r("DELETE", path, self._delete_webhook_message)
+        r("GET", "/channels/{channel_id}", self._get_channel)
+        r("GET", "/channels/{channel_id}/messages", self._get_messages)
+        r("POST", "/channels/{channel_id}/messages", self._post_message)
+        r("GET", "/channels/{channel_id}/messages/{message_id}", self._get_message)
+        r("PATCH", "/channels/{channel_id}/messages/{message_id}", self._edit_message)
+        r("DELETE", "/channels/{channel_id}/messages/{message_id}", self._delete_message)
+        r("POST", "/channels/{channel_id}/threads", self._create_thread)
+        r("POST", "/channels/{channel_id}/messages/{message_id}/threads", self._create_thread)
+        r("POST", "/channels/{channel_id}/typing", self._typing)
+        r("GET", "/guilds/{guild_id}/channels", self._get_guild_channels)
+        r("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member)
+
+    def _route(self, method: str, template: str, handler: Handler) -> None:
+        pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(template))
+        self._routes.append((method, re.compile(f"^{pattern}$"), template, handler))
+
+    def _match(self, method: str, path: str) -> tuple[str, dict[str, str], Handler] | None:
+        # Literal routes ("/users/@me") are registered before templated ones ("/users/{id}").
+        for m, pattern, template, handler in self._routes:
+            if m != method:
+                continue
+            found = pattern.match(path)
+            if found:
+                return template, found.groupdict(), handler
+        return None
+
+    async def _read_body(self, request: web.Request) -> tuple[Any, list[Attachment]]:
+        if not request.body_exists:
+            return None, []
+        if request.content_type.startswith("multipart/"):
+            body: Any = None
+            files: list[Attachment] = []
+            reader = await request.multipart()
+            async for part in reader:
+                if not isinstance(part, BodyPartReader):
+                    continue
+                data = await part.read()
+                if part.name == "payload_json":
+                    body = json.loads(data)
+                else:
+                    files.append(
+                        Attachment(
+                            self.world.snowflake(),
+                            part.filename or "file",
+                            part.headers.get("Content-Type"),
+                            bytes(data),
+                        )
+                    )
+            return body, files
+        raw = await request.read()
+        if not raw:
+            return None, []
+        return json.loads(raw), []
+
+    async def _rest(self, request: web.Request) -> web.Response:
+        method = request.method
+        path = "/" + request.match_info["tail"]
+        body, files = await self._read_body(request)
+        matched = self._match(method, path)
+        template = matched[0] if matched else path
+        route = f"{method} {template}"
+        params = matched[1] if matched else {}
+        interaction = self._interaction_of(params)
+        call = Call(
+            method,
+            route,
+            request.path_qs,
+            body,
+            0,
+            self.clock(),
+            interaction.id if interaction else None,
+            params=params,
+        )
+        self.calls.append(call)
+        headers: dict[str, str] = {"Via": "1.1 standin"}
+        try:
+            if matched is None:
+                self._violate(route, "", "the stand-in does not implement this route")
+                raise ApiError(404, 0, "404: Not Found")
+            exempt = template.startswith(("/interactions/", "/webhooks/"))
+            if not exempt and not self._authorised(request):
+                raise ApiError(401, 0, "401: Unauthorized")
+            major = params.get("channel_id") or params.get("guild_id") or ""
+            major = major or params.get("webhook_id", "") + params.get("webhook_token", "")
+            decision = self.rate_limits.check(route, major, exempt_global=exempt)
+            headers.update(decision.headers)
+            if not decision.allowed:
+                status, answer = (
+                    429,
+                    {
+                        "message": "You are being rate limited.",
+                        "retry_after": decision.retry_after,
+                        "global": decision.is_global,
+                        "code": 0,
+                    },
+                )
+            else:
+                self._check_request(method, request.path_qs, route, body)
+                status, answer = await matched[2](
+                    _Request(
+                        method, path, params, dict(request.query), body, files, request.headers
+                    )
+                )
+                if 200 <= status < 300 and answer is not None:
+                    self._check_response(method, request.path_qs, status, answer)
+        except ApiError as error:
+            status, answer = error.status, error.body
+        call.status, call.response = status, answer
+        self._notify()
+        if answer is None:
+            return web.Response(status=status, headers=headers)
+        headers["Content-Type"] = "application/json"
+        return web.Response(status=status, body=json.dumps(answer).encode(), headers=headers)
+
+    def _authorised(self, request: web.Request) -> bool:
+        return request.headers.get("Authorization") == f"Bot {self.token}"
+
+    def _interaction_of(self, params: dict[str, str]) -> Interaction | None:
+        token = params.get("interaction_token") or params.get("webhook_token")
+        return self._tokens.get(token) if token else None
+
+    def _violate(self, route: str, field_: str, message: str) -> None:
+        if self._validation is not None:
+            self.violations.append(self._validation.Violation(route, field_, message))
+        else:
+            self.violations.append(ProtocolViolation(route, field_, message))
+
+    def _check_request(self, method: str, path: str, route: str, body: Any) -> None:
+        if body is None or self._validation is None:
+            return
+        found: list[ViolationLike] = []
+        if self.spec_checks:
+            found += self.validator.check_request(method, path, body)
+        limits: list[ViolationLike] = self._validation.check_limits(method, path, body)
+        found += [v for v in limits if str(v) not in {str(f) for f in found}]
+        self.violations.extend(found)
+        if limits:
+            # Discord refuses a body over its limits: 400 Invalid Form Body.
+            errors = {v.field or "_": {"_errors": [{"message": v.message}]} for v in limits}
+            raise ApiError(400, 50035, "Invalid Form Body", errors)
+
+    def _check_response(self, method: str, path: str, status: int, body: Any) -> None:
+        if self.spec_checks:
+            self.violations.extend(self.validator.check_response(method, path, status, body))
+
+    async def _serve_attachment(self, request: web.Request) -> web.Response:
+        found = self.world.attachments.get(int(request.match_info["attachment_id"]))
+        if found is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=found.data, content_type=found.content_type or "application/data")
+
+    # --- login, users, applications -------------------------------------------------------
+
+    async def _get_gateway(self, req: _Request) -> tuple[int, Any]:
+        return 200, {"url": self.gateway_url}
+
+    async def _get_gateway_bot(self, req: _Request) -> tuple[int, Any]:
+        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+        return 200, {"url": self.gateway_url, "shards": 1, "session_start_limit": limit}
+
+    async def _get_me(self, req: _Request) -> tuple[int, Any]:
+        return 200, payloads.self_user(self.world.bot)
+
+    async def _get_application(self, req: _Request) -> tuple[int, Any]:
+        return 200, payloads.application(self.world)
+
+    async def _get_user(self, req: _Request) -> tuple[int, Any]:
+        return 200, payloads.user(self._user(req.params["user_id"]))
+
+    def _user(self, raw: Any) -> User:
+        try:
+            return self.world.users[int(raw)]
+        except (KeyError, ValueError, TypeError):
+            raise _unknown("User", 10013) from None
+
+    async def _get_member(self, req: _Request) -> tuple[int, Any]:
+        guild = self.world.guilds.get(int(req.params["guild_id"]))
+        if guild is None:
+            raise _unknown("Guild", 10004)
+        member = guild.members.get(int(req.params["user_id"]))
+        if member is None:
+            raise _unknown("Member", 10007)
+        return 200, payloads.member(member)
+
+    async def _get_guild_channels(self, req: _Request) -> tuple[int, Any]:
+        guild = self.world.guilds.get(int(req.params["guild_id"]))
+        if guild is None:
+            raise _unknown("Guild", 10004)
+        return 200, [payloads.channel(c, self.world) for c in guild.channels if not c.is_thread]
+
+    async def _open_dm(self, req: _Request) -> tuple[int, Any]:
+        body = req.body or {}
+        recipient: Any = body.get("recipient_id")
+        try:
+            user = self.world.users[int(recipient)]
+        except (KeyError, ValueError, TypeError):
+            raise ApiError(400, 50035, "Invalid Form Body") from None
+        # The DM channel opens even when the user's DMs are closed; sending to it is refused.
+        return 200, payloads.channel(self.world.dm_channel(user), self.world)
+
+    # --- application commands -------------------------------------------------------------
+
+    def _command_scope(self, req: _Request) -> int | None:
+        if int(req.params["application_id"]) != self.application_id:
+            raise ApiError(403, 50001, "Missing Access")
+        guild_id = req.params.get("guild_id")
+        if guild_id is None:
+            return None
+        if int(guild_id) not in self.world.guilds:
+            raise ApiError(403, 50001, "Missing Access")
+        return int(guild_id)
+
+    def _command_list(self, scope: int | None) -> list[JSON]:
+        stored = self.commands.get(scope, {})
+        return [payloads.command(c, self.application_id, scope) for c in stored.values()]
+
+    async def _get_commands(self, req: _Request) -> tuple[int, Any]:
+        return 200, self._command_list(self._command_scope(req))
+
+    def _store_command(
+        self, scope: int | None, spec: JSON, into: dict[tuple[str, int], JSON]
+    ) -> None:
+        key = (str(spec["name"]), int(spec.get("type") or 1))
+        previous = self.commands.get(scope, {}).get(key)
+        into[key] = {
+            **spec,
+            "id": previous["id"] if previous else self.world.snowflake(),
+            "version": self.world.snowflake(),
+        }
+
+    async def _put_commands(self, req: _Request) -> tuple[int, Any]:
+        scope = self._command_scope(req)
+        fresh: dict[tuple[str, int], JSON] = {}
+        for spec in req.body or []:
+            self._store_command(scope, spec, fresh)
+        self.commands[scope] = fresh
+        return 200, self._command_list(scope)
+
+    async def _post_command(self, req: _Request) -> tuple[int, Any]:
+        scope = self._command_scope(req)
+        stored = self.commands.setdefault(scope, {})
+        self._store_command(scope, req.body, stored)
+        key = (str(req.body["name"]), int(req.body.get("type") or 1))
+        return 200, payloads.command(stored[key], self.application_id, scope)
+
+    def find_command(self, name: str, channel: Channel) -> JSON:
+        """The registered chat-input command `name` usable in `channel` (guild first)."""
+        scopes = [channel.guild.id, None] if channel.guild else [None]
+        for scope in scopes:
+            found = self.commands.get(scope, {}).get((name, 1))
+            if found is not None:
+                return found
+        raise LookupError(f"the bot registered no slash command /{name}")
+
+    # --- interactions ---------------------------------------------------------------------
+
+    def _alive(self, inter: Interaction) -> None:
+        if self.clock() - inter.created_at > self.token_lifetime:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
+
+    async def _callback(self, req: _Request) -> tuple[int, Any]:
+        inter = self.interactions.get(int(req.params["interaction_id"]))
+        if inter is None or inter.token != req.params["interaction_token"]:
+            raise _unknown("interaction", 10062)
+        if inter.acknowledged:
+            raise ApiError(400, 40060, "Interaction has already been acknowledged.")
+        if self.clock() - inter.created_at > self.ack_deadline:
+            # Discord: no first response within 3 s and the interaction token is dead.
+            raise _unknown("interaction", 10062)
+        body = req.body or {}
+        kind = body.get("type")
+        data = body.get("data") or {}
+        route = "POST /interactions/{interaction_id}/{interaction_token}/callback"
+        if kind in (6, 7) and inter.message is None:
+            self._violate(route, "type", f"type {kind} answers only a component interaction")
+            raise ApiError(400, 50035, "Invalid Form Body")
+        if kind == 9 and inter.type == 5:
+            self._violate(route, "type", "a modal cannot answer a modal submit")
+            raise ApiError(400, 50035, "Invalid Form Body")
+        resource: Message | None = None
+        if kind == 4:
+            resource = inter.original = self._interaction_message(inter, data, req.files)
+        elif kind == 5:
+            flags = MessageFlag.LOADING | (int(data.get("flags", 0)) & MessageFlag.EPHEMERAL)
+            resource = inter.original = self._interaction_message(inter, {"flags": flags}, [])
+        elif kind == 6:
+            inter.original = inter.message
+        elif kind == 7:
+            assert inter.message is not None
+            self._apply_edit(inter.message, data, req.files)
+            resource = inter.original = inter.message
+            await self._dispatch_message("MESSAGE_UPDATE", inter.message)
+        elif kind == 8:
+            inter.choices = list(data.get("choices") or [])
+        elif kind == 9:
+            inter.modal = data
+        else:
+            raise ApiError(400, 50035, "Invalid Form Body")
+        inter.response_type = int(kind)
+        inter.responded_at = self.clock()
+        inter.first_response.set()
+        if resource is not None and resource is not inter.message:
+            await self._dispatch_message("MESSAGE_CREATE", resource)
+        if req.query.get("with_response") not in ("1", "true", "True"):
+            return 204, None
+        answer: JSON = {
+            "interaction": {
+                "id": str(inter.id),
+                "type": inter.type,
+                "response_message_loading": kind == 5,
+                "response_message_ephemeral": bool(resource and resource.ephemeral),
+                "channel_id": str(inter.channel.id),
+            }
+        }
+        if inter.channel.guild is not None:
+            answer["interaction"]["guild_id"] = str(inter.channel.guild.id)
+        if resource is not None:
+            answer["interaction"]["response_message_id"] = str(resource.id)
+        if resource is not None and kind != 5:
+            # The spec lets a callback's resource be a message only for types 4 and 7.
+            answer["resource"] = {
+                "type": kind,
+                "message": payloads.message(resource, self.world, self.base_url),
+            }
+        return 200, answer
+
+    def _interaction_message(
+        self, inter: Interaction, data: JSON, files: list[Attachment]
+    ) -> Message:
+        flags = int(data.get("flags") or 0)
+        message = Message(
+            self.world.snowflake(),
+            inter.channel,
+            self.world.bot,
+            type=20 if inter.type == 2 else 0,
+            flags=flags & (MessageFlag.EPHEMERAL | MessageFlag.LOADING),
+            ephemeral_to=inter.user if flags & MessageFlag.EPHEMERAL else None,
+            interaction_id=inter.id,
+            interaction_user=inter.user,
+            interaction_type=inter.type,
+            interacted_message_id=inter.message.id if inter.message else None,
+            webhook_id=self.application_id,
+        )
+        self._fill(message, data, files)
+        self.world.messages[message.id] = message
+        return message
+
+    def _webhook_interaction(self, req: _Request) -> Interaction:
+        if req.params["webhook_id"] != str(self.application_id):
+            raise _unknown("Webhook", 10015)
+        inter = self._tokens.get(req.params["webhook_token"])
+        if inter is None or not inter.acknowledged:
+            raise _unknown("Webhook", 10015)
+        self._alive(inter)
+        return inter
+
+    def _webhook_target(self, req: _Request) -> tuple[Interaction, Message]:
+        inter = self._webhook_interaction(req)
+        message_id = req.params.get("message_id")
+        if message_id is None:
+            target = inter.original
+        else:
+            mine = [inter.original, *inter.followups]
+            target = next((m for m in mine if m is not None and str(m.id) == message_id), None)
+        if target is None or target.deleted:
+            raise _unknown("Message", 10008)
+        return inter, target
+
+    async def _followup(self, req: _Request) -> tuple[int, Any]:
+        inter = self._webhook_interaction(req)
+        data = req.body or {}
+        self._require_content(data, req.files)
+        original = inter.original
+        if original is not None and original.loading and original is not inter.message:
+            # The first follow-up to a deferred reply replaces its "thinking…" message.
+            self._apply_edit(original, {k: v for k, v in data.items() if k != "flags"}, req.files)
+            original.flags &= ~MessageFlag.LOADING
+            original.edited_at = None
+            message = original
+            await self._dispatch_message("MESSAGE_UPDATE", message)
+        else:
+            message = self._interaction_message(inter, data, req.files)
+            message.type = 0
+            inter.followups.append(message)
+            await self._dispatch_message("MESSAGE_CREATE", message)
+        if req.query.get("wait") in ("1", "true", "True"):
+            return 200, payloads.message(message, self.world, self.base_url)
+        return 204, None
+
+    async def _get_webhook_message(self, req: _Request) -> tuple[int, Any]:
+        _, message = self._webhook_target(req)
+        return 200, payloads.message(message, self.world, self.base_url)
+
+    async def _edit_webhook_message(self, req: _Request) -> tuple[int, Any]:
+        _, message = self._webhook_target(req)
+        self._apply_edit(message, req.body or {}, req.files)
+        message.flags &= ~MessageFlag.LOADING
+        await self._dispatch_message("MESSAGE_UPDATE", message)
+        return 200, payloads.message(message, self.world, self.base_url)
+
+    async def _delete_webhook_message(self, req: _Request) -> tuple[int, Any]:
+        _, message = self._webhook_target(req)
+        message.deleted = True
+        await self._dispatch_message("MESSAGE_DELETE", message)
+        return 204, None
+
+    # --- channels and messages ------------------------------------------------------------
+
+    def _channel(self, raw: str) -> Channel:
+        try:
+            return self.world.channels[int(raw)]
+        except (KeyError, ValueError):
+            raise _unknown("Channel", 10003) from None
+
+    def _require(self, channel: Channel, *perms: Perm) -> None:
+        have = channel.bot_permissions()
+        if not have & Perm.VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
+        for perm in perms:
+            if not have & perm:
+                raise ApiError(403, 50013, "Missing Permissions")
+
+    def _message(self, channel: Channel, raw: str) -> Message:
+        try:
+            message = self.world.messages[int(raw)]
+        except (KeyError, ValueError):
+            raise _unknown("Message", 10008) from None
+        if message.channel is not channel or message.deleted or message.ephemeral:
+            raise _unknown("Message", 10008)
+        return message
+
+    @staticmethod
+    def _require_content(data: JSON, files: list[Attachment]) -> None:
+        keys = ("content", "embeds", "components", "sticker_ids", "poll")
+        if not files and not any(data.get(k) for k in keys):
+            raise ApiError(400, 50006, "Cannot send an empty message")
+
+    async def _get_channel(self, req: _Request) -> tuple[int, Any]:
+        channel = self._channel(req.params["channel_id"])
+        if channel.guild is not None:
+            self._require(channel)
+        return 200, payloads.channel(channel, self.world)
+
+    async def _typing(self, req: _Request) -> tuple[int, Any]:
+        self._channel(req.params["channel_id"])
+        return 204, None
+
+    async def _post_message(self, req: _Request) -> tuple[int, Any]:
+        channel = self._channel(req.params["channel_id"])
+        data = req.body or {}
+        if channel.is_dm:
+            assert channel.recipient is not None
+            if not channel.recipient.dms_open:
+                raise ApiError(403, 50007, "Cannot send messages to this user")
+        else:
+            send = Perm.SEND_MESSAGES_IN_THREADS if channel.is_thread else Perm.SEND_MESSAGES
+            needed = [send]
+            if data.get("embeds"):
+                needed.append(Perm.EMBED_LINKS)
+            if req.files:
+                needed.append(Perm.ATTACH_FILES)
+            self._require(channel, *needed)
+        self._require_content(data, req.files)
+        message = Message(self.world.snowflake(), channel, self.world.bot)
+        reference = data.get("message_reference")
+        if isinstance(reference, dict) and reference.get("message_id"):
+            message.reference_id = int(reference["message_id"])
+            message.type = 19
+        self._fill(message, data, req.files)
+        self.world.messages[message.id] = message
+        await self._dispatch_message("MESSAGE_CREATE", message)
+        return 200, payloads.message(message, self.world, self.base_url)
+
+    async def _get_message(self, req: _Request) -> tuple[int, Any]:
+        channel = self._channel(req.params["channel_id"])
+        if channel.guild is not None:
+            self._require(channel, Perm.READ_MESSAGE_HISTORY)
+        message = self._message(channel, req.params["message_id"])
+        return 200, payloads.message(message, self.world, self.base_url)
+
+    async def _get_messages(self, req: _Request) -> tuple[int, Any]:
+        channel = self._channel(req.params["channel_id"])
+        if channel.guild is not None:
+            self._require(channel, Perm.READ_MESSAGE_HISTORY)
+        found = sorted(self.messages(channel), key=lambda m: m.id, reverse=True)
+        if "before" in req.query:
+            found = [m for m in found if m.id < int(req.query["before"])]
+        if "after" in req.query:
+            found = [m for m in found if m.id > int(req.query["after"])]
+        limit = max(1, min(int(req.query.get("limit", 50)), 100))
+        return 200, [payloads.message(m, self.world, self.base_url) for m in found[:limit]]
+
+    async def _edit_message(self, req: _Request) -> tuple[int, Any]:
+        channel = self._channel(req.params["channel_id"])
+        message = self._message(channel, req.params["message_id"])
+        if message.author is not self.world.bot:
+            raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        data = req.body or {}
+        if channel.guild is not None and data.get("embeds"):
+            self._require(channel, Perm.EMBED_LINKS)
+        self._apply_edit(message, data, req.files)
+        await self._dispatch_message("MESSAGE_UPDATE", message)
+        return 200, payloads.message(message, self.world, self.base_url)
+
+    async def _delete_message(self, req: _Request) -> tuple[int, Any]:
+        channel = self._channel(req.params["channel_id"])
+        message = self._message(channel, req.params["message_id"])
+        if message.author is not self.world.bot and channel.guild is not None:
+            self._require(channel, Perm.MANAGE_MESSAGES)
+        message.deleted = True
+        await self._dispatch_message("MESSAGE_DELETE", message)
+        return 204, None
+
+    async def _create_thread(self, req: _Request) -> tuple[int, Any]:
+        parent = self._channel(req.params["channel_id"])
+        data = req.body or {}
+        private = data.get("type") == int(ChannelKind.PRIVATE_THREAD)
+        self._require(
+            parent, Perm.CREATE_PRIVATE_THREADS if private else Perm.CREATE_PUBLIC_THREADS
+        )
+        if "message_id" in req.params:
+            self._message(parent, req.params["message_id"])
+        name = str(data.get("name") or "thread")
+        thread = self.world.add_thread(parent, name, private=private)
+        body = payloads.channel(thread, self.world)
+        assert parent.guild is not None
+        await self.dispatch(
+            "THREAD_CREATE", {**body, "newly_created": True}, guild_id=parent.guild.id
+        )
+        return 201, body
+
+    # --- message bodies -------------------------------------------------------------------
+
+    def _fill(self, message: Message, data: JSON, files: list[Attachment]) -> None:
+        message.content = str(data.get("content") or "")
+        message.embeds = list(data.get("embeds") or [])
+        message.components = list(data.get("components") or [])
+        message.attachments = self._attachments(message, data, files, keep=False)
+
+    def _attachments(
+        self, message: Message, data: JSON, files: list[Attachment], *, keep: bool
+    ) -> list[Attachment]:
+        for f in files:
+            self.world.attachments[f.id] = f
+        listed = data.get("attachments")
+        if listed is None:
+            return [*message.attachments, *files] if keep else list(files)
+        kept_ids = {str(a.get("id")) for a in listed if isinstance(a, dict)}
+        kept = [a for a in message.attachments if str(a.id) in kept_ids]
+        return [*kept, *files]
+
+    def _apply_edit(self, message: Message, data: JSON, files: list[Attachment]) -> None:
+        message.history.append(message.snapshot())
+        if "content" in data:
+            message.content = str(data["content"] or "")
+        if "embeds" in data:
+            message.embeds = list(data["embeds"] or [])
+        if "components" in data:
+            message.components = list(data["components"] or [])
+        if files or "attachments" in data:
+            message.attachments = self._attachments(message, data, files, keep=True)
+        message.edited_at = utcnow()

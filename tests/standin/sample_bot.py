@@ -1,0 +1,174 @@
+"""A small discord.py bot that uses every response type the Oh Hell bot will use.
+
+In-process: `SampleBot(guild_id=...)` run with `bot.standin.testing.run_bot`. As a process:
+`python -m tests.standin.sample_bot` with env DISCORD_API_BASE, DISCORD_GATEWAY_URL,
+DISCORD_TOKEN and SAMPLE_GUILD_ID.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+
+BAD_CUSTOM_ID = "x" * 101
+
+
+class Panel(discord.ui.View):
+    """A persistent view: fixed custom_ids, no timeout, registered in setup_hook."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Yes", custom_id="sample:yes", style=discord.ButtonStyle.success)
+    async def yes(self, interaction: discord.Interaction, button: discord.ui.Button[Panel]) -> None:
+        await interaction.response.edit_message(content=f"yes by {interaction.user.display_name}")
+
+    @discord.ui.button(label="Who answers?", custom_id="sample:who")
+    async def who(self, interaction: discord.Interaction, button: discord.ui.Button[Panel]) -> None:
+        await interaction.response.send_message(f"pid {os.getpid()}", ephemeral=True)
+
+    @discord.ui.select(
+        custom_id="sample:pick",
+        max_values=2,
+        options=[
+            discord.SelectOption(label="Alpha", value="a"),
+            discord.SelectOption(label="Beta", value="b"),
+            discord.SelectOption(label="Gamma", value="c"),
+        ],
+    )
+    async def pick(
+        self, interaction: discord.Interaction, select: discord.ui.Select[Panel]
+    ) -> None:
+        await interaction.response.send_message(f"picked {','.join(select.values)}", ephemeral=True)
+
+
+class Counter(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"counter:(?P<n>\d+)"):
+    """A DynamicItem: the count lives in the custom_id, so any bot process can handle it."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Count {n}", custom_id=f"counter:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> Counter:
+        return cls(int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(Counter(self.n + 1))
+        await interaction.response.edit_message(content=f"count {self.n + 1}", view=view)
+
+
+def counter_view(n: int = 0) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(Counter(n))
+    return view
+
+
+class SampleBot(discord.Client):
+    def __init__(self, *, guild_id: int | None = None, **options: Any) -> None:
+        super().__init__(intents=discord.Intents.default(), **options)
+        self.tree = app_commands.CommandTree(self)
+        self.guild_id = guild_id
+        self.errors: list[Exception] = []
+        self.late_delay = 1.0
+        self.tree.add_command(build_group(self))
+
+    async def setup_hook(self) -> None:
+        self.add_view(Panel())
+        self.add_dynamic_items(Counter)
+        await self.tree.sync()
+        if self.guild_id is not None:
+            guild = discord.Object(self.guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+
+
+def build_group(bot: SampleBot) -> app_commands.Group:
+    group = app_commands.Group(name="sample", description="Stand-in sample commands")
+
+    @group.command(name="hello", description="An ephemeral greeting")
+    @app_commands.describe(name="Who to greet")
+    async def hello(interaction: discord.Interaction, name: str) -> None:
+        await interaction.response.send_message(f"Hello, {name}!", ephemeral=True)
+
+    @group.command(name="slowly", description="Defer, edit the original, follow up")
+    async def slowly(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.edit_original_response(content="done thinking")
+        await interaction.followup.send("and a follow-up")
+
+    @group.command(name="panel", description="A message with a persistent view")
+    async def panel(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("Panel", view=Panel())
+
+    @group.command(name="counter", description="A DynamicItem counter in a channel message")
+    async def counter(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True)
+        assert isinstance(interaction.channel, discord.abc.Messageable)
+        await interaction.channel.send("count 0", view=counter_view())
+        await interaction.followup.send("posted", ephemeral=True)
+
+    @group.command(name="dm", description="Send someone a DM")
+    async def dm(interaction: discord.Interaction, user: discord.User) -> None:
+        try:
+            await user.send(f"psst from {interaction.user.display_name}")
+        except discord.Forbidden as error:
+            bot.errors.append(error)
+            await interaction.response.send_message(f"closed ({error.code})", ephemeral=True)
+        else:
+            await interaction.response.send_message("sent", ephemeral=True)
+
+    @group.command(name="late", description="Answer after the deadline")
+    async def late(interaction: discord.Interaction) -> None:
+        await asyncio.sleep(bot.late_delay)
+        try:
+            await interaction.response.send_message("too late")
+        except discord.NotFound as error:
+            bot.errors.append(error)
+
+    @group.command(name="badid", description="Post a button whose custom_id is too long")
+    async def badid(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True)
+        view = discord.ui.View()
+        view.add_item(discord.ui.Button(label="Bad", custom_id=BAD_CUSTOM_ID))
+        assert isinstance(interaction.channel, discord.abc.Messageable)
+        try:
+            await interaction.channel.send("bad", view=view)
+        except discord.HTTPException as error:
+            bot.errors.append(error)
+        await interaction.followup.send("tried", ephemeral=True)
+
+    @group.command(name="say", description="Post plain channel messages")
+    async def say(interaction: discord.Interaction, text: str, times: int = 1) -> None:
+        await interaction.response.send_message("saying", ephemeral=True)
+        assert isinstance(interaction.channel, discord.abc.Messageable)
+        for i in range(times):
+            await interaction.channel.send(f"{text} {i}")
+
+    return group
+
+
+async def main() -> None:
+    from bot.standin.connect import point_from_env
+
+    if not point_from_env():
+        raise SystemExit("set DISCORD_API_BASE and DISCORD_GATEWAY_URL")
+    guild_id = os.environ.get("SAMPLE_GUILD_ID")
+    bot = SampleBot(guild_id=int(guild_id) if guild_id else None, guild_ready_timeout=0.05)
+    async with bot:
+        await bot.start(os.environ["DISCORD_TOKEN"])
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
