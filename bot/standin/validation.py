@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, relevance
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
@@ -459,6 +459,34 @@ def _best_error(error: ValidationError) -> ValidationError:
 
 
 _CONST_ONLY = frozenset({"const", "title", "description"})
+_DISPATCH = "x-standin-dispatch"
+
+
+def _dispatch(
+    validator: Any, spec: Mapping[str, Any], instance: object, schema: Mapping[str, Any]
+) -> Iterator[ValidationError]:
+    """Validate against the one union branch named by the instance's `type`."""
+    if not isinstance(instance, dict):
+        yield ValidationError(f"{instance!r} is not of type 'object'", validator="type")
+        return
+    if "type" not in instance:
+        yield ValidationError("'type' is a required property", validator="required")
+        return
+    kind = instance["type"]
+    branch = spec["cases"].get(json.dumps(kind))
+    if branch is None:
+        yield ValidationError(
+            f"{kind!r} is not one of {spec['values']!r}",
+            validator="enum",
+            path=("type",),
+            instance=kind,
+            validator_value=spec["values"],
+        )
+        return
+    yield from validator.descend(instance, branch, schema_path="cases")
+
+
+_Validator = validators.extend(Draft202012Validator, {_DISPATCH: _dispatch})
 
 
 def _rewrite(doc: dict[str, Any]) -> None:
@@ -466,7 +494,8 @@ def _rewrite(doc: dict[str, Any]) -> None:
 
     - oneOf of bare consts -> enum;
     - oneOf [null, $ref to a non-null schema] -> if null / else $ref;
-    - oneOf/anyOf of $refs whose `type` property tells them apart -> if type / then $ref.
+    - oneOf/anyOf of $refs whose required `type` property tells them apart (components,
+      interaction callbacks) -> a dispatch on `type` straight to the one branch.
     The last two report the failing branch's own errors instead of an opaque union error.
     """
     schemas: dict[str, Any] = doc["components"]["schemas"]
@@ -498,9 +527,9 @@ def _rewrite(doc: dict[str, Any]) -> None:
         if branches and all(
             isinstance(b, dict) and "const" in b and set(b) <= _CONST_ONLY for b in branches
         ):
-            values = [b["const"] for b in branches]
-            if len({json.dumps(v) for v in values}) == len(values):
-                return {"enum": values}
+            consts = [b["const"] for b in branches]
+            if len({json.dumps(v) for v in consts}) == len(consts):
+                return {"enum": consts}
         if len(branches) == 2 and {"type": "null"} in branches:
             other = branches[1] if branches[0] == {"type": "null"} else branches[0]
             found = target(other)
@@ -509,29 +538,15 @@ def _rewrite(doc: dict[str, Any]) -> None:
         targets = [target(b) for b in branches]
         if len(branches) > 1 and all(t is not None for t in targets):
             kinds = [discriminator(t) for t in targets if t is not None]
-            if all(k for k in kinds):
-                flat = [json.dumps(v) for k in kinds if k for v in k]
-                if len(flat) == len(set(flat)):
-                    every = [v for k in kinds if k for v in k]
-                    parts: list[dict[str, Any]] = [
-                        {
-                            "type": "object",
-                            "required": ["type"],
-                            "properties": {"type": {"enum": every}},
-                        }
-                    ]
-                    for branch, kind in zip(branches, kinds, strict=True):
-                        parts.append(
-                            {
-                                "if": {
-                                    "type": "object",
-                                    "required": ["type"],
-                                    "properties": {"type": {"enum": kind}},
-                                },
-                                "then": branch,
-                            }
-                        )
-                    return {"allOf": parts}
+            if all(kinds):
+                cases: dict[str, Any] = {}
+                values: list[Any] = []
+                for branch, kind in zip(branches, kinds, strict=True):
+                    for value in kind or ():
+                        cases[json.dumps(value)] = branch
+                        values.append(value)
+                if len(cases) == len(values):
+                    return {_DISPATCH: {"cases": cases, "values": values}}
         return None
 
     def walk(node: object) -> None:
@@ -573,7 +588,46 @@ def _prepare(doc: dict[str, Any], for_requests: bool) -> dict[str, Any]:
             if isinstance(content, dict) and content.get("maxLength", 0) > CONTENT_MAX:
                 content["maxLength"] = CONTENT_MAX
     _rewrite(doc)
-    return doc
+    return _inline(doc)
+
+
+_ANNOTATIONS = frozenset({"title", "description", "format", "example", "deprecated"})
+
+
+def _inline(doc: dict[str, Any]) -> dict[str, Any]:
+    """Replace non-recursive schema $refs by the (shared) schema itself and drop annotations.
+
+    Saves a registry lookup per $ref and a call per `format` (no format checker is used).
+    Recursive $refs stay and resolve through the registry.
+    """
+    schemas: dict[str, Any] = doc["components"]["schemas"]
+    done: dict[str, Any] = {}
+
+    def walk(node: Any, stack: frozenset[str]) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if len(node) == 1 and isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+                name = ref.rsplit("/", 1)[1]
+                if name in stack or name not in schemas:
+                    return node
+                if name not in done:
+                    done[name] = walk(schemas[name], stack | {name})
+                return done[name]
+            return {
+                key: walk(value, stack)
+                for key, value in node.items()
+                if not (key in _ANNOTATIONS and isinstance(value, str))
+            }
+        if isinstance(node, list):
+            return [walk(value, stack) for value in node]
+        return node
+
+    inlined: dict[str, Any] = {"paths": walk(doc["paths"], frozenset())}
+    inlined["components"] = {
+        "schemas": {name: walk(schema, frozenset({name})) for name, schema in schemas.items()},
+        **{k: walk(v, frozenset()) for k, v in doc["components"].items() if k != "schemas"},
+    }
+    return inlined
 
 
 class _LoadedSpec:
@@ -601,9 +655,10 @@ class _LoadedSpec:
             registry = self._registries.get(for_requests)
             if registry is None:
                 resource = DRAFT202012.create_resource(self.prepared(for_requests))
-                registry = Registry().with_resource(_SPEC_URI, resource).crawl()
+                # No crawl: the description has no $id/$anchor, and inlined schemas are shared.
+                registry = Registry().with_resource(_SPEC_URI, resource)
                 self._registries[for_requests] = registry
-            found = Draft202012Validator({"$ref": f"{_SPEC_URI}#{pointer}"}, registry=registry)
+            found = _Validator({"$ref": f"{_SPEC_URI}#{pointer}"}, registry=registry)
             self._validators[key] = found
         return found
 
