@@ -8,6 +8,7 @@ DISCORD_TOKEN and SAMPLE_GUILD_ID.
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import re
 from typing import Any
@@ -153,8 +154,35 @@ def build_group(bot: SampleBot) -> app_commands.Group:
     async def say(interaction: discord.Interaction, text: str, times: int = 1) -> None:
         await interaction.response.send_message("saying", ephemeral=True)
         assert isinstance(interaction.channel, discord.abc.Messageable)
-        for i in range(times):
-            await interaction.channel.send(f"{text} {i}")
+        try:
+            for i in range(times):
+                await interaction.channel.send(f"{text} {i}")
+        except discord.HTTPException as error:
+            bot.errors.append(error)
+
+    @group.command(name="lifecycle", description="Post, edit and delete channel messages")
+    async def lifecycle(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True)
+        assert isinstance(interaction.channel, discord.abc.Messageable)
+        draft = await interaction.channel.send("draft")
+        await draft.edit(content="final", embed=discord.Embed(title="Score", description="1-0"))
+        doomed = await interaction.channel.send("temporary")
+        await doomed.delete()
+        await interaction.followup.send("done", ephemeral=True)
+
+    @group.command(name="file", description="Post a message with an attachment")
+    async def file(interaction: discord.Interaction) -> None:
+        payload = discord.File(io.BytesIO(b"hello, file"), filename="hello.txt")
+        await interaction.response.send_message("a file", file=payload)
+
+    @group.command(name="thread", description="Open a thread and post in it")
+    async def thread(interaction: discord.Interaction, name: str) -> None:
+        assert isinstance(interaction.channel, discord.TextChannel)
+        opened = await interaction.channel.create_thread(
+            name=name, type=discord.ChannelType.public_thread
+        )
+        await opened.send(f"welcome to {name}")
+        await interaction.response.send_message("opened", ephemeral=True)
 
     return group
 
