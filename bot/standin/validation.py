@@ -473,6 +473,8 @@ def _dispatch(
         yield ValidationError("'type' is a required property", validator="required")
         return
     kind = instance["type"]
+    if isinstance(kind, float) and kind.is_integer():
+        kind = int(kind)  # JSON Schema treats 4.0 as 4
     branch = spec["cases"].get(json.dumps(kind))
     if branch is None:
         yield ValidationError(
@@ -546,7 +548,9 @@ def _rewrite(doc: dict[str, Any]) -> None:
                         cases[json.dumps(value)] = branch
                         values.append(value)
                 if len(cases) == len(values):
-                    return {_DISPATCH: {"cases": cases, "values": values}}
+                    numeric = all(type(x) is int for x in values)
+                    shown = sorted(values) if numeric else values
+                    return {_DISPATCH: {"cases": cases, "values": shown}}
         return None
 
     def walk(node: object) -> None:
