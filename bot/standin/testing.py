@@ -31,6 +31,20 @@ FAST_GUILD_READY_TIMEOUT = 0.05
 the stand-in sends every GUILD_CREATE at once, so a short wait loses nothing."""
 
 
+class ManualClock:
+    """A clock for `StandIn(clock=...)` that moves only when told: token lifetimes and the
+    answer deadline without waiting for them. (Rate limits always run on real time.)"""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
 @asynccontextmanager
 async def running_standin(**options: Any) -> AsyncIterator[StandIn]:
     standin = StandIn(**options)

@@ -83,7 +83,11 @@ class SampleBot(discord.Client):
         self.guild_id = guild_id
         self.errors: list[Exception] = []
         self.late_delay = 1.0
+        self.last_interaction: discord.Interaction | None = None
         self.tree.add_command(build_group(self))
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        self.last_interaction = interaction
 
     async def setup_hook(self) -> None:
         self.add_view(Panel())
