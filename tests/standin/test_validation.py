@@ -436,6 +436,14 @@ async def test_limits_apply_to_every_message_route(
     ]
 
 
+def test_limits_apply_to_a_forum_post_s_first_message() -> None:
+    body = {"name": "Game 12", "message": {"content": "x" * 2001}}
+    found = check_limits("POST", "/api/v10/channels/5/threads", body)
+    assert [(v.route, v.field) for v in found] == [
+        ("POST /channels/{channel_id}/threads", "message.content")
+    ]
+
+
 async def test_limits_leave_other_routes_and_callback_types_alone() -> None:
     long = {"content": "x" * 2001}
     assert check_limits("POST", "/api/v10/users/@me/channels", long) == []
