@@ -285,24 +285,37 @@ class Person:
         return await self._interact(3, msg.channel, data, msg, timeout)
 
     async def submit_modal(
-        self, result: InteractionResult, values: dict[str, str], *, timeout: float | None = None
+        self, result: InteractionResult, values: dict[str, Any], *, timeout: float | None = None
     ) -> InteractionResult:
-        """Fill in and submit the modal the bot answered `result` with."""
+        """Fill in the modal the bot answered `result` with (text inputs by custom_id; a list of
+        values for a select inside a label) and submit it."""
         modal = result.modal
         if modal is None:
             raise DriverError("the bot showed no modal")
-        rows = []
-        for row in modal.get("components") or []:
-            fields = []
-            for item in row.get("components") or []:
-                cid = item.get("custom_id")
-                fields.append(
-                    {"type": item.get("type", 4), "custom_id": cid, "value": values.get(cid, "")}
-                )
-            rows.append({"type": 1, "components": fields})
-        data = {"custom_id": modal.get("custom_id"), "components": rows}
+        unused = dict(values)
+
+        def answer(item: JSON) -> JSON:
+            kind, cid = item.get("type"), item.get("custom_id")
+            if kind == 1:
+                return {"type": 1, "components": [answer(c) for c in item.get("components") or []]}
+            if kind == 18:
+                return {"type": 18, "id": item.get("id"), "component": answer(item["component"])}
+            if kind == 4:
+                value = str(unused.pop(cid, item.get("value") or ""))
+                if item.get("required", True) and not value:
+                    raise DriverError(f"the modal's {cid!r} is required")
+                return {"type": 4, "id": item.get("id"), "custom_id": cid, "value": value}
+            if kind in (3, 5, 6, 7, 8):
+                picked = unused.pop(cid, [])
+                return {"type": kind, "id": item.get("id"), "custom_id": cid, "values": picked}
+            return {"type": kind, "id": item.get("id")}
+
+        components = [answer(c) for c in modal.get("components") or []]
+        if unused:
+            raise DriverError(f"the modal has no fields {sorted(unused)}")
+        data = {"custom_id": modal.get("custom_id"), "components": components}
         inter = result.interaction
-        return await self._interact(5, inter.channel, data, inter.message, timeout)
+        return await self._interact(5, inter.channel, data, inter.message, timeout, trigger=inter)
 
     async def say(self, channel: Channel, content: str) -> Message:
         """Post a plain message (a MESSAGE_CREATE from this person)."""
@@ -335,6 +348,8 @@ class Person:
         data: JSON,
         message: Message | None,
         timeout: float | None,
+        *,
+        trigger: Interaction | None = None,
     ) -> InteractionResult:
         from bot.standin.server import Interaction
 
@@ -348,6 +363,7 @@ class Person:
             data=data,
             created_at=standin.clock(),
             message=message,
+            trigger=trigger,
         )
         result = InteractionResult(standin, inter)
         if not await standin.deliver_interaction(inter):

@@ -273,8 +273,19 @@ def message(m: Message, world: World, base_url: str) -> JSON:
             "user": user(m.interaction_user),
             "authorizing_integration_owners": owners,
         }
-        if m.interacted_message_id is not None:
+        if m.interacted_message_id is not None and metadata["type"] == 3:
             metadata["interacted_message_id"] = str(m.interacted_message_id)
+        if m.triggered_by is not None:
+            trigger_id, trigger_type, trigger_message = m.triggered_by
+            trigger: JSON = {
+                "id": str(trigger_id),
+                "type": trigger_type,
+                "user": user(m.interaction_user),
+                "authorizing_integration_owners": owners,
+            }
+            if trigger_message is not None and trigger_type == 3:
+                trigger["interacted_message_id"] = str(trigger_message)
+            metadata["triggering_interaction_metadata"] = trigger
         body["interaction_metadata"] = metadata
     if m.reference_id is not None:
         body["message_reference"] = {

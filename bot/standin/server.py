@@ -130,6 +130,8 @@ class Interaction:
     modal: JSON | None = None
     choices: list[JSON] | None = None
     delivered: bool = False
+    trigger: Interaction | None = None
+    """For a modal submit: the interaction the modal answered."""
     first_response: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
@@ -889,6 +891,13 @@ class StandIn:
             interacted_message_id=inter.message.id if inter.message else None,
             webhook_id=self.application_id,
         )
+        if inter.trigger is not None:
+            trigger = inter.trigger
+            message.triggered_by = (
+                trigger.id,
+                trigger.type,
+                trigger.message.id if trigger.message else None,
+            )
         self._fill(message, data, files)
         self.world.messages[message.id] = message
         return message

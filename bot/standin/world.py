@@ -206,6 +206,9 @@ class Message:
     interaction_user: User | None = None
     interaction_type: int | None = None
     interacted_message_id: int | None = None
+    triggered_by: tuple[int, int, int | None] | None = None
+    """For a reply to a modal submit: (id, type, interacted message id) of the interaction that
+    showed the modal."""
     webhook_id: int | None = None
     reference_id: int | None = None
 

@@ -70,6 +70,15 @@ class Counter(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"counter
         await interaction.response.edit_message(content=f"count {self.n + 1}", view=view)
 
 
+class Ask(discord.ui.Modal, title="A question"):
+    answer: discord.ui.TextInput[Ask] = discord.ui.TextInput(
+        label="Your answer", custom_id="answer"
+    )
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"you said {self.answer.value}", ephemeral=True)
+
+
 def counter_view(n: int = 0) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(Counter(n))
@@ -153,6 +162,10 @@ def build_group(bot: SampleBot) -> app_commands.Group:
         except discord.HTTPException as error:
             bot.errors.append(error)
         await interaction.followup.send("tried", ephemeral=True)
+
+    @group.command(name="ask", description="Show a modal")
+    async def ask(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(Ask())
 
     @group.command(name="say", description="Post plain channel messages")
     async def say(interaction: discord.Interaction, text: str, times: int = 1) -> None:

@@ -7,6 +7,7 @@ import pytest
 
 from bot.standin.driver import DriverError
 from bot.standin.server import StandIn
+from bot.standin.testing import run_bot
 from bot.standin.world import MessageFlag
 from tests.standin.sample_bot import SampleBot
 
@@ -116,3 +117,22 @@ async def test_no_bot_connected_means_the_interaction_fails(standin: StandIn) ->
     standin.commands[None] = {("ping", 1): {"id": 1, "name": "ping", "type": 1, "version": 1}}
     result = await standin.person("Ann").slash(standin.channel, "ping")
     assert result.failed and not result.delivered
+
+
+async def test_modal_shown_and_submitted(standin: StandIn, sample: SampleBot) -> None:
+    ann = standin.person("Ann")
+    asked = await ann.slash(standin.channel, "sample ask")
+    assert asked.response_type == 9 and asked.modal is not None
+    assert asked.modal["title"] == "A question"
+    with pytest.raises(DriverError, match="no fields"):
+        await ann.submit_modal(asked, {"answer": "x", "other": "y"})
+    submitted = await ann.submit_modal(asked, {"answer": "forty-two"})
+    assert submitted.ephemeral and submitted.content == "you said forty-two"
+
+
+async def test_auto_sharded_client_logs_in(standin: StandIn) -> None:
+    bot = discord.AutoShardedClient(intents=discord.Intents.default())
+    async with run_bot(standin, bot):
+        assert bot.shard_count == 1
+        assert bot.get_guild(standin.guild.id) is not None
+    assert "GET /gateway/bot" in [c.route for c in standin.calls]

@@ -1,0 +1,102 @@
+"""The stand-in's HTTP surface seen without a bot: headers, errors, spec-absent behaviour and
+the fixture's violation report."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.standin.server import StandIn
+from bot.standin.testing import running_standin, violations_report
+
+BAD_BODY = {
+    "content": "bad",
+    "components": [
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": "x" * 101}]}
+    ],
+}
+
+
+@pytest.fixture
+async def http(standin: StandIn) -> AsyncIterator[aiohttp.ClientSession]:
+    headers = {"Authorization": f"Bot {standin.token}"}
+    async with aiohttp.ClientSession(base_url=standin.base_url, headers=headers) as session:
+        yield session
+
+
+async def request(
+    session: aiohttp.ClientSession, method: str, path: str, body: Any = None
+) -> tuple[int, Any, Any]:
+    async with session.request(method, "/api/v10" + path, json=body) as response:
+        return response.status, await response.json(content_type=None), response.headers
+
+
+async def test_json_answers_have_discord_py_content_type(
+    standin: StandIn, http: aiohttp.ClientSession
+) -> None:
+    status, body, headers = await request(http, "GET", "/users/@me")
+    assert status == 200 and body["id"] == str(standin.world.bot.id)
+    assert headers["Content-Type"] == "application/json"
+
+
+async def test_a_429_carries_what_discord_py_needs(
+    standin: StandIn, http: aiohttp.ClientSession
+) -> None:
+    standin.rate_limits.inject_429("GET /users/@me", retry_after=1.5)
+    status, body, headers = await request(http, "GET", "/users/@me")
+    assert status == 429
+    assert body["retry_after"] == 1.5 and body["global"] is False
+    assert headers["Via"] and headers["Retry-After"] == "2"
+    assert headers["X-RateLimit-Remaining"] == "0" and headers["X-RateLimit-Bucket"]
+    assert (await request(http, "GET", "/users/@me"))[0] == 200
+
+
+async def test_errors_have_discord_codes(standin: StandIn, http: aiohttp.ClientSession) -> None:
+    assert (await request(http, "GET", "/channels/1"))[1]["code"] == 10003
+    path = f"/channels/{standin.channel.id}/messages"
+    assert (await request(http, "POST", path, {}))[1]["code"] == 50006
+    status, body, _ = await request(http, "POST", "/no/such/route", {})
+    assert status == 404
+    [violation] = standin.take_violations()
+    assert violation.route == "POST /no/such/route"
+
+
+async def test_limits_are_checked_without_the_spec() -> None:
+    async with running_standin(spec_path=Path("/nonexistent/openapi.json")) as standin:
+        assert not standin.spec_checks
+        assert standin.spec_skip_reason
+        headers = {"Authorization": f"Bot {standin.token}"}
+        async with aiohttp.ClientSession(base_url=standin.base_url, headers=headers) as http:
+            path = f"/channels/{standin.channel.id}/messages"
+            status, body, _ = await request(http, "POST", path, BAD_BODY)
+        assert (status, body["code"]) == (400, 50035)
+        [violation] = standin.take_violations()
+        assert violation.field == "components[0].components[0].custom_id"
+        assert standin.messages(standin.channel) == []
+
+
+async def test_unconsumed_violations_are_reported_by_route_and_field(
+    standin: StandIn, http: aiohttp.ClientSession
+) -> None:
+    await request(http, "POST", f"/channels/{standin.channel.id}/messages", BAD_BODY)
+    report = violations_report(standin)
+    assert report is not None
+    assert "POST /channels/{channel_id}/messages" in report
+    assert "components[0].components[0].custom_id" in report
+    standin.take_violations()
+    assert violations_report(standin) is None
+
+
+async def test_calls_are_logged_with_route_template_and_body(
+    standin: StandIn, http: aiohttp.ClientSession
+) -> None:
+    path = f"/channels/{standin.channel.id}/messages"
+    await request(http, "POST", path, {"content": "hi"})
+    [call] = standin.calls_to("POST /channels/{channel_id}/messages")
+    assert call.body == {"content": "hi"} and call.status == 200
+    assert call.path == "/api/v10" + path and call.params == {"channel_id": str(standin.channel.id)}
+    assert call.interaction_id is None
