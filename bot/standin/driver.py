@@ -295,7 +295,7 @@ class Person:
         unused = dict(values)
 
         def answer(item: JSON) -> JSON:
-            kind, cid = item.get("type"), item.get("custom_id")
+            kind, cid = item.get("type"), str(item.get("custom_id"))
             if kind == 1:
                 return {"type": 1, "components": [answer(c) for c in item.get("components") or []]}
             if kind == 18:
