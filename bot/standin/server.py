@@ -16,7 +16,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -230,6 +230,7 @@ class StandIn:
         self._runner: web.AppRunner | None = None
         self._changed = asyncio.Event()
         self._tokens: dict[str, Interaction] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     # --- lifecycle ------------------------------------------------------------------------
 
@@ -285,6 +286,8 @@ class StandIn:
         self._port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
 
     async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
         for session in list(self.sessions):
             await session.ws.close(code=1001)
         if self._runner is not None:
@@ -310,14 +313,59 @@ class StandIn:
         return [c for c in self.calls if c.route == route]
 
     def person(self, name: str, **kwargs: Any) -> Person:
-        """A driver for a person called `name`, created (a member of every guild) if new."""
+        """A driver for a person called `name`, created (a member of every guild) if new —
+        announced to a connected bot by GUILD_MEMBER_ADD."""
         from bot.standin.driver import Person
 
         try:
             user = self.world.user_named(name)
         except KeyError:
             user = self.world.add_user(name, **kwargs)
+            for guild in self.world.guilds.values():
+                if user.id in guild.members and self.sessions:
+                    data = {**payloads.member(guild.members[user.id]), "guild_id": str(guild.id)}
+                    self._background(
+                        self.dispatch("GUILD_MEMBER_ADD", data, guild_id=guild.id, intent=1 << 1)
+                    )
         return Person(self, user)
+
+    # --- changing the world while a bot is connected --------------------------------------
+
+    async def add_text_channel(
+        self, name: str, *, guild: Guild | None = None, bot_denied: int = 0
+    ) -> Channel:
+        """A new text channel, announced by CHANNEL_CREATE."""
+        channel = self.world.add_text_channel(guild or self.guild, name, bot_denied=bot_denied)
+        await self._announce_channel("CHANNEL_CREATE", channel)
+        return channel
+
+    async def add_thread(self, parent: Channel, name: str, *, private: bool = False) -> Channel:
+        """A new thread (owned by the bot), announced by THREAD_CREATE."""
+        thread = self.world.add_thread(parent, name, private=private)
+        await self._announce_channel("THREAD_CREATE", thread)
+        return thread
+
+    async def deny_bot(self, channel: Channel, *perms: Perm) -> None:
+        """Take permissions from the bot in `channel`, announced by CHANNEL_UPDATE."""
+        self.world.deny_bot(channel, *perms)
+        await self._announce_channel("CHANNEL_UPDATE", channel)
+
+    async def allow_bot(self, channel: Channel, *perms: Perm) -> None:
+        self.world.allow_bot(channel, *perms)
+        await self._announce_channel("CHANNEL_UPDATE", channel)
+
+    async def _announce_channel(self, event: str, channel: Channel) -> None:
+        assert channel.guild is not None
+        data = payloads.channel(channel, self.world)
+        if event == "THREAD_CREATE":
+            data["newly_created"] = True
+        await self.dispatch(event, data, guild_id=channel.guild.id)
+        self._notify()
+
+    def _background(self, coro: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def messages(self, channel: Channel, *, include_ephemeral: bool = False) -> list[Message]:
         return [
@@ -443,10 +491,15 @@ class StandIn:
                 chunk["nonce"] = d["nonce"]
             await session.send(0, chunk, "GUILD_MEMBERS_CHUNK")
 
-    async def dispatch(self, event: str, data: JSON, *, guild_id: int | None = None) -> int:
-        """Send a gateway event to every ready session covering `guild_id`. Returns how many."""
+    async def dispatch(
+        self, event: str, data: JSON, *, guild_id: int | None = None, intent: int = 0
+    ) -> int:
+        """Send a gateway event to every ready session covering `guild_id` (and asking for
+        `intent`, when given). Returns how many sessions it went to."""
         sent = 0
         for session in list(self.sessions):
+            if intent and not session.intents & intent:
+                continue
             if session.ready and session.covers(guild_id):
                 try:
                     await session.send(0, data, event)

@@ -143,6 +143,15 @@ def build_group(bot: SampleBot) -> app_commands.Group:
         else:
             await interaction.response.send_message("sent", ephemeral=True)
 
+    @group.command(name="dmpanel", description="DM yourself a panel")
+    async def dmpanel(interaction: discord.Interaction) -> None:
+        await interaction.user.send("Panel", view=Panel())
+        await interaction.response.send_message("check your DMs", ephemeral=True)
+
+    @group.command(name="secret", description="An ephemeral panel")
+    async def secret(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("secret", view=Panel(), ephemeral=True)
+
     @group.command(name="late", description="Answer after the deadline")
     async def late(interaction: discord.Interaction) -> None:
         await asyncio.sleep(bot.late_delay)

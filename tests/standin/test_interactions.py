@@ -136,3 +136,25 @@ async def test_auto_sharded_client_logs_in(standin: StandIn) -> None:
         assert bot.shard_count == 1
         assert bot.get_guild(standin.guild.id) is not None
     assert "GET /gateway/bot" in [c.route for c in standin.calls]
+
+
+async def test_buttons_on_a_dm_reach_the_bot(standin: StandIn, sample: SampleBot) -> None:
+    ann = standin.person("Ann")
+    await ann.slash(standin.channel, "sample dmpanel")
+    [panel] = ann.dms()
+    click = await ann.click(panel, "sample:yes")
+    assert click.response_type == 7 and panel.content == "yes by Ann"
+    assert click.interaction.channel.is_dm
+
+
+async def test_buttons_on_an_ephemeral_message_work_for_its_owner_only(
+    standin: StandIn, sample: SampleBot
+) -> None:
+    ann, bob = standin.person("Ann"), standin.person("Bob")
+    secret = await ann.slash(standin.channel, "sample secret")
+    assert secret.ephemeral and secret.reply is not None
+    with pytest.raises(DriverError, match="cannot see"):
+        await bob.click(secret.reply, "sample:yes")
+    click = await ann.click(secret.reply, "sample:yes")
+    assert click.response_type == 7
+    assert secret.reply.content == "yes by Ann" and secret.reply.ephemeral

@@ -65,3 +65,16 @@ async def test_wrong_token_is_refused(standin: StandIn) -> None:
         await bot.close()
         restore_discord_py(previous)
     assert standin.calls[-1].status == 401
+
+
+async def test_world_changes_reach_a_connected_bot(standin: StandIn, sample: SampleBot) -> None:
+    lobby = await standin.add_text_channel("lobby")
+    found = await standin.wait_for(lambda: sample.get_channel(lobby.id))
+    assert isinstance(found, discord.TextChannel) and found.name == "lobby"
+    table = await standin.add_thread(lobby, "table-2")
+    assert isinstance(await standin.wait_for(lambda: sample.get_channel(table.id)), discord.Thread)
+    await standin.deny_bot(lobby, Perm.SEND_MESSAGES)
+    guild = found.guild
+    await standin.wait_for(lambda: not found.permissions_for(guild.me).send_messages)
+    await standin.allow_bot(lobby, Perm.SEND_MESSAGES)
+    await standin.wait_for(lambda: found.permissions_for(guild.me).send_messages)
