@@ -1,0 +1,63 @@
+"""Typed errors. Each message says what to do; ``rule`` is the record-checker's slug."""
+
+from __future__ import annotations
+
+
+class EngineError(Exception):
+    """Base of every error the engine raises on purpose."""
+
+    rule: str = "turn"
+
+    def __init__(self, message: str, *, rule: str | None = None, record: str | None = None):
+        super().__init__(message)
+        self.message = message
+        if rule is not None:
+            self.rule = rule
+        self.record_message = record or message
+        """The same fault told in the third person, for record checking."""
+
+
+class SettingsError(EngineError, ValueError):
+    """Settings that can't be played; the message says what to change."""
+
+    rule = "rules"
+
+
+class WrongPhase(EngineError):
+    """The action doesn't fit the game's phase (e.g. a bid while cards are being played)."""
+
+
+class NotYourTurn(EngineError):
+    """Another seat must act first."""
+
+
+class IllegalBid(EngineError):
+    rule = "bid-range"
+
+
+class IllegalPlay(EngineError):
+    rule = "follow-suit"
+
+
+class IllegalTrump(EngineError):
+    rule = "trump-choice"
+
+
+class DealError(EngineError):
+    """An explicit deal (from a record or ``with_hands``) that the rules don't allow."""
+
+    rule = "deal"
+
+
+class RecordError(EngineError):
+    """A game record that breaks its rules; names the hand and action (1-based)."""
+
+    def __init__(self, hand: int | None, action: int | None, rule: str, message: str):
+        where = ""
+        if hand is not None:
+            where = f"hand {hand}, " if action is not None else f"hand {hand}: "
+            if action is not None:
+                where = f"hand {hand}, action {action}: "
+        super().__init__(where + message, rule=rule)
+        self.hand = hand
+        self.action = action
