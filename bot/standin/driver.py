@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.standin import payloads
-from bot.standin.world import Channel, Message, User
+from bot.standin.world import TEXT_PERMISSIONS, Channel, Message, User
 
 if TYPE_CHECKING:
     from bot.standin.server import Interaction, StandIn
@@ -238,7 +238,7 @@ class Person:
             guild = channel.guild
             if guild is not None and target.id in guild.members:
                 member = payloads.member(guild.members[target.id], with_user=False)
-                member["permissions"] = str(channel.bot_permissions())
+                member["permissions"] = str(int(TEXT_PERMISSIONS))
                 resolved.setdefault("members", {})[str(target.id)] = member
             return str(target.id)
         if kind == 7:

@@ -48,6 +48,7 @@ JSON = dict[str, Any]
 API_VERSION = 10
 GUILD_MESSAGES = 1 << 9
 DIRECT_MESSAGES = 1 << 12
+MESSAGE_CONTENT = 1 << 15
 
 
 def _load_validation() -> ModuleType | None:
@@ -518,14 +519,19 @@ class StandIn:
             data = {"id": str(message.id), "channel_id": str(message.channel.id)}
             if guild is not None:
                 data["guild_id"] = str(guild.id)
+        hidden = None
+        if message.author is not self.world.bot and event != "MESSAGE_DELETE":
+            # Without the Message Content intent a bot gets other people's messages blank.
+            hidden = {**data, "content": "", "embeds": [], "components": [], "attachments": []}
         for session in list(self.sessions):
             if (
                 session.ready
                 and session.intents & intent
                 and session.covers(guild.id if guild else None)
             ):
+                shown = data if hidden is None or session.intents & MESSAGE_CONTENT else hidden
                 with contextlib.suppress(ConnectionError):
-                    await session.send(0, data, event)
+                    await session.send(0, shown, event)
 
     async def deliver_interaction(self, interaction: Interaction) -> bool:
         """INTERACTION_CREATE to the newest ready session (Discord delivers to one)."""
@@ -708,6 +714,11 @@ class StandIn:
                     self._check_response(method, request.path_qs, status, answer)
         except ApiError as error:
             status, answer = error.status, error.body
+        except Exception as error:
+            # A body the stand-in cannot handle. Not a 5xx: discord.py would retry it for 25 s.
+            _log.exception("stand-in failed on %s %s", method, request.path_qs)
+            self._violate(route, "", f"the stand-in could not handle this request: {error!r}")
+            status, answer = 400, {"message": f"stand-in error: {error!r}", "code": 50035}
         call.status, call.response = status, answer
         self._notify()
         if answer is None:

@@ -6,6 +6,7 @@ import aiohttp
 import discord
 
 from bot.standin.server import StandIn
+from bot.standin.testing import run_bot
 from bot.standin.world import Perm
 from tests.standin.sample_bot import BAD_CUSTOM_ID, SampleBot
 
@@ -119,3 +120,22 @@ async def test_a_101_character_custom_id_is_a_violation(
     if standin.spec_checks:
         assert any("spec maxLength 100" in m for m in messages), messages
     assert all(BAD_CUSTOM_ID not in m.custom_ids() for m in standin.messages(standin.channel))
+
+
+async def test_people_messages_need_the_message_content_intent(standin: StandIn) -> None:
+    seen: dict[str, list[str]] = {}
+
+    class Listener(discord.Client):
+        async def on_message(self, message: discord.Message) -> None:
+            seen.setdefault(self.label, []).append(message.content)
+
+        label = ""
+
+    blind = Listener(intents=discord.Intents.default())
+    blind.label = "default"
+    reading = Listener(intents=discord.Intents.default() | discord.Intents(message_content=True))
+    reading.label = "message_content"
+    async with run_bot(standin, blind), run_bot(standin, reading):
+        await standin.person("Ann").say(standin.channel, "!bid 3")
+        await standin.wait_for(lambda: len(seen) == 2)
+    assert seen == {"default": [""], "message_content": ["!bid 3"]}

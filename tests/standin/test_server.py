@@ -99,3 +99,12 @@ async def test_calls_are_logged_with_route_template_and_body(
     assert call.body == {"content": "hi"} and call.status == 200
     assert call.path == "/api/v10" + path and call.params == {"channel_id": str(standin.channel.id)}
     assert call.interaction_id is None
+
+
+async def test_a_body_the_stand_in_cannot_handle_fails_fast_and_loud(
+    standin: StandIn, http: aiohttp.ClientSession
+) -> None:
+    status, body, _ = await request(http, "POST", "/users/@me/channels", ["not", "an", "object"])
+    assert status == 400 and body["code"] == 50035
+    messages = [v.message for v in standin.take_violations()]
+    assert any("could not handle" in m for m in messages), messages
