@@ -1,0 +1,50 @@
+"""Settings from the environment and `.env` (see `.env.example`)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR"]
+
+
+class BotSettings(BaseSettings):
+    """Everything the bot reads from its environment. Names match `.env.example`."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", frozen=True
+    )
+
+    discord_token: SecretStr | None = Field(
+        default=None, description="The bot token from the Discord developer portal."
+    )
+    database_path: Path = Field(
+        default=Path("data/ohhell.sqlite3"), description="The SQLite database file."
+    )
+    dev_guild_id: int | None = Field(
+        default=None, description="Sync slash commands to this server only (instant)."
+    )
+    log_level: LogLevel = "INFO"
+    # Only for the local Discord stand-in (tests, `make demo`): where discord.py connects.
+    discord_api_base: str | None = None
+    discord_gateway_url: str | None = None
+
+    @field_validator("discord_token", "dev_guild_id", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        return None if value == "" else value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+    def configure_logging(self) -> None:
+        logging.basicConfig(
+            level=self.log_level,
+            format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
+        )

@@ -1,0 +1,170 @@
+"""Storage against a real SQLite file: migrations, version checks, events, leaderboard."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.storage import (
+    MIGRATIONS,
+    ChannelBusy,
+    CorruptRow,
+    Database,
+    Event,
+    PlayerResult,
+    StorageError,
+    TableStatus,
+    VersionConflict,
+)
+
+
+@pytest.fixture
+async def db(tmp_path: Path):
+    database = await Database.open(tmp_path / "nested" / "ohhell.sqlite3")
+    yield database
+    await database.close()
+
+
+async def new_table(db: Database, channel_id: int = 10, preset: str = "classic"):
+    return await db.create_table(
+        guild_id=1, channel_id=channel_id, host_id=100, preset=preset, document={"seats": []}
+    )
+
+
+async def test_migrations_set_user_version_and_wal(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    database = await Database.open(path)
+    assert await database.schema_version() == len(MIGRATIONS)
+    await database.close()
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        names = {row[0] for row in raw.execute("SELECT name FROM sqlite_master")}
+    assert {"tables", "events", "results"} <= names
+
+
+async def test_reopening_keeps_data_and_does_not_migrate_again(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    database = await Database.open(path)
+    table = await new_table(database)
+    await database.close()
+    database = await Database.open(path)
+    loaded = await database.load_table(table.id)
+    assert loaded.document == {"seats": []}
+    assert loaded.status is TableStatus.LOBBY
+    await database.close()
+
+
+async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    with sqlite3.connect(path) as raw:
+        raw.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    with pytest.raises(StorageError, match="newer than this bot knows"):
+        await Database.open(path)
+
+
+async def test_one_open_table_per_channel(db: Database) -> None:
+    first = await new_table(db)
+    with pytest.raises(ChannelBusy) as caught:
+        await new_table(db)
+    assert caught.value.table_id == first.id
+    other_channel = await new_table(db, channel_id=11)
+    assert other_channel.id != first.id
+    # Once finished, the channel is free again.
+    await db.save_table(first, document={}, status=TableStatus.FINISHED)
+    again = await new_table(db)
+    assert (await db.open_table_in_channel(10)) == again
+    assert await db.open_table_ids() == [other_channel.id, again.id]
+
+
+async def test_save_bumps_version_and_refuses_a_stale_copy(db: Database) -> None:
+    table = await new_table(db)
+    saved = await db.save_table(table, document={"n": 1}, events=[Event("joined", {"seat": 0})])
+    assert saved.version == table.version + 1
+    with pytest.raises(VersionConflict):
+        await db.save_table(table, document={"n": 2}, events=[Event("joined", {"seat": 1})])
+    reloaded = await db.load_table(table.id)
+    assert reloaded.document == {"n": 1}
+    assert [event.payload for event in await db.events(table.id)] == [{"seat": 0}]
+
+
+async def test_concurrent_saves_of_one_version_apply_once(db: Database) -> None:
+    table = await new_table(db)
+
+    async def click(n: int) -> bool:
+        try:
+            await db.save_table(table, document={"winner": n}, events=[Event("click", {"n": n})])
+        except VersionConflict:
+            return False
+        return True
+
+    outcomes = await asyncio.gather(*(click(n) for n in range(20)))
+    assert sum(outcomes) == 1
+    assert len(await db.events(table.id)) == 1
+
+
+async def test_events_keep_their_order_and_user(db: Database) -> None:
+    table = await new_table(db)
+    table = await db.save_table(
+        table, document={}, events=[Event("bid", {"n": 2}, user_id=5), Event("bid", {"n": 0})]
+    )
+    await db.save_table(table, document={}, events=[Event("play", {"card": "AS"}, user_id=6)])
+    events = await db.events(table.id)
+    assert [(e.kind, e.user_id) for e in events] == [("bid", 5), ("bid", None), ("play", 6)]
+
+
+async def test_a_corrupt_document_raises_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    database = await Database.open(path)
+    table = await new_table(database)
+    await database.close()
+    with sqlite3.connect(path) as raw:
+        raw.execute("UPDATE tables SET document = '{not json' WHERE id = ?", (table.id,))
+    database = await Database.open(path)
+    with pytest.raises(CorruptRow, match=f"table #{table.id}"):
+        await database.load_table(table.id)
+    await database.close()
+
+
+async def finish(db: Database, channel_id: int, preset: str, places: dict[int, int]) -> None:
+    table = await new_table(db, channel_id=channel_id, preset=preset)
+    results = [
+        PlayerResult(user_id=user, place=place, points=50 - place, bids_made=place, hands_played=4)
+        for user, place in places.items()
+    ]
+    await db.save_table(table, document={}, status=TableStatus.FINISHED, results=results)
+
+
+async def test_leaderboard_ranks_by_wins_then_win_rate(db: Database) -> None:
+    await finish(db, 1, "classic", {1: 1, 2: 2, 3: 3})
+    await finish(db, 2, "classic", {1: 1, 2: 2, 3: 3})
+    await finish(db, 3, "classic", {2: 1, 3: 2})
+    await finish(db, 4, "oh-shit", {3: 1, 2: 2})
+    board = await db.leaderboard(1)
+    # Users 2 and 3 tie on wins (1) and win rate (1 of 4); user 2's average place is better
+    # (places 2, 2, 1, 2 = 1.75 against 3, 3, 2, 1 = 2.25).
+    assert [(row.user_id, row.wins, row.games, row.rank) for row in board.top] == [
+        (1, 2, 2, 1),
+        (2, 1, 4, 2),
+        (3, 1, 4, 3),
+    ]
+    assert board.top[1].average_place == pytest.approx(1.75)
+    first = board.top[0]
+    assert first.rank == 1 and first.win_rate == 1.0 and first.average_place == 1.0
+    # bids_made = place in this fixture, 4 hands each game
+    assert first.exact_bid_rate == pytest.approx(2 / 8)
+    only_classic = await db.leaderboard(1, preset="classic")
+    assert sum(row.games for row in only_classic.top) == 8
+    assert await db.leaderboard(2) == type(board)(top=[], caller=None)
+
+
+async def test_leaderboard_shows_the_callers_row_outside_the_top(db: Database) -> None:
+    await finish(db, 1, "classic", {1: 1, 2: 2, 3: 3})
+    board = await db.leaderboard(1, caller_id=3, limit=2)
+    assert [row.user_id for row in board.top] == [1, 2]
+    assert board.caller is not None
+    assert (board.caller.user_id, board.caller.rank) == (3, 3)
+    inside = await db.leaderboard(1, caller_id=2, limit=2)
+    assert inside.caller is None  # already in the top rows
