@@ -163,6 +163,26 @@ class Person:
         self, channel: Channel, command: str, *, timeout: float | None = None, **options: Any
     ) -> InteractionResult:
         """Run `/command` ("ohhell start": a command and its subcommand path) in `channel`."""
+        data = self._command_data(channel, command, options, focused=None)
+        return await self._interact(2, channel, data, None, timeout)
+
+    async def autocomplete(
+        self,
+        channel: Channel,
+        command: str,
+        focused: str,
+        *,
+        timeout: float | None = None,
+        **options: Any,
+    ) -> InteractionResult:
+        """Type into option `focused` of `/command` (its partial value among `options`); the
+        bot's suggestions are in `result.choices`."""
+        data = self._command_data(channel, command, options, focused=focused)
+        return await self._interact(4, channel, data, None, timeout)
+
+    def _command_data(
+        self, channel: Channel, command: str, options: dict[str, Any], *, focused: str | None
+    ) -> JSON:
         if channel.guild is not None and self.user.id not in channel.guild.members:
             raise DriverError(f"{self.name} is not a member of {channel.guild.name}")
         words = command.split()
@@ -186,12 +206,14 @@ class Person:
             declared = list(sub.get("options") or [])
         if any(o["type"] in (1, 2) for o in declared):
             raise DriverError(f"/{command} needs a subcommand")
-        container["options"] = self._options(command, declared, options, resolved, channel)
+        container["options"] = self._options(
+            command, declared, options, resolved, channel, focused=focused
+        )
         if channel.guild is not None:
             data["guild_id"] = str(channel.guild.id)
         if resolved:
             data["resolved"] = resolved
-        return await self._interact(2, channel, data, None, timeout)
+        return data
 
     def _options(
         self,
@@ -200,16 +222,27 @@ class Person:
         given: dict[str, Any],
         resolved: JSON,
         channel: Channel,
+        *,
+        focused: str | None = None,
     ) -> list[JSON]:
         names = {o["name"] for o in declared}
+        if focused is not None and focused not in names:
+            raise DriverError(f"/{command} has no option {focused!r}")
         unknown = set(given) - names
         if unknown:
             raise DriverError(f"/{command} has no option {sorted(unknown)}; it has {sorted(names)}")
         out = []
         for option in declared:
             name = option["name"]
+            if name == focused:
+                if not option.get("autocomplete"):
+                    raise DriverError(f"/{command}: option {name!r} has no autocomplete")
+                partial = str(given.get(name, ""))
+                typed = {"name": name, "type": option["type"], "value": partial}
+                out.append({**typed, "focused": True})
+                continue
             if name not in given:
-                if option.get("required"):
+                if option.get("required") and focused is None:
                     raise DriverError(f"/{command}: option {name!r} is required")
                 continue
             value = self._option_value(option, given[name], resolved, channel)

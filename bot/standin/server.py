@@ -888,6 +888,9 @@ class StandIn:
         if kind in (6, 7) and inter.message is None:
             self._violate(route, "type", f"type {kind} answers only a component interaction")
             raise ApiError(400, 50035, "Invalid Form Body")
+        if (kind == 8) != (inter.type == 4):
+            self._violate(route, "type", "type 8 answers autocomplete, and only 8 does")
+            raise ApiError(400, 50035, "Invalid Form Body")
         if kind == 9 and inter.type == 5:
             self._violate(route, "type", "a modal cannot answer a modal submit")
             raise ApiError(400, 50035, "Invalid Form Body")

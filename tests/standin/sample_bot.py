@@ -172,6 +172,15 @@ def build_group(bot: SampleBot) -> app_commands.Group:
             bot.errors.append(error)
         await interaction.followup.send("tried", ephemeral=True)
 
+    async def flavours(interaction: discord.Interaction, current: str) -> list[Any]:
+        names = ["classic", "cutthroat", "nomination"]
+        return [app_commands.Choice(name=n, value=n) for n in names if n.startswith(current)]
+
+    @group.command(name="flavour", description="Autocomplete")
+    @app_commands.autocomplete(name=flavours)
+    async def flavour(interaction: discord.Interaction, name: str) -> None:
+        await interaction.response.send_message(f"flavour {name}", ephemeral=True)
+
     @group.command(name="ask", description="Show a modal")
     async def ask(interaction: discord.Interaction) -> None:
         await interaction.response.send_modal(Ask())

@@ -158,3 +158,26 @@ async def test_buttons_on_an_ephemeral_message_work_for_its_owner_only(
     click = await ann.click(secret.reply, "sample:yes")
     assert click.response_type == 7
     assert secret.reply.content == "yes by Ann" and secret.reply.ephemeral
+
+
+async def test_autocomplete_suggestions_reach_the_person(
+    standin: StandIn, sample: SampleBot
+) -> None:
+    ann = standin.person("Ann")
+    typed = await ann.autocomplete(standin.channel, "sample flavour", "name", name="c")
+    assert typed.response_type == 8
+    assert typed.choices == [
+        {"name": "classic", "value": "classic"},
+        {"name": "cutthroat", "value": "cutthroat"},
+    ]
+    with pytest.raises(DriverError, match="no autocomplete"):
+        await ann.autocomplete(standin.channel, "sample hello", "name")
+
+
+async def test_slash_commands_work_in_threads(standin: StandIn, sample: SampleBot) -> None:
+    thread = await standin.add_thread(standin.channel, "table-3")
+    await standin.wait_for(lambda: sample.get_channel(thread.id))
+    result = await standin.person("Ann").slash(thread, "sample panel")
+    assert result.reply is not None and result.reply.channel is thread
+    click = await standin.person("Bob").click(result.reply, "sample:yes")
+    assert click.reply is not None and click.reply.content == "yes by Bob"
