@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import json
 import logging
 import re
@@ -19,13 +18,13 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal
 
 from aiohttp import BodyPartReader, WSMsgType, web
 
 from bot.standin import payloads
 from bot.standin.ratelimit import RateLimits
+from bot.standin.validation import SpecValidator, Violation, check_limits, default_spec_path
 from bot.standin.world import (
     Attachment,
     Channel,
@@ -49,37 +48,6 @@ API_VERSION = 10
 GUILD_MESSAGES = 1 << 9
 DIRECT_MESSAGES = 1 << 12
 MESSAGE_CONTENT = 1 << 15
-
-
-def _load_validation() -> ModuleType | None:
-    # bot/standin/validation.py is written separately; the stand-in runs without it.
-    try:
-        return importlib.import_module("bot.standin.validation")
-    except ImportError:
-        return None
-
-
-class ViolationLike(Protocol):
-    @property
-    def route(self) -> str: ...
-    @property
-    def field(self) -> str: ...
-    @property
-    def message(self) -> str: ...
-
-
-@dataclass(frozen=True)
-class ProtocolViolation:
-    """A rule the bot broke that no schema describes (e.g. answering a slash command with
-    UPDATE_MESSAGE). Same shape as `validation.Violation`."""
-
-    route: str
-    field: str
-    message: str
-
-    def __str__(self) -> str:
-        where = f"{self.field}: " if self.field else ""
-        return f"{self.route}: {where}{self.message}"
 
 
 class ApiError(Exception):
@@ -165,9 +133,6 @@ class GatewaySession:
         return (guild_id >> 22) % shard_count == shard_id
 
 
-_DEFAULT = object()
-
-
 @dataclass
 class _Request:
     method: str
@@ -189,7 +154,7 @@ class StandIn:
     def __init__(
         self,
         *,
-        spec_path: Path | object | None = _DEFAULT,
+        spec_path: Path | Literal["default"] | None = "default",
         clock: Callable[[], float] = time.monotonic,
         ack_deadline: float = 3.0,
         token_lifetime: float = 15 * 60.0,
@@ -210,22 +175,13 @@ class StandIn:
         # Real time, whatever `clock` is: discord.py sleeps real seconds on a 429.
         self.rate_limits = RateLimits(global_limit=global_rate_limit)
         self.calls: list[Call] = []
-        self.violations: list[ViolationLike] = []
+        self.violations: list[Violation] = []
         self.interactions: dict[int, Interaction] = {}
         self.commands: dict[int | None, dict[tuple[str, int], JSON]] = {}
         self.sessions: list[GatewaySession] = []
         self.sessions_started = 0
-        self._validation = _load_validation()
-        self.validator: Any = None
-        self.spec_skip_reason: str | None = None
-        if self._validation is None:
-            self.spec_skip_reason = "bot/standin/validation.py is not there"
-        else:
-            if spec_path is _DEFAULT:
-                spec_path = self._validation.default_spec_path()
-            self.validator = self._validation.SpecValidator(spec_path)
-            if not self.validator.available:
-                self.spec_skip_reason = self.validator.skip_reason
+        # spec_path None (or a missing file): only Discord's limits are checked.
+        self.validator = SpecValidator(default_spec_path() if spec_path == "default" else spec_path)
         self._routes: list[tuple[str, re.Pattern[str], str, Handler]] = []
         self._add_routes()
         self._runner: web.AppRunner | None = None
@@ -271,7 +227,13 @@ class StandIn:
 
     @property
     def spec_checks(self) -> bool:
-        return self.validator is not None and bool(self.validator.available)
+        """Whether bodies are checked against the OpenAPI description."""
+        return self.validator.available
+
+    @property
+    def spec_skip_reason(self) -> str | None:
+        """Why they are not ("…/openapi.json not found"), or None."""
+        return self.validator.skip_reason
 
     async def start(self) -> None:
         app = web.Application(client_max_size=64 * 1024 * 1024)
@@ -304,7 +266,7 @@ class StandIn:
 
     # --- observation ----------------------------------------------------------------------
 
-    def take_violations(self) -> list[ViolationLike]:
+    def take_violations(self) -> list[Violation]:
         """Every violation seen so far, cleared (so the fixture won't fail the test on them)."""
         taken, self.violations = self.violations, []
         return taken
@@ -734,18 +696,17 @@ class StandIn:
         return self._tokens.get(token) if token else None
 
     def _violate(self, route: str, field_: str, message: str) -> None:
-        if self._validation is not None:
-            self.violations.append(self._validation.Violation(route, field_, message))
-        else:
-            self.violations.append(ProtocolViolation(route, field_, message))
+        """Record a rule the bot broke that no schema describes (e.g. answering a slash
+        command with UPDATE_MESSAGE)."""
+        self.violations.append(Violation(route, field_, message))
 
     def _check_request(self, method: str, path: str, route: str, body: Any) -> None:
-        if body is None or self._validation is None:
+        if body is None:
             return
-        found: list[ViolationLike] = []
+        found: list[Violation] = []
         if self.spec_checks:
             found += self.validator.check_request(method, path, body)
-        limits: list[ViolationLike] = self._validation.check_limits(method, path, body)
+        limits = check_limits(method, path, body)
         found += [v for v in limits if str(v) not in {str(f) for f in found}]
         self.violations.extend(found)
         if limits:
