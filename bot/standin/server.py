@@ -626,7 +626,11 @@ class StandIn:
     async def _rest(self, request: web.Request) -> web.Response:
         method = request.method
         path = "/" + request.match_info["tail"]
-        body, files = await self._read_body(request)
+        try:
+            body, files = await self._read_body(request)
+            unreadable = False
+        except ValueError:
+            body, files, unreadable = None, [], True
         matched = self._match(method, path)
         template = matched[0] if matched else path
         route = f"{method} {template}"
@@ -655,6 +659,9 @@ class StandIn:
             major = major or params.get("webhook_id", "") + params.get("webhook_token", "")
             decision = self.rate_limits.check(route, major, exempt_global=exempt)
             headers.update(decision.headers)
+            if unreadable:
+                self._violate(route, "", "the body is not valid JSON")
+                raise ApiError(400, 50109, "The request body contains invalid JSON.")
             if not decision.allowed:
                 status, answer = (
                     429,
@@ -857,6 +864,7 @@ class StandIn:
             raise ApiError(400, 50035, "Invalid Form Body")
         resource: Message | None = None
         if kind == 4:
+            self._require_content(data, req.files)
             resource = inter.original = self._interaction_message(inter, data, req.files)
         elif kind == 5:
             flags = MessageFlag.LOADING | (int(data.get("flags", 0)) & MessageFlag.EPHEMERAL)

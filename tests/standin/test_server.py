@@ -108,3 +108,15 @@ async def test_a_body_the_stand_in_cannot_handle_fails_fast_and_loud(
     assert status == 400 and body["code"] == 50035
     messages = [v.message for v in standin.take_violations()]
     assert any("could not handle" in m for m in messages), messages
+
+
+async def test_invalid_json_is_refused_with_50109(
+    standin: StandIn, http: aiohttp.ClientSession
+) -> None:
+    path = f"/api/v10/channels/{standin.channel.id}/messages"
+    headers = {"Content-Type": "application/json"}
+    async with http.post(path, data=b"{not json", headers=headers) as response:
+        assert response.status == 400
+        assert (await response.json())["code"] == 50109
+    [violation] = standin.take_violations()
+    assert "not valid JSON" in violation.message
