@@ -114,7 +114,7 @@ class RateLimits:
     def _refuse(
         self, route: str, retry_after: float, is_global: bool, scope: str, limit: int
     ) -> Decision:
-        retry_after = round(retry_after, 3)
+        retry_after = math.ceil(retry_after * 1000) / 1000
         headers = self._headers(route, limit, 0, retry_after)
         headers["Retry-After"] = str(math.ceil(retry_after))
         headers["X-RateLimit-Scope"] = scope
@@ -124,6 +124,8 @@ class RateLimits:
 
     @staticmethod
     def _headers(route: str, limit: int, remaining: int, reset_after: float) -> dict[str, str]:
+        # Rounded up to the millisecond, so a client that sleeps this long never comes early.
+        reset_after = math.ceil(reset_after * 1000) / 1000
         return {
             "X-RateLimit-Limit": str(limit),
             "X-RateLimit-Remaining": str(remaining),

@@ -5,11 +5,13 @@ from __future__ import annotations
 import discord
 import pytest
 
+from bot.standin.ratelimit import RateLimits
 from bot.standin.server import StandIn
 from bot.standin.testing import ManualClock
 from tests.standin.sample_bot import SampleBot
 
 POST_MESSAGE = "POST /channels/{channel_id}/messages"
+CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
 
 
 def contents(standin: StandIn) -> list[str]:
@@ -78,3 +80,28 @@ async def test_interaction_tokens_live_fifteen_minutes(standin: StandIn, sample:
     with pytest.raises(discord.HTTPException) as raised:
         await interaction.followup.send("too late")
     assert (raised.value.status, raised.value.code) == (401, 50027)
+
+
+def test_route_buckets_count_per_major_parameter_and_reset() -> None:
+    clock = ManualClock()
+    limits = RateLimits(global_limit=None, clock=clock)
+    limits.set_route(POST_MESSAGE, limit=2, per=1.0)
+    first = limits.check(POST_MESSAGE, "1", exempt_global=False)
+    assert first.allowed and first.headers["X-RateLimit-Remaining"] == "1"
+    assert limits.check(POST_MESSAGE, "1", exempt_global=False).allowed
+    clock.advance(0.25)
+    refused = limits.check(POST_MESSAGE, "1", exempt_global=False)
+    assert not refused.allowed and refused.retry_after == 0.75 and refused.scope == "user"
+    assert limits.check(POST_MESSAGE, "2", exempt_global=False).allowed  # another channel
+    clock.advance(0.75)
+    assert limits.check(POST_MESSAGE, "1", exempt_global=False).allowed
+
+
+def test_global_limit_spares_exempt_routes() -> None:
+    clock = ManualClock()
+    limits = RateLimits(global_limit=1, clock=clock)
+    assert limits.check("GET /users/@me", "", exempt_global=False).allowed
+    refused = limits.check("GET /users/@me", "", exempt_global=False)
+    assert not refused.allowed and refused.is_global
+    assert refused.headers["X-RateLimit-Global"] == "true"
+    assert limits.check(CALLBACK, "", exempt_global=True).allowed
