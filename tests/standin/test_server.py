@@ -120,3 +120,39 @@ async def test_invalid_json_is_refused_with_50109(
         assert (await response.json())["code"] == 50109
     [violation] = standin.take_violations()
     assert "not valid JSON" in violation.message
+
+
+async def test_every_read_route_answers_in_the_specs_shape(
+    standin: StandIn, http: aiohttp.ClientSession
+) -> None:
+    if not standin.spec_checks:
+        pytest.skip(f"no OpenAPI description: {standin.spec_skip_reason}")
+    ann = standin.world.add_user("Ann")
+    thread = standin.world.add_thread(standin.channel, "t")
+    channel, guild = standin.channel.id, standin.guild.id
+    status, dm, _ = await request(http, "POST", "/users/@me/channels", {"recipient_id": ann.id})
+    assert status == 200
+    message = await request(http, "POST", f"/channels/{channel}/messages", {"content": "hi"})
+    message_id = message[1]["id"]
+    app = standin.application_id
+    paths = [
+        "/gateway",
+        "/gateway/bot",
+        "/users/@me",
+        f"/users/{ann.id}",
+        "/oauth2/applications/@me",
+        f"/applications/{app}/commands",
+        f"/applications/{app}/guilds/{guild}/commands",
+        f"/channels/{channel}",
+        f"/channels/{thread.id}",
+        f"/channels/{dm['id']}",
+        f"/channels/{channel}/messages",
+        f"/channels/{channel}/messages/{message_id}",
+        f"/guilds/{guild}/channels",
+        f"/guilds/{guild}/members/{ann.id}",
+    ]
+    for path in paths:
+        status, _, _ = await request(http, "GET", path)
+        assert status == 200, path
+    assert standin.violations == []
+    assert len(standin.calls) == len(paths) + 2
