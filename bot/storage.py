@@ -318,6 +318,7 @@ class Database:
         status: TableStatus | None = None,
         host_id: int | None = None,
         message_id: int | None = None,
+        preset: str | None = None,
         events: Sequence[Event] = (),
         results: Sequence[PlayerResult] = (),
     ) -> TableRow:
@@ -331,12 +332,13 @@ class Database:
         async with self._transaction():
             cursor = await self._db.execute(
                 "UPDATE tables SET document = ?, status = ?, host_id = ?, message_id = ?,"
-                " version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
+                " preset = ?, version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
                 (
                     _dumps(document),
                     new_status,
                     table.host_id if host_id is None else host_id,
                     table.message_id if message_id is None else message_id,
+                    table.preset if preset is None else preset,
                     now,
                     table.id,
                     table.version,
@@ -356,7 +358,7 @@ class Database:
                         table.id,
                         table.guild_id,
                         result.user_id,
-                        table.preset,
+                        table.preset if preset is None else preset,
                         result.place,
                         len(results),
                         result.points,

@@ -1,0 +1,97 @@
+"""Plain-language summaries of a table's rules, for the table message and `/ohhell rules`."""
+
+from __future__ import annotations
+
+from bot.engine import Rules, Settings, SettingsError
+from bot.engine.settings import MAX_PLAYERS, MIN_PLAYERS
+
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+_TRUMP = {
+    "turned": "the next card turned up",
+    "spades": "spades always",
+    "rotation": "rotating ♣ ♦ ♥ ♠, then no trumps",
+    "bidder": "chosen by the highest bidder",
+}
+_BIDDING = {
+    "hook": "in turn, dealer last, with the hook (the bids may not add up to the tricks)",
+    "open": "in turn, no restriction",
+    "secret": "all at once, in secret, revealed together",
+    "knock": "knocking: all at once; if the bids add up to the tricks, bid again (3 rounds)",
+}
+_SCORING = {
+    "exact-tens": "made: 10 a trick bid (zero: 10); missed: −10 a trick off",
+    "tricks-plus-ten": "1 a trick, +10 for an exact bid",
+    "five-and-tens": "made: 5 + 10 a trick; missed: −5 − 5 a trick off",
+    "squares": "made: 10 + bid²; missed: −(tricks off)²",
+    "oh-shit": "made: 10 + tricks (zero: 5); over: +1 a trick; under: −1 a trick short",
+    "ten-plus-bid": "made: 10 + bid; missed: 0",
+    "basic": "made: 10 + bid; missed: 1 a trick",
+    "progressive": "made: 10 + bid² (zero: more with more cards); missed: 1 a trick",
+    "negative": "made: 0; missed: 1 + 2 + … per trick off — lowest total wins",
+    "adjusted-basic": "made: 10 + bid (zero: 5 + cards); missed: 1 a trick",
+    "adjusted-basic-2": "made: 10 + bid (zero: 5); missed: 0",
+}
+_TIES = {
+    "extra-hand": "a tie for first plays another hand",
+    "tiebreakers": "ties broken by contracts made, then a 5-card deal",
+    "share": "tied players share the place",
+}
+
+
+def player_range(settings: Settings) -> tuple[int, int]:
+    """The smallest and largest player counts these settings can be played with."""
+    counts = [n for n in range(MIN_PLAYERS, MAX_PLAYERS + 1) if _resolves(settings, n)]
+    return (counts[0], counts[-1]) if counts else (MIN_PLAYERS, MIN_PLAYERS - 1)
+
+
+def _resolves(settings: Settings, players: int) -> bool:
+    try:
+        settings.resolve(players)
+    except SettingsError:
+        return False
+    return True
+
+
+def describe(settings: Settings, players: int) -> tuple[str, ...]:
+    """A few readable lines; for a player count the rules cannot take, the nearest that works."""
+    low, high = player_range(settings)
+    count = min(max(players, low), high) if low <= high else players
+    try:
+        rules = settings.resolve(count)
+    except SettingsError as error:
+        return (f"**{settings.preset}** — these rules cannot be played: {error}",)
+    return describe_rules(rules)
+
+
+def _sequence_text(rules: Rules) -> str:
+    sizes = rules.sizes
+    if rules.end == "target":
+        return f"{rules.max_cards} cards every hand until someone reaches {rules.target}"
+    if len(set(sizes)) == 1:
+        return f"{len(sizes)} hands of {sizes[0]} cards"
+    shown = " ".join(str(n) for n in sizes)
+    return f"{len(sizes)} hands: {shown} cards"
+
+
+def describe_rules(rules: Rules) -> tuple[str, ...]:
+    trump = _TRUMP[rules.trump]
+    if rules.trump == "turned" and rules.ace_no_trumps:
+        trump += "; an ace or the joker means no trumps"
+    lines = [
+        f"**{rules.preset}** for {rules.players} players, {rules.pack.size}-card pack",
+        f"Hands: {_sequence_text(rules)}",
+        f"Trump: {trump}",
+        f"Bidding: {_BIDDING[rules.bidding]}"
+        + ("; a bid may be changed until the next player bids" if rules.bid_changes else ""),
+        f"First lead: {'the dealer' if rules.first_lead == 'dealer' else 'the dealer’s left'}",
+        f"Scoring: {_SCORING[rules.scoring]}"
+        + ("; spades turned doubles the hand" if rules.spades_double else ""),
+        f"Ties: {_TIES[rules.ties]}",
+    ]
+    if rules.blind != "none":
+        which = "every one-card hand" if rules.blind == "all" else "the last one-card hand"
+        lines.append(f"Blind: {which} — you see the others' cards, not your own")
+    if rules.pack.size in (65, 78, 104):
+        lines.append(f"Identical cards in a trick: {rules.duplicates.replace('-', ' ')}")
+    return tuple(lines)

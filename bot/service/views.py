@@ -1,0 +1,129 @@
+"""What the service hands the Discord layer to show: plain values, no discord types."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.engine import Card, Event, Phase, TrickView
+from bot.storage import TableStatus
+
+
+@dataclass(frozen=True)
+class SeatView:
+    name: str
+    user_id: int | None
+    level: str | None
+
+    @property
+    def is_computer(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True)
+class BidOption:
+    n: int
+    allowed: bool
+    reason: str | None = None
+    """Why a bid is not allowed (the dealer's hook), shown beside the disabled button."""
+
+
+@dataclass(frozen=True)
+class CardOption:
+    card: Card
+    card_id: int
+    """The card's id in the pack: what a play button carries."""
+    allowed: bool
+
+
+@dataclass(frozen=True)
+class HandState:
+    """Everything one player's private hand message shows. Two equal states render the same,
+    so the Discord layer edits a DM only when this changes."""
+
+    table_id: int
+    seat: int
+    hand_number: int
+    phase: Phase
+    cards: tuple[CardOption, ...]
+    """Sorted: trumps first, then by suit and rank. Empty in a blind hand (own card unseen)."""
+    blind_cards: tuple[tuple[str, Card], ...]
+    """In a blind hand: the other players' cards (name, card)."""
+    trump: str | None
+    turned: Card | None
+    trump_decided: bool
+    my_turn: bool
+    may_change_bid: bool
+    """Classic's rule: the previous bidder may change their bid until the next one bids."""
+    bid: int | None
+    tricks_won: int
+    bid_options: tuple[BidOption, ...]
+    """On this player's turn to bid, or while they may change their bid."""
+    trump_options: tuple[str, ...]
+    """On this player's turn to choose trump."""
+    context: str | None
+    """On this player's turn only: the bids so far or the trick on the table."""
+    auto_play: bool
+    game_over: bool = False
+
+
+@dataclass(frozen=True)
+class PublicGame:
+    """What everyone at the table may see: no cards in hands, no secret bids."""
+
+    hand_number: int
+    cards_each: int
+    dealer: int
+    seats_in_hand: tuple[int, ...]
+    phase: Phase
+    to_act: tuple[int, ...]
+    turned: Card | None
+    trump: str | None
+    trump_decided: bool
+    bids: tuple[int | None, ...]
+    """None where not bid yet, or while bids are secret."""
+    has_bid: tuple[bool, ...]
+    bid_round: int
+    trick: tuple[tuple[int, Card], ...]
+    tricks: tuple[TrickView, ...]
+    tricks_won: tuple[int, ...]
+    totals: tuple[int, ...]
+    placing: tuple[int, ...] | None
+    blind: bool
+    lowest_wins: bool
+
+
+@dataclass(frozen=True)
+class TableView:
+    """The public table message."""
+
+    table_id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    host_id: int
+    status: TableStatus
+    preset: str
+    seats: tuple[SeatView, ...]
+    rules_summary: tuple[str, ...]
+    player_range: tuple[int, int]
+    game: PublicGame | None
+    dms_closed: tuple[int, ...] = ()
+    start_problem: str | None = None
+    """Why Start would be refused now (in the lobby), if it would."""
+
+
+@dataclass
+class Outcome:
+    """The result of one committed change."""
+
+    table: TableView
+    events: list[Event] = field(default_factory=list)
+    reply: str | None = None
+    """A short private answer to whoever acted."""
+    hands: dict[int, HandState] = field(default_factory=dict)
+    """By user id: private hand messages whose content changed."""
+    new_hand: bool = False
+    """A new hand was dealt: each person gets a new hand message."""
+    finished: bool = False
+    announcements: list[str] = field(default_factory=list)
+    """Lines for the channel as new messages (hand scores, final standings)."""

@@ -1,0 +1,156 @@
+"""The service on a real SQLite file: lobby, a whole game, refusals that change nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+
+from bot.engine import Bid, Game, Phase, Play
+from bot.service import HandState, Refused, TableService
+from bot.storage import Database, TableStatus
+
+GUILD, CHANNEL = 1, 10
+ANN, BOB, CAT = 101, 102, 103
+
+
+def first_legal(game_json: str, seat: int, level: str, seed: int):
+    game = Game.from_json(game_json)
+    return random.Random(seed).choice(game.legal_actions(seat))
+
+
+@pytest.fixture
+async def service(tmp_path: Path):
+    database = await Database.open(tmp_path / "ohhell.sqlite3")
+
+    async def run_inline(function, *args):
+        return function(*args)
+
+    yield TableService(database, decide=first_legal, run_blocking=run_inline, rng=random.Random(7))
+    await database.close()
+
+
+async def open_lobby(service: TableService, **settings: object) -> int:
+    outcome = await service.open_table(
+        guild_id=GUILD, channel_id=CHANNEL, user_id=ANN, name="Ann", settings=dict(settings)
+    )
+    return outcome.table.table_id
+
+
+async def whose_turn(service: TableService, table_id: int) -> int:
+    for user in (ANN, BOB, CAT):
+        if (await service.hand_state(table_id, user)).my_turn:
+            return user
+    raise AssertionError("nobody's turn")
+
+
+async def run_automatic(service: TableService, table_id: int) -> int:
+    steps = 0
+    while await service.step(table_id) is not None:
+        steps += 1
+    return steps
+
+
+def choose(state: HandState):
+    if state.phase is Phase.BIDDING:
+        return Bid(next(option.n for option in state.bid_options if option.allowed))
+    return Play(next(option.card for option in state.cards if option.allowed))
+
+
+async def test_a_whole_game_with_people_and_computers(service: TableService) -> None:
+    table_id = await open_lobby(service, preset="first-to-101", target=30)
+    await service.join(table_id, BOB, "Bob")
+    await service.add_computer(table_id, ANN, "easy")
+    outcome = await service.add_computer(table_id, BOB, "easy")
+    assert [seat.name for seat in outcome.table.seats] == [
+        "Ann",
+        "Bob",
+        "Computer (easy)",
+        "Computer 2 (easy)",
+    ]
+    started = await service.start_game(table_id, ANN)
+    assert started.new_hand and set(started.hands) == {ANN, BOB}
+    assert started.table.status is TableStatus.PLAYING
+    finished = False
+    for _ in range(2000):
+        await run_automatic(service, table_id)
+        view = await service.table_view(table_id)
+        if view.status is TableStatus.FINISHED:
+            finished = True
+            break
+        assert view.game is not None
+        for user in (ANN, BOB):
+            state = await service.hand_state(table_id, user)
+            if state.my_turn:
+                await service.act(table_id, user, state.hand_number, choose(state))
+                break
+    assert finished
+    final = await service.table_view(table_id)
+    assert final.game is not None and final.game.placing is not None
+    assert max(final.game.totals) >= 30
+    board = await service.db.leaderboard(GUILD)
+    assert {row.user_id for row in board.top} == {ANN, BOB}
+    assert all(row.games == 1 for row in board.top)
+
+
+async def test_refusals_change_nothing(service: TableService) -> None:
+    table_id = await open_lobby(service, preset="classic")
+    with pytest.raises(Refused, match="already has an open table"):
+        await open_lobby(service)
+    with pytest.raises(Refused, match="already seated"):
+        await service.join(table_id, ANN, "Ann")
+    await service.join(table_id, BOB, "Bob")
+    with pytest.raises(Refused, match="only the host"):
+        await service.start_game(table_id, BOB)
+    with pytest.raises(Refused, match="need 3 to 7 players; 2 seated"):
+        await service.start_game(table_id, ANN)
+    with pytest.raises(Refused, match="max_cards"):
+        await service.set_rule(table_id, ANN, "max_cards", 0)
+    with pytest.raises(Refused, match="only seated players"):
+        await service.add_computer(table_id, CAT, "easy")
+    version = (await service.db.load_table(table_id)).version
+    await service.join(table_id, CAT, "Cat")
+    await service.start_game(table_id, ANN)
+    game_version = (await service.db.load_table(table_id)).version
+    assert game_version == version + 2
+    states = {user: await service.hand_state(table_id, user) for user in (ANN, BOB, CAT)}
+    waiting = next(u for u, s in states.items() if not s.my_turn)
+    with pytest.raises(Refused, match="turn"):
+        await service.act(table_id, waiting, 1, Bid(0))
+    with pytest.raises(Refused, match="earlier hand"):
+        mover = next(u for u, s in states.items() if s.my_turn)
+        await service.act(table_id, mover, 0, Bid(0))
+    with pytest.raises(Refused, match="not seated"):
+        await service.act(table_id, 999, 1, Bid(0))
+    assert (await service.db.load_table(table_id)).version == game_version
+
+
+async def test_the_hook_bid_is_shown_disabled_with_its_reason(service: TableService) -> None:
+    table_id = await open_lobby(service, preset="classic")
+    await service.join(table_id, BOB, "Bob")
+    await service.join(table_id, CAT, "Cat")
+    await service.start_game(table_id, ANN)  # classic: hand 1 has one card each, hook on
+    for _ in range(2):
+        await service.act(table_id, await whose_turn(service, table_id), 1, Bid(0))
+    dealer = await whose_turn(service, table_id)
+    state = await service.hand_state(table_id, dealer)
+    assert [(o.n, o.allowed) for o in state.bid_options] == [(0, True), (1, False)]
+    assert state.bid_options[1].reason == "the hook: the bids would add up to 1"
+
+
+async def test_concurrent_clicks_apply_once(service: TableService) -> None:
+    table_id = await open_lobby(service, preset="classic")
+    await service.join(table_id, BOB, "Bob")
+    await service.join(table_id, CAT, "Cat")
+    await service.start_game(table_id, ANN)
+    mover = await whose_turn(service, table_id)
+    before = (await service.db.load_table(table_id)).version
+    results = await asyncio.gather(
+        *(service.act(table_id, mover, 1, Bid(0)) for _ in range(20)), return_exceptions=True
+    )
+    applied = [r for r in results if not isinstance(r, Exception)]
+    assert len(applied) == 1
+    assert all(isinstance(r, Refused) for r in results if isinstance(r, Exception))
+    assert (await service.db.load_table(table_id)).version == before + 1
