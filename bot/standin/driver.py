@@ -226,6 +226,11 @@ class Person:
         focused: str | None = None,
     ) -> list[JSON]:
         names = {o["name"] for o in declared}
+        # Python keywords cannot hold a hyphen: max_cards= stands for the option "max-cards".
+        given = {
+            k if k in names or k.replace("_", "-") not in names else k.replace("_", "-"): v
+            for k, v in given.items()
+        }
         if focused is not None and focused not in names:
             raise DriverError(f"/{command} has no option {focused!r}")
         unknown = set(given) - names

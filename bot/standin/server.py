@@ -188,6 +188,7 @@ class StandIn:
         self._changed = asyncio.Event()
         self._tokens: dict[str, Interaction] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._resumable: dict[str, GatewaySession] = {}
 
     # --- lifecycle ------------------------------------------------------------------------
 
@@ -387,6 +388,8 @@ class StandIn:
             pass
         finally:
             self.sessions.remove(session)
+            if session.ready and ws.close_code != 1000:
+                self._resumable[session.session_id] = session
             self._notify()
         return ws
 
@@ -397,8 +400,7 @@ class StandIn:
         elif op == 2:
             await self._identify(session, d or {})
         elif op == 6:
-            # The stand-in keeps no replay buffer: a resume is refused, the client re-identifies.
-            await session.send(9, False)
+            await self._resume(session, d or {})
         elif op == 8:
             await self._member_chunks(session, d or {})
 
@@ -430,6 +432,20 @@ class StandIn:
         session.ready = True
         self._notify()
 
+    async def _resume(self, session: GatewaySession, d: JSON) -> None:
+        # Events sent while the bot was away are not replayed (interactions in that gap were
+        # not delivered anyway); a session the stand-in does not know is invalidated, and the
+        # client identifies afresh (after discord.py's 5 s identify pause).
+        old = self._resumable.pop(str(d.get("session_id")), None)
+        if old is None or d.get("token") not in (self.token, f"Bot {self.token}"):
+            await session.send(9, False)
+            return
+        session.session_id, session.intents, session.shard = old.session_id, old.intents, old.shard
+        session.seq = max(old.seq, int(d.get("seq") or 0))
+        await session.send(0, {}, "RESUMED")
+        session.ready = True
+        self._notify()
+
     async def _member_chunks(self, session: GatewaySession, d: JSON) -> None:
         ids: Any = d.get("guild_id")
         for guild_id in ids if isinstance(ids, list) else [ids]:
@@ -453,6 +469,17 @@ class StandIn:
             if d.get("nonce"):
                 chunk["nonce"] = d["nonce"]
             await session.send(0, chunk, "GUILD_MEMBERS_CHUNK")
+
+    async def reconnect_gateway(self, *, resumable: bool = True) -> int:
+        """Make every connected bot reconnect, as Discord does now and then: op 7 RECONNECT
+        (the bot resumes its session), or with `resumable=False` op 9 INVALID_SESSION (it
+        identifies afresh; discord.py pauses 5 s first). Returns how many sessions were told."""
+        told = 0
+        for session in list(self.sessions):
+            with contextlib.suppress(ConnectionError):
+                await session.send(7 if resumable else 9, None if resumable else False)
+                told += 1
+        return told
 
     async def dispatch(
         self, event: str, data: JSON, *, guild_id: int | None = None, intent: int = 0

@@ -52,3 +52,17 @@ async def test_a_sigkilled_bot_process_is_replaced(standin: StandIn) -> None:
         picked = await ann.select(panel.reply, "sample:pick", ["b"])
         assert picked.content == "picked b"
     assert len(standin.messages(standin.channel)) == 1
+
+
+async def test_a_gateway_reconnect_loses_nothing(standin: StandIn, sample: SampleBot) -> None:
+    ann = standin.person("Ann")
+    panel = await ann.slash(standin.channel, "sample panel")
+    assert panel.reply is not None
+    before = standin.sessions_started
+    [old] = standin.sessions
+    assert await standin.reconnect_gateway() == 1
+    new = await standin.wait_for_bot(since=before)
+    assert new.session_id == old.session_id  # resumed, not identified afresh
+    click = await ann.click(panel.reply, "sample:yes")
+    assert click.response_type == 7 and panel.reply.content == "yes by Ann"
+    assert standin.sessions == [new]
