@@ -181,6 +181,11 @@ def build_group(bot: SampleBot) -> app_commands.Group:
     async def flavour(interaction: discord.Interaction, name: str) -> None:
         await interaction.response.send_message(f"flavour {name}", ephemeral=True)
 
+    @group.command(name="deal", description="An option whose name has a hyphen")
+    @app_commands.rename(cards="card-count")
+    async def deal(interaction: discord.Interaction, cards: app_commands.Range[int, 1, 13]) -> None:
+        await interaction.response.send_message(f"dealing {cards}", ephemeral=True)
+
     @group.command(name="ask", description="Show a modal")
     async def ask(interaction: discord.Interaction) -> None:
         await interaction.response.send_modal(Ask())

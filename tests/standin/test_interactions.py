@@ -181,3 +181,10 @@ async def test_slash_commands_work_in_threads(standin: StandIn, sample: SampleBo
     assert result.reply is not None and result.reply.channel is thread
     click = await standin.person("Bob").click(result.reply, "sample:yes")
     assert click.reply is not None and click.reply.content == "yes by Bob"
+
+
+async def test_hyphenated_option_names_from_keywords(standin: StandIn, sample: SampleBot) -> None:
+    result = await standin.person("Ann").slash(standin.channel, "sample deal", card_count=7)
+    assert result.content == "dealing 7"
+    [call] = standin.calls_to(CALLBACK)
+    assert call.status == 200
