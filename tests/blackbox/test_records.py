@@ -33,6 +33,15 @@ KNOWN_DISAGREEMENTS: dict[str, str] = {
         "rule slug: a bid changed after the next player has bid (002) should be refused as "
         "'bid-change'; the engine reports 'turn' ('Bob bid out of turn')"
     ),
+    "illegal_joker_follows_failed_suit": (
+        "joker in no trumps (RULES.md: 'may be played only as a suit the player has not yet "
+        "failed to follow'; 001: a card in a suit not followed is a revoke): the engine lets "
+        "Cat play it to a club lead after she failed clubs, because she never played a club"
+    ),
+    "illegal_joker_led_as_failed_suit": (
+        "joker in no trumps, as above: the engine lets Cat lead it named as clubs, a suit she "
+        "has failed to follow, before the last trick"
+    ),
 }
 
 
