@@ -660,13 +660,16 @@ class Game:
         sm = self._smask
         m = 0
         for s in range(4):
-            if not played >> s & 1 or (not h & sm[s] and not failed >> s & 1):
+            # Holding s, the player can't have failed s; without s, failing s bars the joker
+            # (001: a card played in a suit not followed earlier is a revoke).
+            if (not played >> s & 1 if h & sm[s] else True) and not failed >> s & 1:
                 m |= 1 << s
         return m
 
     def _nt_legal(self, seat: int, h: int) -> int:
         # 001, no trumps: the joker may be played as suit X only if the player has not played
-        # X yet, or has run out of X without having failed to follow X, or in the final trick.
+        # X yet, or has run out of X without having failed to follow X, or in the final trick;
+        # never as a suit the player has failed to follow (docs/rules.md).
         jb = 1 << self._joker
         if self._trick:
             led = self._led
@@ -1074,6 +1077,18 @@ class Game:
                     record=f"{who} bid twice in one round",
                 )
             turn = self._who(self._order[self._bpos])
+            if self._bids[seat] >= 0:
+                if not self._rules.bid_changes:
+                    raise IllegalBid(
+                        "bids can't be changed at this table",
+                        rule="bid-change",
+                        record=f"{who} bid again, but bids can't be changed at this table",
+                    )
+                raise IllegalBid(
+                    "you can't change your bid any more: the next player has bid",
+                    rule="bid-change",
+                    record=f"{who} changed the bid after the next player had bid",
+                )
             raise NotYourTurn(
                 f"it is {turn}'s turn to bid", record=f"{who} bid out of turn: it is {turn}'s turn"
             )
@@ -1173,10 +1188,10 @@ class Game:
     def _joker_error(self, seat: int, card: Card, named: int = -1) -> IllegalPlay:
         s = named if named >= 0 else self._led
         suit = SUIT_NAMES[s]
-        if self._played[seat] >> s & 1 and self._hands[seat] & self._smask[s]:
-            why = f"you have played {suit} and still hold {suit}"
+        if self._failed[seat] >> s & 1:
+            why = f"you have failed to follow {suit} this hand"
         else:
-            why = f"you have played {suit} and failed to follow {suit} this hand"
+            why = f"you have played {suit} and still hold {suit}"
         they = why.replace("you", "they")
         return IllegalPlay(
             f"the joker can't be played as {suit} now: {why}",

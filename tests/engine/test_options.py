@@ -98,7 +98,7 @@ def test_a_bid_may_change_until_the_next_player_bids() -> None:
     with pytest.raises(IllegalBid, match="your bid is 1 already"):
         g.apply(1, Bid(1))
     g.apply(2, Bid(0))
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(IllegalBid, match="can't change your bid any more"):
         g.apply(1, Bid(3))
     assert g.to_act == (3, 2)
     g.apply(3, Bid(0))
@@ -321,18 +321,27 @@ def test_a_player_who_played_and_failed_to_follow_may_not_play_the_joker_as_that
         g.apply(2, Play(JOKER))
 
 
-def test_the_joker_may_be_a_suit_never_played_even_after_failing_it() -> None:
-    # Brief/001 circumstance 1 read literally: "has not yet played a card of X this hand".
+def test_the_joker_may_not_be_a_failed_suit_even_if_never_played() -> None:
+    # 001 circumstance 1 read with 001's revoke rule (RULES.md: "only as a suit the player has
+    # not yet failed to follow"): failing clubs bars the joker as a club until the last trick.
     hands = [
-        ["3D", "5D", "7D"],
-        ["9D", "AD", "2S"],
-        ["6C", "JOKER", "3S"],
-        ["2D", "4D", "6D"],
+        ["3D", "5D", "7D", "8D"],
+        ["9D", "AD", "2S", "3S"],
+        ["6C", "JOKER", "4S", "5S"],
+        ["2D", "4D", "6D", "10D"],
     ]
-    g = deal({**JOKER_NT, "max_cards": 3}, hands, "AS", bids((1, 0), (2, 0), (3, 0), (0, 0)))
+    g = deal(JOKER_NT, hands, "AS", BIDS4)
     for seat, card in [(1, "9D"), (2, "6C"), (3, "2D"), (0, "3D"), (1, "AD")]:
         g.apply(seat, Play(C(card)))
-    assert set(g.legal_actions(2)) == {Play(JOKER), Play(C("3S"))}
+    assert set(g.legal_actions(2)) == {Play(C("4S")), Play(C("5S"))}
+    with pytest.raises(IllegalPlay, match="failed to follow diamonds"):
+        g.apply(2, Play(JOKER))
+    g.apply(2, Play(C("4S")))
+    g.apply(3, Play(C("4D")))
+    g.apply(0, Play(C("5D")))
+    # Spades now played and still held: the joker can't be a spade either.
+    g.apply(1, Play(C("2S")))
+    assert g.legal_actions(2) == [Play(C("5S"))]
 
 
 def test_in_a_trump_hand_the_joker_is_the_highest_trump_and_follows_trumps() -> None:
