@@ -1,0 +1,259 @@
+"""The ``hard`` level: determinised sampling (PIMC). Each sample deals the unseen cards of the
+sanitised game again (respecting known voids and the cards played), tries every candidate
+decision on it and plays the hand out with a quick bid-aware policy on the engine's fast path;
+the decision with the best mean score under the table's scoring wins.
+
+Budget: ``deadline`` (a ``time.perf_counter`` value) or a fixed number of ``iterations``
+(samples), the latter for reproducible tests.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import time
+
+from bot.engine import SUITS, Action, Bid, ChooseTrump, Game, Phase, Play, score
+
+from . import normal
+from .cards import JOKER_WINS, NO_TRUMPS, Suits, bits, suits_for
+from .evaluate import card_probs, utility
+from .knowledge import Table
+from .sanitise import Determiniser
+
+_PLAYING = Phase.PLAYING
+_BIDDING = Phase.BIDDING
+_TRUMP = Phase.TRUMP_CHOICE
+
+
+@functools.lru_cache(maxsize=4096)
+def _wants(scoring: str, bid: int, won: int, left: int, n: int, k: int) -> bool:
+    need = bid - won
+    if 0 < need <= left:
+        return True
+    now = utility(scoring, score(scoring, bid, won, n, k))
+    return utility(scoring, score(scoring, bid, won + 1, n, k)) > now
+
+
+def _pick(g: Game, s: int, m: int, suits: Suits, bids: list[int], scoring: str) -> int:
+    """The rollout policy: bid-aware, and (the sample being a full deal) it looks at the
+    other hands to see which cards can still be beaten."""
+    st = suits.strength
+    eff = suits.eff
+    beaters = suits.beaters
+    masks = suits.masks
+    n = g.cards_each
+    seats = g.seats
+    k = len(seats)
+    left = g.hand_mask(s).bit_count()
+    want = _wants(scoring, bids[s], g.tricks_won[s], left, n, k)
+    cards = bits(m)
+    trick = g.trick_ids
+    after: list[int] = []
+    p = s
+    nxt = _next_table(seats, g.dealer)
+    for _ in range(k - len(trick) - 1):
+        p = nxt[p]
+        after.append(p)
+
+    def beaten(c: int, led: int) -> bool:
+        bm = beaters[c]
+        for q in after:
+            h = g.hand_mask(q)
+            f = h & masks[led] if led < 4 else 0
+            if (f or h) & bm:
+                return True
+        return False
+
+    if trick:
+        best = trick[suits.winner_index(trick)]
+        led = eff[trick[0]]
+        if led == JOKER_WINS:
+            led = 4
+        winners = [c for c in cards if suits.beats(c, best)]
+        if want:
+            if winners:
+                safe = [c for c in winners if not beaten(c, led)]
+                if safe:
+                    return min(safe, key=st.__getitem__)
+                return max(winners, key=st.__getitem__)
+            return min(cards, key=st.__getitem__)
+        losers = [c for c in cards if c not in winners]
+        if losers:
+            return max(losers, key=st.__getitem__)
+        overtaken = [c for c in cards if beaten(c, led)]
+        if overtaken:
+            return max(overtaken, key=st.__getitem__)
+        return max(cards, key=st.__getitem__)
+    after = [q for q in seats if q != s]
+    if want:
+        safe = [c for c in cards if not beaten(c, eff[c] if eff[c] < 4 else 4)]
+        if safe:
+            return min(safe, key=st.__getitem__)
+        return max(cards, key=st.__getitem__)
+    unsafe = [c for c in cards if beaten(c, eff[c] if eff[c] < 4 else 4)]
+    if unsafe:
+        return max(unsafe, key=st.__getitem__)
+    return min(cards, key=st.__getitem__)
+
+
+@functools.lru_cache(maxsize=256)
+def _next_table(seats: tuple[int, ...], dealer: int) -> dict[int, int]:
+    return {a: seats[(i + 1) % len(seats)] for i, a in enumerate(seats)}
+
+
+def rollout(g: Game, me: int, scoring: str) -> float:
+    """Play the hand in progress to its end with the policy; ``me``'s utility for it."""
+    number = g.hand_number
+    if g.phase is _BIDDING or g.phase is _TRUMP:
+        raise ValueError("a rollout starts after bidding")
+    trump = g.trump_id
+    suits = suits_for(g.pack.name, trump if trump >= 0 else NO_TRUMPS)
+    bids = [b if b is not None else 0 for b in g.bids]
+    while g.phase is _PLAYING and g.hand_number == number:
+        s = g.turn
+        m = g.legal_mask(s)
+        if m & (m - 1):
+            g.apply_fast(s, _pick(g, s, m, suits, bids, scoring))
+        else:
+            g.apply_fast(s, m.bit_length() - 1)
+    log = g.history()[number - 1]
+    assert log.points is not None
+    return utility(scoring, log.points[me])
+
+
+def _estimate_bid(g: Game, s: int) -> int:
+    trump = g.trump_id
+    suits = suits_for(g.pack.name, trump if trump >= 0 else NO_TRUMPS)
+    out = g.unseen_mask(s)
+    pool = out.bit_count()
+    held = sum(g.hand_mask(q).bit_count() for q in g.seats if q != s)
+    probs = card_probs(
+        g.hand_mask(s),
+        suits,
+        g.pack,
+        out,
+        held / pool if pool else 0.0,
+        len(g.seats),
+        g.cards_each,
+        False,
+    )
+    return round(sum(probs))
+
+
+def _best_trump(g: Game, s: int) -> int:
+    out = g.unseen_mask(s)
+    pool = out.bit_count()
+    held = sum(g.hand_mask(q).bit_count() for q in g.seats if q != s)
+    best, best_e = 0, -1.0
+    for t in range(4):
+        e = sum(
+            card_probs(
+                g.hand_mask(s),
+                suits_for(g.pack.name, t),
+                g.pack,
+                out,
+                held / pool if pool else 0.0,
+                len(g.seats),
+                g.cards_each,
+                False,
+            )
+        )
+        if e > best_e:
+            best, best_e = t, e
+    return best
+
+
+def _finish_bidding(g: Game, me: int, my_bid: int, estimates: dict[int, int]) -> None:
+    while g.phase is _BIDDING:
+        s = g.turn
+        m = g.legal_mask(s)
+        want = my_bid if s == me else estimates[s]
+        g.apply_fast(s, min(bits(m), key=lambda b: (abs(b - want), b)))
+    if g.phase is _TRUMP:
+        s = g.turn
+        g.apply_fast(s, _best_trump(g, s))
+
+
+def decide(
+    table: Table,
+    det: Determiniser,
+    rng: random.Random,
+    deadline: float | None,
+    iterations: int | None,
+) -> Action:
+    view = table.view
+    if len(view.legal_actions) == 1:
+        return view.legal_actions[0]
+    if iterations is None and deadline is None:
+        raise ValueError("give a deadline or a number of iterations")
+    me = table.seat
+    scoring = table.rules.scoring
+
+    def more(done: int) -> bool:
+        if iterations is not None:
+            return done < iterations
+        assert deadline is not None
+        return done == 0 or time.perf_counter() < deadline
+
+    if view.phase is Phase.BIDDING:
+        legal = sorted(a.n for a in view.legal_actions if isinstance(a, Bid))
+        guess = normal.choose_bid(table)
+        cands = [b for b in legal if abs(b - guess) <= 2] or legal
+        totals = dict.fromkeys(cands, 0.0)
+        done = 0
+        while more(done):
+            d = det.sample(rng)
+            est = {s: _estimate_bid(d, s) for s in d.seats if s != me}
+            for b in cands:
+                g = d.copy()
+                _finish_bidding(g, me, b, est)
+                totals[b] += rollout(g, me, scoring)
+            done += 1
+        return Bid(max(cands, key=lambda b: (totals[b], -abs(b - guess))))
+    if view.phase is Phase.TRUMP_CHOICE:
+        t_totals = [0.0] * 4
+        done = 0
+        while more(done):
+            d = det.sample(rng)
+            for t in range(4):
+                g = d.copy()
+                g.apply_fast(me, t)
+                t_totals[t] += rollout(g, me, scoring)
+            done += 1
+        return ChooseTrump(SUITS[max(range(4), key=t_totals.__getitem__)])
+    moves = _moves(det.public, me)
+    m_totals = dict.fromkeys(moves, 0.0)
+    done = 0
+    while more(done):
+        d = det.sample(rng)
+        for mv in moves:
+            g = d.copy()
+            g.apply_fast(me, mv[0], mv[1])
+            m_totals[mv] += rollout(g, me, scoring)
+        done += 1
+    card, suit = max(moves, key=lambda mv: (m_totals[mv], -mv[0]))
+    action = Play(table.pack.cards[card], SUITS[suit] if suit >= 0 else None)
+    if action in view.legal_actions:
+        return action
+    return normal.decide(table, rng)
+
+
+def _moves(g: Game, me: int) -> list[tuple[int, int]]:
+    """Distinct plays: one copy of each duplicated card; a joker led in no trumps once per
+    suit it may be named."""
+    pack = g.pack
+    seen: set[int] = set()
+    out: list[tuple[int, int]] = []
+    m = g.legal_mask(me)
+    lead_joker = not g.trick_ids and g.trump_id == NO_TRUMPS
+    for c in bits(m):
+        face = pack.face_of[c]
+        if face in seen:
+            continue
+        seen.add(face)
+        if c == pack.joker and lead_joker:
+            out += [(c, s) for s in bits(g.joker_suits(me))]
+        else:
+            out.append((c, -1))
+    return out

@@ -1,0 +1,216 @@
+"""What one seat knows, in card ids, built from its ``PlayerView`` and the table's rules only.
+
+``Table.from_view`` is the only way the levels learn about the game: the view (the engine's
+picture of one seat) and the rules (public). Cards whose place the seat doesn't know form
+``pool``; ``sample_hands`` deals the pool out again consistently with what was seen (hand sizes,
+known voids, the dealer's turned card under "dealer's last card").
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from bot.engine import SUITS, Card, Pack, Phase, PlayerView, Rules
+
+from .cards import JOKER_WINS, NO_TRUMPS, TRUMP_PENDING, Suits, bits, suits_for
+
+
+@dataclass(slots=True)
+class Table:
+    view: PlayerView
+    rules: Rules
+    pack: Pack
+    seat: int
+    seats: tuple[int, ...]
+    order: tuple[int, ...]
+    """Seats in bidding order (dealer's left first, the dealer last)."""
+    cards_each: int
+    trump: int
+    """0-3 clubs..spades, -1 no trumps, -2 chosen by the highest bidder after bidding."""
+    suits: Suits
+    blind: bool
+    mine: int
+    """This seat's cards (0 in a blind hand: it can't see its own card)."""
+    known: list[int]
+    """Per seat, cards it is known to hold (own cards; others' in a blind hand; the dealer's
+    turned card when trump is the dealer's last card)."""
+    played: int
+    played_by: list[int]
+    pool: int
+    """Cards whose place is unknown: held by someone unseen, or not dealt."""
+    unknown: list[int]
+    """Per seat, how many of its cards are unknown to this seat."""
+    voids: list[int]
+    """Per seat, suits (bits 0-3) it has shown it lacks."""
+    trick: list[tuple[int, int]]
+    led: int
+    bids: list[int]
+    """-1 where unknown."""
+    won: list[int]
+    left: int
+    """Tricks left in this hand, the current one included."""
+
+    @classmethod
+    def from_view(cls, view: PlayerView, rules: Rules) -> Table:
+        pack = rules.pack
+        np_ = len(view.names)
+        used = 0
+
+        def take(card: Card) -> int:
+            nonlocal used
+            for i in pack.ids(card):
+                if not used >> i & 1:
+                    used |= 1 << i
+                    return i
+            raise ValueError(f"{card} is seen more often than the pack holds it")
+
+        if not view.trump_decided:
+            trump = TRUMP_PENDING
+        else:
+            trump = SUITS.index(view.trump) if view.trump is not None else NO_TRUMPS
+        suits = suits_for(pack.name, trump if trump >= 0 else NO_TRUMPS)
+        eff = suits.eff
+        played_by = [0] * np_
+        voids = [0] * np_
+        played = 0
+        for tv in view.tricks:
+            led = -1
+            for i, (s, card) in enumerate(zip(tv.seats, tv.cards, strict=True)):
+                c = take(card)
+                played |= 1 << c
+                played_by[s] |= 1 << c
+                e = eff[c]
+                if i == 0:
+                    led = SUITS.index(tv.joker_suit) if e == JOKER_WINS and tv.joker_suit else e
+                elif e != led and e != JOKER_WINS and 0 <= led < 4:
+                    voids[s] |= 1 << led
+        trick: list[tuple[int, int]] = []
+        led = SUITS.index(view.led) if view.led is not None else -1
+        for i, (s, card) in enumerate(view.trick):
+            c = take(card)
+            played |= 1 << c
+            played_by[s] |= 1 << c
+            trick.append((s, c))
+            e = eff[c]
+            if i > 0 and e != led and e != JOKER_WINS and 0 <= led < 4:
+                voids[s] |= 1 << led
+        seat = view.seat
+        blind = view.blind
+        known = [0] * np_
+        mine = 0
+        if not blind:
+            for card in view.hand:
+                mine |= 1 << take(card)
+            known[seat] = mine
+        else:
+            for s, hand in enumerate(view.visible_hands):
+                if hand is not None:
+                    for card in hand:
+                        known[s] |= 1 << take(card)
+        seats = view.seats
+        i = seats.index(view.dealer)
+        order = seats[i + 1 :] + seats[: i + 1]
+        n = view.cards_each
+        if view.turned is not None:
+            exhausted = len(seats) * n == pack.size
+            if not exhausted:
+                take(view.turned)
+            elif rules.exhausted_trump == "dealer-last":
+                d = view.dealer
+                still = view.turned not in pack.cards_of(played_by[d])
+                if still and not any(pack.cards[c] == view.turned for c in bits(known[d])):
+                    known[d] |= 1 << take(view.turned)
+        pool = pack.full_mask & ~used
+        unknown = [0] * np_
+        for s in seats:
+            unknown[s] = view.hand_sizes[s] - known[s].bit_count()
+        bids = [b if b is not None else -1 for b in view.bids]
+        return cls(
+            view=view,
+            rules=rules,
+            pack=pack,
+            seat=seat,
+            seats=seats,
+            order=order,
+            cards_each=n,
+            trump=trump,
+            suits=suits,
+            blind=blind,
+            mine=mine,
+            known=known,
+            played=played,
+            played_by=played_by,
+            pool=pool,
+            unknown=unknown,
+            voids=voids,
+            trick=trick,
+            led=led,
+            bids=bids,
+            won=list(view.tricks_won),
+            left=n - len(view.tricks),
+        )
+
+    @property
+    def playing(self) -> bool:
+        return self.view.phase is Phase.PLAYING
+
+    def sample(self, rng: random.Random) -> list[int]:
+        """Every seat's hand (masks), the unseen cards dealt out again at random."""
+        return sample_hands(
+            rng, self.pool, self.known, self.unknown, self.voids, self.suits.eff, self.seats
+        )
+
+
+def sample_hands(
+    rng: random.Random,
+    pool: int,
+    known: list[int],
+    unknown: list[int],
+    voids: list[int],
+    eff: list[int],
+    seats: tuple[int, ...],
+) -> list[int]:
+    """Deal ``pool`` so that seat ``s`` gets ``unknown[s]`` more cards beside ``known[s]`` and
+    no card of a suit it is void in; what is left over stays undealt. Falls back to ignoring
+    voids if random attempts keep failing (they can't contradict a real deal, so this is rare)."""
+    cards = bits(pool)
+    need = sum(unknown[s] for s in seats)
+    spare = len(cards) - need
+    if spare < 0:
+        raise ValueError("fewer unseen cards than unseen places")
+    constrained = any(voids[s] for s in seats if unknown[s])
+    for attempt in range(30):
+        rng.shuffle(cards)
+        if constrained:
+            # most-restricted cards first: those of suits somebody lacks
+            cards.sort(key=lambda c: -sum(eff[c] < 4 and voids[s] >> eff[c] & 1 for s in seats))
+        hands = list(known)
+        cap = list(unknown)
+        left_over = spare
+        ok = True
+        ignore = attempt == 29
+        for c in cards:
+            e = eff[c]
+            total = left_over
+            for s in seats:
+                if cap[s] and (ignore or e >= 4 or not voids[s] >> e & 1):
+                    total += cap[s]
+            if total == 0:
+                ok = False
+                break
+            r = rng.randrange(total)
+            if r < left_over:
+                left_over -= 1
+                continue
+            r -= left_over
+            for s in seats:
+                if cap[s] and (ignore or e >= 4 or not voids[s] >> e & 1):
+                    if r < cap[s]:
+                        hands[s] |= 1 << c
+                        cap[s] -= 1
+                        break
+                    r -= cap[s]
+        if ok:
+            return hands
+    raise AssertionError("unreachable: the last attempt ignores voids")

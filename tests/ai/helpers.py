@@ -1,0 +1,85 @@
+"""Random valid settings and a driver that lets levels play whole games."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pydantic import ValidationError
+
+from bot.ai import Level, decide
+from bot.engine import PRESETS, Game, Phase, Settings, SettingsError
+
+OPTIONS: dict[str, list[Any]] = {
+    "pack": ["52", "52+joker", "63", "65", "78", "104"],
+    "sequence": ["down-up", "up-down", "down", "up", "up-up", "fixed"],
+    "trump": ["turned", "spades", "rotation", "bidder"],
+    "ace_no_trumps": [True, False],
+    "exhausted_trump": ["forbidden", "dealer-last", "before-deal", "none"],
+    "bidding": ["hook", "open", "secret", "knock"],
+    "bid_changes": [True, False],
+    "first_lead": ["dealer", "left"],
+    "scoring": [
+        "exact-tens",
+        "tricks-plus-ten",
+        "five-and-tens",
+        "squares",
+        "oh-shit",
+        "ten-plus-bid",
+        "basic",
+        "progressive",
+        "negative",
+        "adjusted-basic",
+        "adjusted-basic-2",
+    ],
+    "spades_double": [True, False],
+    "end": ["sequence", "target"],
+    "ties": ["extra-hand", "tiebreakers", "share"],
+    "duplicates": ["first-wins", "later-wins", "cancel"],
+    "all_cancelled": ["up-the-ante", "first-highest"],
+    "blind": ["none", "last", "all"],
+}
+
+
+def random_settings(rng: random.Random) -> tuple[Settings, int]:
+    """Valid settings for a short game (at most 3 cards a hand) and a player count."""
+    while True:
+        players = rng.choice([3, 3, 4, 4, 5, 6, 7])
+        doc: dict[str, Any] = {"preset": rng.choice(PRESETS)}
+        for field, values in OPTIONS.items():
+            if rng.random() < 0.5:
+                doc[field] = rng.choice(values)
+        doc["max_cards"] = rng.choice([1, 2, 3])
+        doc["target"] = rng.choice([5, 12])
+        try:
+            settings = Settings.model_validate(doc)
+            settings.resolve(players)
+        except (SettingsError, ValidationError):
+            continue
+        return settings, players
+
+
+def seat_to_ask(game: Game, rng: random.Random) -> int:
+    """A seat that must act (any of them while bids are simultaneous)."""
+    if game.phase is Phase.BIDDING:
+        must = [s for s in game.to_act if game.bids[s] is None]
+        return rng.choice(must)
+    return game.turn
+
+
+def play_game(
+    game: Game,
+    levels: list[Level],
+    rng: random.Random,
+    iterations: int = 2,
+    max_actions: int = 2000,
+) -> int:
+    """Play to the end with ``levels[seat]`` deciding; ``game.apply`` rejects anything
+    illegal. Returns the number of decisions."""
+    n = 0
+    while game.phase is not Phase.GAME_OVER and n < max_actions:
+        seat = seat_to_ask(game, rng)
+        action = decide(game, seat, level=levels[seat], seed=n, iterations=iterations)
+        game.apply(seat, action)
+        n += 1
+    return n

@@ -1,0 +1,44 @@
+"""The arena runs, pairs every candidate hand with a control hand, and ends with JSON."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.ai.arena import main
+
+
+def test_arena_prints_figures_ending_with_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(["--candidate", "easy", "--baseline", "random", "--hands", "8", "--workers", "1"]) == 0
+    )
+    out = capsys.readouterr().out.strip().splitlines()
+    fig = json.loads(out[-1])
+    for key in (
+        "candidate",
+        "baseline",
+        "hands",
+        "candidate_points",
+        "baseline_points",
+        "difference",
+        "ci95",
+        "exact_rate",
+        "decision_p99_ms",
+    ):
+        assert key in fig
+    assert fig["candidate"] == "easy" and fig["baseline"] == "random"
+    assert fig["hands"] == 8
+    assert fig["ci95"][0] <= fig["difference"] <= fig["ci95"][1]
+    assert abs(fig["difference"] - (fig["candidate_points"] - fig["baseline_points"])) < 1e-2
+    assert 0.0 <= fig["exact_rate"] <= 1.0
+
+
+def test_arena_control_is_the_baseline_itself() -> None:
+    # the same level against itself: every candidate hand equals its control hand
+    from bot.ai.arena import Config, run
+
+    cfg = Config("normal", "normal", {"preset": "first-to-101"}, 4, 1.0, None, 0)
+    fig = run(cfg, hands=8, workers=1, progress=False)
+    assert fig["difference"] == 0.0
+    assert fig["candidate_points"] == fig["baseline_points"]
