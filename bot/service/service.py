@@ -249,14 +249,16 @@ class TableService:
         return Outcome(table=self._table_view(row, document), reply="Table opened.")
 
     async def set_message(self, table_id: int, message_id: int) -> None:
-        """Remember the table message (not an action: retried on a version conflict)."""
-        for _ in range(5):
-            row = await self.db.load_table(table_id)
-            try:
-                await self.db.save_table(row, document=row.document, message_id=message_id)
-                return
-            except VersionConflict:
-                continue
+        """Remember the table message (not an action: retried on a version conflict, which only
+        another process writing the same table can cause)."""
+        async with self._lock(table_id):
+            for _ in range(5):
+                row = await self.db.load_table(table_id)
+                try:
+                    await self.db.save_table(row, document=row.document, message_id=message_id)
+                    return
+                except VersionConflict:
+                    continue
 
     async def join(self, table_id: int, user_id: int, name: str) -> Outcome:
         async with self._lock(table_id):
@@ -407,6 +409,7 @@ class TableService:
                 events = game.apply(seat, action)
             except EngineError as error:
                 raise Refused(str(error)) from None
+            events += _play_forced_cards(document, game)
             return await self._commit_game(row, document, game, events, user_id, before)
 
     async def set_auto_play(self, table_id: int, user_id: int, on: bool) -> Outcome:
@@ -426,23 +429,24 @@ class TableService:
 
     async def record_dm(self, table_id: int, user_id: int, ref: DmRef | None) -> None:
         """Remember (or forget, with None: DMs closed) a person's hand message."""
-        for _ in range(5):
-            row = await self.db.load_table(table_id)
-            document = _load_document(row)
-            key = str(user_id)
-            if ref is None:
-                document.dms.pop(key, None)
-                if user_id not in document.dms_closed:
-                    document.dms_closed.append(user_id)
-            else:
-                document.dms[key] = ref
-                if user_id in document.dms_closed:
-                    document.dms_closed.remove(user_id)
-            try:
-                await self.db.save_table(row, document=document.model_dump())
-                return
-            except VersionConflict:
-                continue
+        async with self._lock(table_id):
+            for _ in range(5):
+                row = await self.db.load_table(table_id)
+                document = _load_document(row)
+                key = str(user_id)
+                if ref is None:
+                    document.dms.pop(key, None)
+                    if user_id not in document.dms_closed:
+                        document.dms_closed.append(user_id)
+                else:
+                    document.dms[key] = ref
+                    if user_id in document.dms_closed:
+                        document.dms_closed.remove(user_id)
+                try:
+                    await self.db.save_table(row, document=document.model_dump())
+                    return
+                except VersionConflict:
+                    continue
 
     async def dm_ref(self, table_id: int, user_id: int) -> DmRef | None:
         row = await self.db.load_table(table_id)
@@ -456,23 +460,24 @@ class TableService:
                 row, document, game = await self._playing(table_id)
             except Refused:
                 return None
-            move = _automatic_move(document, game)
-            if move is None:
+            before = self._all_hands(row.id, document, game)
+            forced = _play_forced_cards(document, game)
+            if forced:  # e.g. left over from before a restart
+                return await self._commit_game(row, document, game, forced, None, before)
+            seat = _computer_to_move(document, game)
+            if seat is None:
                 return None
-            seat, level = move
+            level = document.seats[seat].level or "easy"
         # Decide outside the lock and off the event loop; then apply only if nothing moved.
-        if level is None:
-            action = game.legal_actions(seat)[0]
-        else:
-            action = await self._run_blocking(
-                self._decide, document.game, seat, level, document.seed + row.version
-            )
+        action = await self._run_blocking(
+            self._decide, document.game, seat, level, document.seed + row.version
+        )
         async with self._lock(table_id):
             current = await self.db.load_table(table_id)
             if current.version != row.version:
                 return await self._outcome_unchanged(current)
-            before = self._all_hands(row.id, document, game)
             events = game.apply(seat, action)
+            events += _play_forced_cards(document, game)
             return await self._commit_game(row, document, game, events, None, before)
 
     async def _outcome_unchanged(self, row: TableRow) -> Outcome:
@@ -646,18 +651,29 @@ def _trick_context(view: Any) -> str:
     return f"On the table: {played}"
 
 
-def _automatic_move(document: TableDocument, game: Game) -> tuple[int, str | None] | None:
-    """(seat, level) of the next automatic move: level None is a forced card auto-played."""
+def _computer_to_move(document: TableDocument, game: Game) -> int | None:
     if game.phase is Phase.GAME_OVER:
         return None
     for seat in _waiting_for(game):
         if document.seats[seat].is_computer:
-            return seat, document.seats[seat].level or "easy"
-    if game.phase is Phase.PLAYING:
-        for seat in game.to_act:
-            if document.seats[seat].auto_play and game.legal_mask(seat).bit_count() == 1:
-                return seat, None
+            return seat
     return None
+
+
+def _play_forced_cards(document: TableDocument, game: Game) -> list[Event]:
+    """004's "Auto Play One": a person with auto-play on whose only legal move is one card plays
+    it at once, in the same commit as the move that made it forced (so no one is ever shown a
+    turn that is already decided)."""
+    events: list[Event] = []
+    while game.phase is Phase.PLAYING:
+        seat = game.to_act[0]
+        if document.seats[seat].is_computer or not document.seats[seat].auto_play:
+            break
+        legal = game.legal_actions(seat)
+        if len(legal) != 1:
+            break
+        events += game.apply(seat, legal[0])
+    return events
 
 
 def _event_payload(event: Event) -> dict[str, Any]:

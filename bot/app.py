@@ -1,0 +1,130 @@
+"""Wiring: settings → database → service → the discord.py bot and its cog. The one place that
+knows every part."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import os
+from collections.abc import Callable
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.config import BotSettings
+from bot.engine import Action
+from bot.service import TableService
+from bot.storage import Database
+
+log = logging.getLogger(__name__)
+
+
+def decide_in_worker(game_json: str, seat: int, level: str, seed: int) -> Action:
+    """A computer player's decision, from the game's JSON (picklable: runs in a worker)."""
+    from bot.ai import LEVELS, decide
+
+    if level not in LEVELS:
+        raise ValueError(f"no computer level {level!r}")
+    return decide(game_json, seat, level=level, seed=seed)
+
+
+class OhHellBot(commands.Bot):
+    """The bot: one cog of tables, persistent buttons, commands synced at start-up."""
+
+    def __init__(
+        self,
+        settings: BotSettings,
+        service: TableService,
+        *,
+        edit_delay: float = 0.5,
+        computer_delay: float = 1.0,
+    ) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        from cogs.tables import TableController
+
+        self.settings = settings
+        self.tables = TableController(
+            self, service, edit_delay=edit_delay, computer_delay=computer_delay
+        )
+        self._resumed = False
+
+    async def setup_hook(self) -> None:
+        from cogs.items import TableButton, TableSelect
+        from cogs.tables import TablesCog
+
+        self.add_dynamic_items(TableButton, TableSelect)
+        await self.add_cog(TablesCog(self))
+        if self.settings.dev_guild_id:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s", self.user)
+        if not self._resumed:
+            self._resumed = True
+            await self.tables.resume_open_tables()
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Components no persistent item claims (foreign or forged custom_ids) still get an
+        answer, instead of Discord's "This interaction failed"."""
+        from cogs.items import parse
+        from cogs.tables import NOT_FOR_YOU
+
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        if parse(str(data.get("custom_id", ""))) is None:
+            await asyncio.sleep(0)  # let a claiming item (if any) answer first
+            if not interaction.response.is_done():
+                await interaction.response.send_message(NOT_FOR_YOU, ephemeral=True)
+
+    async def close(self) -> None:
+        await self.tables.close()
+        await super().close()
+
+
+async def build(
+    settings: BotSettings,
+    *,
+    decide: Callable[[str, int, str, int], Action] | None = None,
+    workers: int | None = None,
+    edit_delay: float = 0.5,
+    computer_delay: float = 1.0,
+) -> tuple[OhHellBot, Database, concurrent.futures.Executor | None]:
+    """Open the database and build the bot. Computer decisions run in a process pool sized to
+    the machine (or, with ``workers=0``, in a thread: tests)."""
+    database = await Database.open(settings.database_path)
+    pool: concurrent.futures.Executor | None = None
+    if workers != 0:
+        pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1)
+
+    async def run_blocking(function: Callable[..., Any], *args: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(pool, function, *args)
+
+    service = TableService(database, decide=decide or decide_in_worker, run_blocking=run_blocking)
+    bot = OhHellBot(settings, service, edit_delay=edit_delay, computer_delay=computer_delay)
+    return bot, database, pool
+
+
+async def run(settings: BotSettings) -> None:
+    from bot.standin.connect import point_discord_py_at
+
+    if settings.discord_api_base and settings.discord_gateway_url:
+        point_discord_py_at(settings.discord_api_base, settings.discord_gateway_url)
+    bot, database, pool = await build(settings)
+    assert settings.discord_token is not None
+    try:
+        async with bot:
+            await bot.start(settings.discord_token.get_secret_value())
+    finally:
+        await database.close()
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)

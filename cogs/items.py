@@ -1,0 +1,129 @@
+"""Persistent buttons and selects. A custom_id carries ids only — never a card someone else
+could learn from — and every custom_id is untrusted: it is parsed strictly here and every id
+in it is checked again by the service."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+if TYPE_CHECKING:
+    from cogs.tables import TableController
+
+# Buttons: oh:<kind>:<table>[:<hand>][:<arg>]; selects the same with the prefix "os:".
+_TAIL = (
+    r":(?P<kind>[a-z]{2,10}):(?P<table>[0-9]{1,12})"
+    r"(?::(?P<hand>[0-9]{1,4}))?(?::(?P<arg>[0-9A-Za-z_+-]{1,24}))?"
+)
+CUSTOM_ID = re.compile("oh" + _TAIL)
+SELECT_ID = re.compile("os" + _TAIL)
+
+BUTTON_KINDS = frozenset(
+    {
+        "join",
+        "leave",
+        "addcpu",
+        "rules",
+        "start",
+        "cancel",
+        "cancelok",
+        "hand",
+        "scores",
+        "bid",
+        "play",
+        "trump",
+        "auto",
+        "rulepg",
+    }
+)
+SELECT_KINDS = frozenset({"cpulevel", "rule", "bidsel", "playsel"})
+
+
+@dataclass(frozen=True)
+class Click:
+    """A parsed custom_id: what was clicked, on which table, for which hand."""
+
+    kind: str
+    table_id: int
+    hand: int | None
+    arg: str | None
+    values: tuple[str, ...] = ()
+
+
+def custom_id(kind: str, table_id: int, hand: int | None = None, arg: object = None) -> str:
+    parts = ["oh", kind, str(table_id)]
+    if hand is not None:
+        parts.append(str(hand))
+    if arg is not None:
+        if hand is None:
+            parts.append("0")
+        parts.append(str(arg))
+    return ":".join(parts)
+
+
+def parse(text: str, values: tuple[str, ...] = ()) -> Click | None:
+    """The click a custom_id describes, or None for anything that is not one of ours."""
+    match = CUSTOM_ID.fullmatch(text) or SELECT_ID.fullmatch(text)
+    if match is None:
+        return None
+    kind = match["kind"]
+    if kind not in (SELECT_KINDS if text.startswith("os:") else BUTTON_KINDS):
+        return None
+    hand = int(match["hand"]) if match["hand"] is not None else None
+    return Click(kind, int(match["table"]), hand, match["arg"], values)
+
+
+def _controller(interaction: discord.Interaction[Any]) -> TableController:
+    controller: TableController = interaction.client.tables
+    return controller
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID.pattern):
+    """Every button of the game, rebuilt from its custom_id after a restart."""
+
+    def __init__(self, button: discord.ui.Button[Any]) -> None:
+        super().__init__(button)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> TableButton:
+        if not isinstance(item, discord.ui.Button):
+            raise TypeError("not a button")
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        click = parse(self.item.custom_id or "")
+        await _controller(interaction).on_click(interaction, click)
+
+
+class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_ID.pattern):
+    """Every select of the game (rules editor, computer level, big hands)."""
+
+    def __init__(self, select: discord.ui.Select[Any]) -> None:
+        super().__init__(select)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> TableSelect:
+        if not isinstance(item, discord.ui.Select):
+            raise TypeError("not a select")
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        click = parse(self.item.custom_id or "", tuple(self.item.values))
+        await _controller(interaction).on_click(interaction, click)
+
+
+def select_id(kind: str, table_id: int, hand: int | None = None, arg: object = None) -> str:
+    return "os" + custom_id(kind, table_id, hand, arg)[2:]

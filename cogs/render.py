@@ -1,0 +1,507 @@
+"""Service views → Discord messages. Pure functions: no I/O, no state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.engine import Card, Phase, Settings
+from bot.service import HandState, TableView
+from bot.service.rules_text import SUIT_SYMBOLS
+from bot.storage import Leaderboard, TableStatus
+from cogs.items import TableButton, TableSelect, custom_id, select_id
+
+COLOUR = discord.Colour.dark_green()
+MAX_BUTTON_CARDS = 20
+MAX_BID_BUTTONS = 21  # bids 0..20
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+@dataclass(frozen=True)
+class Rendered:
+    content: str | None
+    embed: discord.Embed | None
+    view: discord.ui.View | None
+
+    def kwargs(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"content": self.content, "embed": self.embed}
+        out["view"] = self.view if self.view is not None else discord.ui.View()
+        return out
+
+
+def card_text(card: Card) -> str:
+    if card.suit is None:
+        return "🃏" if card.rank == "JOKER" else "🂠"
+    return f"{card.rank}{SUIT_SYMBOLS[card.suit]}"
+
+
+def trump_text(trump: str | None, decided: bool) -> str:
+    if not decided:
+        return "to be chosen by the highest bidder"
+    return "no trumps" if trump is None else f"{SUIT_SYMBOLS[trump]} {SUIT_NAMES[trump]}"
+
+
+def jump_url(guild_id: int, channel_id: int, message_id: int | None) -> str:
+    tail = f"/{message_id}" if message_id else ""
+    return f"https://discord.com/channels/{guild_id}/{channel_id}{tail}"
+
+
+def _button(
+    label: str,
+    cid: str,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    *,
+    disabled: bool = False,
+    row: int | None = None,
+) -> TableButton:
+    return TableButton(
+        discord.ui.Button(label=label[:80], custom_id=cid, style=style, disabled=disabled, row=row)
+    )
+
+
+# -- the table message ----------------------------------------------------------------------
+
+
+def table_message(table: TableView) -> Rendered:
+    embed = discord.Embed(title=f"Oh Hell — {table.preset}", colour=COLOUR)
+    game = table.game
+    names = [seat.name for seat in table.seats]
+    if table.status is TableStatus.LOBBY:
+        low, high = table.player_range
+        seats = (
+            "\n".join(f"{i + 1}. {_seat_label(table, i)}" for i in range(len(table.seats))) or "—"
+        )
+        embed.description = (
+            f"Waiting for players ({len(table.seats)} seated; these rules take {low}–{high}). "
+            f"Host: <@{table.host_id}>"
+        )
+        embed.add_field(name="Seats", value=seats[:1024], inline=False)
+        embed.add_field(name="Rules", value="\n".join(table.rules_summary)[:1024], inline=False)
+        if table.start_problem:
+            embed.set_footer(text=f"Start: {table.start_problem}"[:2048])
+        view = discord.ui.View(timeout=None)
+        t = table.table_id
+        view.add_item(_button("Join", custom_id("join", t), discord.ButtonStyle.success))
+        view.add_item(_button("Leave", custom_id("leave", t)))
+        view.add_item(_button("Add computer player", custom_id("addcpu", t)))
+        view.add_item(_button("Rules", custom_id("rules", t), row=1))
+        view.add_item(
+            _button(
+                "Start",
+                custom_id("start", t),
+                discord.ButtonStyle.primary,
+                disabled=table.start_problem is not None,
+                row=1,
+            )
+        )
+        view.add_item(_button("Cancel", custom_id("cancel", t), discord.ButtonStyle.danger, row=1))
+        return Rendered(None, embed, view)
+
+    if game is None:
+        embed.description = f"This table is {table.status.value}."
+        return Rendered(None, embed, None)
+
+    header = (
+        f"Hand {game.hand_number} · {game.cards_each} card{'s' if game.cards_each != 1 else ''}"
+        f" each · dealer {names[game.dealer]} · trump: {trump_text(game.trump, game.trump_decided)}"
+    )
+    if game.turned is not None:
+        header += f" (turned {card_text(game.turned)})"
+    if game.blind:
+        header += "\nBlind hand: everyone sees the others' cards in their DM, not their own."
+    lines = []
+    for seat in range(len(table.seats)):
+        if seat not in game.seats_in_hand:
+            lines.append(f"{_seat_label(table, seat)} — sits out · total {game.totals[seat]}")
+            continue
+        bid = game.bids[seat]
+        if bid is not None:
+            bid_text = f"bid {bid}"
+        elif game.has_bid[seat]:
+            bid_text = "has bid"
+        else:
+            bid_text = "bidding…" if game.phase is Phase.BIDDING else "—"
+        marker = "▶ " if seat in game.to_act and game.phase is not Phase.GAME_OVER else ""
+        lines.append(
+            f"{marker}{_seat_label(table, seat)} — {bid_text} · took {game.tricks_won[seat]}"
+            f" · total {game.totals[seat]}"
+        )
+    embed.description = header
+    embed.add_field(name="Players", value="\n".join(lines)[:1024], inline=False)
+    if game.phase is Phase.BIDDING and any(b is None for b in game.bids):
+        done = sum(game.has_bid[s] for s in game.seats_in_hand)
+        embed.add_field(
+            name="Bidding",
+            value=f"{done} of {len(game.seats_in_hand)} have bid"
+            + (f" (round {game.bid_round})" if game.bid_round > 1 else ""),
+            inline=False,
+        )
+    if game.trick:
+        trick = " · ".join(f"{names[s]} {card_text(c)}" for s, c in game.trick)
+        embed.add_field(name="On the table", value=trick[:1024], inline=False)
+    if game.tricks:
+        done_lines = []
+        for number, trick_view in enumerate(game.tricks, start=1):
+            cards = " ".join(card_text(c) for c in trick_view.cards)
+            winner = names[trick_view.winner] if trick_view.winner is not None else "nobody"
+            worth = " (×2)" if trick_view.value > 1 else ""
+            done_lines.append(f"{number}. {cards} → **{winner}**{worth}")
+        text = "\n".join(done_lines[-12:])
+        embed.add_field(name="Tricks this hand", value=text[-1024:], inline=False)
+    if game.phase is Phase.GAME_OVER and game.placing is not None:
+        embed.add_field(name="Final standings", value=_standings(table)[:1024], inline=False)
+    elif game.to_act:
+        waiting = ", ".join(_mention(table, s) for s in game.to_act)
+        embed.add_field(name="Waiting for", value=waiting[:1024], inline=False)
+    if table.dms_closed:
+        closed = " ".join(f"<@{u}>" for u in table.dms_closed)
+        embed.add_field(
+            name="Can't DM",
+            value=f"{closed}: your DMs are closed — press **My hand** to play here."[:1024],
+            inline=False,
+        )
+    if table.status is not TableStatus.PLAYING:
+        return Rendered(None, embed, None)
+    view = discord.ui.View(timeout=None)
+    t = table.table_id
+    view.add_item(_button("My hand", custom_id("hand", t), discord.ButtonStyle.primary))
+    view.add_item(_button("Scores", custom_id("scores", t)))
+    return Rendered(None, embed, view)
+
+
+def _seat_label(table: TableView, seat: int) -> str:
+    s = table.seats[seat]
+    return s.name if s.user_id is None else f"{s.name}"
+
+
+def _mention(table: TableView, seat: int) -> str:
+    s = table.seats[seat]
+    return s.name if s.user_id is None else f"<@{s.user_id}>"
+
+
+def _standings(table: TableView) -> str:
+    game = table.game
+    assert game is not None and game.placing is not None
+    placing = game.placing
+    order = sorted(range(len(table.seats)), key=lambda s: (placing[s], s))
+    return "\n".join(f"{placing[s]}. {table.seats[s].name} — {game.totals[s]}" for s in order)
+
+
+def scores_text(table: TableView) -> str:
+    game = table.game
+    if game is None:
+        return "The game has not started yet."
+    lines = [
+        f"**Scores after {game.hand_number - 1} hand(s)**"
+        if game.phase is not Phase.GAME_OVER
+        else "**Final scores**"
+    ]
+    order = sorted(
+        range(len(table.seats)),
+        key=lambda s: (game.totals[s] if game.lowest_wins else -game.totals[s], s),
+    )
+    lines += [f"{table.seats[s].name}: {game.totals[s]}" for s in order]
+    return "\n".join(lines)
+
+
+# -- a player's hand --------------------------------------------------------------------------
+
+
+def hand_message(state: HandState, table: TableView, where: str) -> Rendered:
+    """The private hand message (a DM, or an ephemeral reply when DMs are closed)."""
+    url = jump_url(table.guild_id, table.channel_id, table.message_id)
+    embed = discord.Embed(
+        title=f"Your hand — hand {state.hand_number}",
+        description=f"Table in {where} · [go to the table]({url})",
+        colour=COLOUR,
+    )
+    if state.game_over:
+        embed.description = f"The game is over. [See the table]({url})"
+        return Rendered(None, embed, None)
+    if state.blind_cards:
+        others = ", ".join(f"{name}: {card_text(card)}" for name, card in state.blind_cards)
+        embed.add_field(
+            name="Blind hand",
+            value=f"You can't see your own card. The others hold: {others}",
+            inline=False,
+        )
+    elif state.cards:
+        embed.add_field(
+            name="Cards", value=" ".join(card_text(o.card) for o in state.cards), inline=False
+        )
+    trump = trump_text(state.trump, state.trump_decided)
+    if state.turned is not None:
+        trump += f" (turned {card_text(state.turned)})"
+    embed.add_field(name="Trump", value=trump, inline=True)
+    bid = "—" if state.bid is None else str(state.bid)
+    embed.add_field(name="Your bid", value=f"{bid} · took {state.tricks_won}", inline=True)
+    if state.context:
+        embed.add_field(name="Now", value=state.context[:1024], inline=False)
+
+    view = discord.ui.View(timeout=None)
+    t, h = state.table_id, state.hand_number
+    if state.bid_options:
+        verb = "Your bid" if state.my_turn else "Change your bid?"
+        embed.set_footer(text=verb + _hook_note(state))
+        _bid_controls(view, state, t, h)
+    elif state.trump_options:
+        embed.set_footer(text="You bid highest: choose trump")
+        for suit in state.trump_options:
+            view.add_item(
+                _button(
+                    f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}",
+                    custom_id("trump", t, h, suit),
+                    discord.ButtonStyle.primary,
+                )
+            )
+    elif state.phase is Phase.PLAYING:
+        embed.set_footer(text="Your turn: play a card" if state.my_turn else "Waiting for others")
+        _card_controls(view, state, t, h)
+    else:
+        embed.set_footer(text="Waiting for others")
+    return Rendered("▶ Your turn" if state.my_turn else None, embed, view)
+
+
+def _hook_note(state: HandState) -> str:
+    reasons = [f" · {o.n} is not allowed: {o.reason}" for o in state.bid_options if o.reason]
+    return "".join(reasons)
+
+
+def _bid_controls(view: discord.ui.View, state: HandState, t: int, h: int) -> None:
+    options = state.bid_options
+    if len(options) <= MAX_BID_BUTTONS:
+        for o in options:
+            view.add_item(
+                _button(
+                    str(o.n),
+                    custom_id("bid", t, h, o.n),
+                    discord.ButtonStyle.success
+                    if o.n == state.bid
+                    else discord.ButtonStyle.primary,
+                    disabled=not o.allowed,
+                    row=o.n // 5,
+                )
+            )
+        return
+    for part in range(0, len(options), 25):
+        chunk = [o for o in options[part : part + 25] if o.allowed]
+        if not chunk:
+            continue
+        view.add_item(
+            TableSelect(
+                discord.ui.Select(
+                    custom_id=select_id("bidsel", t, h, part),
+                    placeholder=f"Bid {chunk[0].n}–{chunk[-1].n}",
+                    options=[discord.SelectOption(label=str(o.n), value=str(o.n)) for o in chunk],
+                )
+            )
+        )
+
+
+def _card_controls(view: discord.ui.View, state: HandState, t: int, h: int) -> None:
+    if state.blind_cards and state.my_turn:
+        view.add_item(
+            _button(
+                "Play your card", custom_id("play", t, h, "hidden"), discord.ButtonStyle.primary
+            )
+        )
+        return
+    cards = state.cards
+    if len(cards) <= MAX_BUTTON_CARDS:
+        for i, o in enumerate(cards):
+            view.add_item(
+                _button(
+                    card_text(o.card),
+                    custom_id("play", t, h, o.card_id),
+                    discord.ButtonStyle.primary if o.allowed else discord.ButtonStyle.secondary,
+                    disabled=not (o.allowed and state.my_turn),
+                    row=i // 5,
+                )
+            )
+        view.add_item(_auto_button(state, t, row=4))
+        return
+    # More than 20 cards: one select per suit, listing each face once.
+    by_suit: dict[str, list[Any]] = {}
+    for o in cards:
+        by_suit.setdefault(o.card.suit or "J", []).append(o)
+    for suit, group in list(by_suit.items())[:4]:
+        faces: dict[str, Any] = {}
+        for o in group:
+            faces.setdefault(card_text(o.card), o)
+        playable = [o for o in faces.values() if o.allowed and state.my_turn]
+        options = playable or list(faces.values())
+        view.add_item(
+            TableSelect(
+                discord.ui.Select(
+                    custom_id=select_id("playsel", t, h, suit),
+                    placeholder=" ".join(faces)[:150],
+                    options=[
+                        discord.SelectOption(label=card_text(o.card), value=str(o.card_id))
+                        for o in options[:25]
+                    ],
+                    disabled=not playable,
+                )
+            )
+        )
+    view.add_item(_auto_button(state, t, row=4))
+
+
+def _auto_button(state: HandState, t: int, row: int) -> TableButton:
+    label = "Auto-play forced card: on" if state.auto_play else "Auto-play forced card: off"
+    return _button(label, custom_id("auto", t, None, 0 if state.auto_play else 1), row=row)
+
+
+# -- lobby editors ------------------------------------------------------------------------------
+
+RULE_CHOICES: dict[str, tuple[str, ...]] = {
+    "preset": ("oh-hell", "oh-shit", "oh-shit-half", "classic", "nomination", "first-to-101"),
+    "pack": ("52", "52+joker", "63", "65", "78", "104"),
+    "sequence": ("down-up", "up-down", "down", "up", "up-up", "fixed"),
+    "max_cards": ("pack", *(str(n) for n in range(1, 21))),
+    "trump": ("turned", "spades", "rotation", "bidder"),
+    "ace_no_trumps": ("true", "false"),
+    "exhausted_trump": ("forbidden", "dealer-last", "before-deal", "none"),
+    "bidding": ("hook", "open", "secret", "knock"),
+    "bid_changes": ("true", "false"),
+    "first_lead": ("dealer", "left"),
+    "scoring": (
+        "exact-tens",
+        "tricks-plus-ten",
+        "five-and-tens",
+        "squares",
+        "oh-shit",
+        "ten-plus-bid",
+        "basic",
+        "progressive",
+        "negative",
+        "adjusted-basic",
+        "adjusted-basic-2",
+    ),
+    "spades_double": ("true", "false"),
+    "end": ("sequence", "target"),
+    "target": ("50", "75", "101", "150", "200", "250", "300", "500"),
+    "ties": ("extra-hand", "tiebreakers", "share"),
+    "duplicates": ("first-wins", "later-wins", "cancel"),
+    "all_cancelled": ("up-the-ante", "first-highest"),
+    "blind": ("none", "last", "all"),
+}
+RULE_PAGES: tuple[tuple[str, ...], ...] = (
+    ("preset", "sequence", "max_cards", "bidding"),
+    ("scoring", "trump", "first_lead", "end"),
+    ("target", "ties", "pack", "exhausted_trump"),
+    ("ace_no_trumps", "bid_changes", "spades_double", "blind"),
+    ("duplicates", "all_cancelled"),
+)
+PRESET_DEFAULT = "(preset's choice)"
+
+
+def rules_editor(table_id: int, settings: Settings, page: int) -> Rendered:
+    page = max(0, min(page, len(RULE_PAGES) - 1))
+    view = discord.ui.View(timeout=None)
+    current = settings.overrides()
+    for field in RULE_PAGES[page]:
+        chosen = current.get(field)
+        chosen_text = None if chosen is None else str(chosen).lower()
+        options = []
+        if field != "preset":
+            options.append(
+                discord.SelectOption(label=PRESET_DEFAULT, value="-", default=chosen is None)
+            )
+        for value in RULE_CHOICES[field]:
+            options.append(
+                discord.SelectOption(
+                    label=value,
+                    value=value,
+                    default=(chosen_text == value)
+                    or (field == "preset" and settings.preset == value),
+                )
+            )
+        view.add_item(
+            TableSelect(
+                discord.ui.Select(
+                    custom_id=select_id("rule", table_id, None, field),
+                    placeholder=f"{field.replace('_', ' ')}: {_or_preset(chosen)}",
+                    options=options[:25],
+                )
+            )
+        )
+    for p in range(len(RULE_PAGES)):
+        view.add_item(
+            _button(
+                f"Page {p + 1}",
+                custom_id("rulepg", table_id, None, p),
+                discord.ButtonStyle.primary if p == page else discord.ButtonStyle.secondary,
+                disabled=p == page,
+                row=4,
+            )
+        )
+    text = (
+        f"**Rules editor** (page {page + 1} of {len(RULE_PAGES)}) — each menu shows the current "
+        "choice. Changes apply to the lobby at once."
+    )
+    return Rendered(text, None, view)
+
+
+def _or_preset(value: object) -> str:
+    return "preset's choice" if value is None else str(value)
+
+
+def computer_level_picker(table_id: int) -> Rendered:
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        TableSelect(
+            discord.ui.Select(
+                custom_id=select_id("cpulevel", table_id),
+                placeholder="Choose a level",
+                options=[
+                    discord.SelectOption(
+                        label="Easy", value="easy", description="Simple, quick; good for beginners"
+                    ),
+                    discord.SelectOption(
+                        label="Normal", value="normal", description="Counts cards, bids carefully"
+                    ),
+                    discord.SelectOption(
+                        label="Hard",
+                        value="hard",
+                        description="Searches possible deals; thinks ~1 s",
+                    ),
+                ],
+            )
+        )
+    )
+    return Rendered("Add which computer player?", None, view)
+
+
+def cancel_confirm(table_id: int) -> Rendered:
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        _button(
+            "Yes, cancel the table", custom_id("cancelok", table_id), discord.ButtonStyle.danger
+        )
+    )
+    return Rendered("Cancel this table for everyone? The game is kept but not scored.", None, view)
+
+
+def leaderboard_embed(board: Leaderboard, guild_name: str, preset: str | None) -> discord.Embed:
+    title = f"Leaderboard — {guild_name}" + (f" ({preset})" if preset else "")
+    embed = discord.Embed(title=title[:256], colour=COLOUR)
+    if not board.top:
+        embed.description = "No finished games yet. Start one with `/ohhell start`."
+        return embed
+    rows = [_board_row(row) for row in board.top]
+    if board.caller is not None:
+        rows.append("…")
+        rows.append(_board_row(board.caller))
+    embed.description = "\n".join(rows)[:4096]
+    embed.set_footer(text="Ranked by wins, then win rate · avg place · exact bids")
+    return embed
+
+
+def _board_row(row: Any) -> str:
+    return (
+        f"**{row.rank}.** <@{row.user_id}> — {row.wins} win{'s' if row.wins != 1 else ''} "
+        f"in {row.games} ({row.win_rate:.0%}) · avg place {row.average_place:.2f} · "
+        f"exact {row.exact_bid_rate:.0%}"
+    )

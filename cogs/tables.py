@@ -1,0 +1,638 @@
+"""Slash commands, the click handler, and the presenter that keeps Discord in step with the
+database. Thin: every decision is the service's; this module only answers and renders."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine import Bid, Card, ChooseTrump, Play, Settings
+from bot.engine.cards import HIDDEN
+from bot.service import DmRef, Outcome, Refused, TableService, TableView
+from bot.storage import CorruptRow, TableStatus
+from cogs import render
+from cogs.items import Click
+
+if TYPE_CHECKING:
+    from bot.app import OhHellBot
+
+log = logging.getLogger(__name__)
+
+NOT_FOR_YOU = "That button is not for you."
+EPHEMERAL_TOKEN_LIFETIME = 14 * 60  # Discord's 15 minutes, less a margin
+REQUIRED_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
+
+PRESET_CHOICES = [
+    app_commands.Choice(name=name, value=name)
+    for name in ("classic", "oh-hell", "oh-shit", "oh-shit-half", "nomination", "first-to-101")
+]
+
+
+def _choices(*values: str) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=v, value=v) for v in values]
+
+
+class TableController:
+    """Turns clicks into service calls and outcomes into messages."""
+
+    def __init__(
+        self,
+        bot: OhHellBot,
+        service: TableService,
+        *,
+        edit_delay: float = 0.5,
+        computer_delay: float = 1.0,
+    ) -> None:
+        self.bot = bot
+        self.service = service
+        self.edit_delay = edit_delay
+        self.computer_delay = computer_delay
+        self._pending_edits: set[int] = set()
+        self._steppers: dict[int, asyncio.Task[None]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._ephemeral_hands: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
+        self._dm_locks: dict[tuple[int, int], asyncio.Lock] = {}
+        self._last_dm: dict[tuple[int, int], tuple[int, str]] = {}
+
+    # -- background work ------------------------------------------------------------------------
+
+    def _spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._finished)
+        return task
+
+    def _finished(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task failed", exc_info=task.exception())
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+
+    async def idle(self) -> None:
+        """Wait until no background work is left (for tests and the demo)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def resume_open_tables(self) -> None:
+        """After a start-up: bring every open table's message up to date and let computers
+        carry on where they stopped."""
+        for table_id in await self.service.open_table_ids():
+            self.schedule_table_edit(table_id)
+            self.kick(table_id)
+
+    def kick(self, table_id: int) -> None:
+        """Make automatic moves (computers, forced cards) until people must act."""
+        running = self._steppers.get(table_id)
+        if running is not None and not running.done():
+            return
+        self._steppers[table_id] = self._spawn(self._step_until_people(table_id))
+
+    async def _step_until_people(self, table_id: int) -> None:
+        while True:
+            try:
+                outcome = await self.service.step(table_id)
+            except (Refused, CorruptRow) as error:
+                log.warning("table %s: automatic move refused: %s", table_id, error)
+                return
+            if outcome is None:
+                return
+            await self.publish(outcome)
+            if self.computer_delay:
+                await asyncio.sleep(self.computer_delay)
+
+    # -- showing outcomes -----------------------------------------------------------------------
+
+    async def publish(self, outcome: Outcome, *, skip_user: int | None = None) -> None:
+        """Show a committed change: the table message (coalesced), private hands, notices."""
+        table = outcome.table
+        self.schedule_table_edit(table.table_id)
+        jobs = [
+            self._show_hand(table.table_id, user)
+            for user in outcome.hands
+            if user != skip_user or outcome.new_hand
+        ]
+        await asyncio.gather(*jobs)
+        for text in outcome.announcements:
+            await self._send_channel(table.channel_id, text)
+
+    def schedule_table_edit(self, table_id: int) -> None:
+        if table_id in self._pending_edits:
+            return
+        self._pending_edits.add(table_id)
+        self._spawn(self._edit_table_later(table_id))
+
+    async def _edit_table_later(self, table_id: int) -> None:
+        try:
+            await asyncio.sleep(self.edit_delay)
+        finally:
+            self._pending_edits.discard(table_id)
+        table = await self.service.table_view(table_id)
+        if table.message_id is None:
+            return
+        message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(
+            table.message_id
+        )
+        try:
+            await message.edit(**render.table_message(table).kwargs())
+        except discord.NotFound:
+            if table.status.is_open:
+                sent = await self._send_channel(table.channel_id, None, render.table_message(table))
+                if sent is not None:
+                    await self.service.set_message(table_id, sent.id)
+        except discord.HTTPException as error:
+            log.warning("table %s: could not edit the table message: %s", table_id, error)
+
+    async def _send_channel(
+        self, channel_id: int, text: str | None, rendered: render.Rendered | None = None
+    ) -> discord.Message | None:
+        channel = self.bot.get_partial_messageable(channel_id)
+        try:
+            if rendered is not None:
+                return await channel.send(**_send_kwargs(rendered))
+            return await channel.send(text or "", allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as error:
+            log.warning("channel %s: could not send: %s", channel_id, error)
+            return None
+
+    def _where(self, table: TableView) -> str:
+        guild = self.bot.get_guild(table.guild_id)
+        channel = guild.get_channel_or_thread(table.channel_id) if guild else None
+        if guild is None or channel is None:
+            return f"<#{table.channel_id}>"
+        return f"#{channel.name} on {guild.name}"
+
+    async def _show_hand(self, table_id: int, user_id: int) -> None:
+        """Bring one person's hand message up to date. It is rendered from the latest stored
+        state when its turn comes, so edits that queue up behind each other never show an older
+        state last; an edit that would change nothing is skipped."""
+        key = (table_id, user_id)
+        async with self._dm_locks.setdefault(key, asyncio.Lock()):
+            try:
+                state = await self.service.hand_state(table_id, user_id)
+            except Refused:
+                return
+            table = await self.service.table_view(table_id)
+            rendered = render.hand_message(state, table, self._where(table))
+            signature = _signature(rendered)
+            if self._last_dm.get(key) == (state.hand_number, signature):
+                return
+            if user_id in table.dms_closed:
+                await self._refresh_ephemeral_hand(table_id, user_id, rendered)
+                return
+            ref = await self.service.dm_ref(table_id, user_id)
+            if ref is not None and ref.hand == state.hand_number:
+                message = self.bot.get_partial_messageable(ref.channel_id).get_partial_message(
+                    ref.message_id
+                )
+                try:
+                    await message.edit(**rendered.kwargs())
+                    self._last_dm[key] = (state.hand_number, signature)
+                    return
+                except discord.NotFound:
+                    pass  # deleted by the person: send a new one
+                except discord.HTTPException as error:
+                    log.warning("could not edit a hand DM: %s", error)
+                    return
+            try:
+                channel = await self.bot.create_dm(discord.Object(user_id))
+                sent = await channel.send(**_send_kwargs(rendered))
+            except discord.Forbidden:
+                await self.service.record_dm(table_id, user_id, None)
+                self.schedule_table_edit(table_id)
+                return
+            except discord.HTTPException as error:
+                log.warning("could not DM %s: %s", user_id, error)
+                return
+            self._last_dm[key] = (state.hand_number, signature)
+            await self.service.record_dm(
+                table_id,
+                user_id,
+                DmRef(channel_id=channel.id, message_id=sent.id, hand=state.hand_number),
+            )
+
+    async def _refresh_ephemeral_hand(
+        self, table_id: int, user_id: int, rendered: render.Rendered
+    ) -> None:
+        held = self._ephemeral_hands.get((table_id, user_id))
+        if held is None or time.monotonic() - held[1] > EPHEMERAL_TOKEN_LIFETIME:
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await held[0].edit_original_response(**rendered.kwargs())
+
+    # -- clicks ---------------------------------------------------------------------------------
+
+    async def on_click(self, interaction: discord.Interaction[Any], click: Click | None) -> None:
+        try:
+            if click is None:
+                raise Refused(NOT_FOR_YOU)
+            await self._handle(interaction, click)
+        except Refused as refusal:
+            await _reply(interaction, _sentence(str(refusal)))
+        except CorruptRow as error:
+            log.error("%s", error)
+            await _reply(
+                interaction,
+                "This table's stored state could not be read, so nothing was changed. "
+                "Ask the host to cancel it with /ohhell cancel.",
+            )
+        except KeyError:
+            await _reply(interaction, NOT_FOR_YOU)
+
+    async def _handle(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        user = interaction.user
+        t = click.table_id
+        service = self.service
+        kind = click.kind
+        if kind == "join":
+            outcome = await service.join(t, user.id, user.display_name)
+            await self._update_table_in_place(interaction, outcome)
+        elif kind == "leave":
+            outcome = await service.leave(t, user.id)
+            await self._update_table_in_place(interaction, outcome)
+        elif kind == "addcpu":
+            await self._require_seated_lobby(t, user.id)
+            await interaction.response.send_message(
+                **_send_kwargs(render.computer_level_picker(t)), ephemeral=True
+            )
+        elif kind == "cpulevel":
+            level = click.values[0] if click.values else "normal"
+            outcome = await service.add_computer(t, user.id, level)
+            await interaction.response.edit_message(content=outcome.reply, view=None)
+            self.schedule_table_edit(t)
+        elif kind in ("rules", "rulepg"):
+            table = await self._require_host(t, interaction)
+            page = int(click.arg) if kind == "rulepg" and click.arg else 0
+            document_settings = await self._settings(t)
+            rendered = render.rules_editor(t, document_settings, page)
+            if kind == "rules":
+                await interaction.response.send_message(**_send_kwargs(rendered), ephemeral=True)
+            else:
+                await interaction.response.edit_message(**rendered.kwargs())
+            del table
+        elif kind == "rule":
+            field = click.arg or ""
+            raw = click.values[0] if click.values else "-"
+            outcome = await service.set_rule(
+                t, user.id, field, _rule_value(field, raw), can_manage=_can_manage(interaction)
+            )
+            page = next((i for i, fields in enumerate(render.RULE_PAGES) if field in fields), 0)
+            rendered = render.rules_editor(t, await self._settings(t), page)
+            await interaction.response.edit_message(**rendered.kwargs())
+            self.schedule_table_edit(t)
+            del outcome
+        elif kind == "start":
+            outcome = await service.start_game(t, user.id, can_manage=_can_manage(interaction))
+            await self._update_table_in_place(interaction, outcome)
+            await self.publish(outcome)
+            self.kick(t)
+        elif kind == "cancel":
+            await self._require_host(t, interaction)
+            await interaction.response.send_message(
+                **_send_kwargs(render.cancel_confirm(t)), ephemeral=True
+            )
+        elif kind == "cancelok":
+            outcome = await service.cancel(t, user.id, can_manage=_can_manage(interaction))
+            await interaction.response.edit_message(content=outcome.reply, view=None)
+            self.schedule_table_edit(t)
+        elif kind == "hand":
+            await self.send_hand(interaction, t)
+        elif kind == "scores":
+            table = await service.table_view(t)
+            await _reply(interaction, render.scores_text(table))
+        elif kind == "auto":
+            outcome = await service.set_auto_play(t, user.id, click.arg == "1")
+            state = await service.hand_state(t, user.id)
+            await interaction.response.edit_message(
+                **render.hand_message(state, outcome.table, self._where(outcome.table)).kwargs()
+            )
+            self.kick(t)
+        elif kind in ("bid", "bidsel", "play", "playsel", "trump"):
+            await self._act(interaction, click)
+        else:
+            raise Refused(NOT_FOR_YOU)
+
+    async def _act(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        if click.hand is None:
+            raise Refused(NOT_FOR_YOU)
+        t, user = click.table_id, interaction.user
+        action = await self._action(click, t)
+        outcome = await self.service.act(t, user.id, click.hand, action)
+        state = outcome.hands.get(user.id) or await self.service.hand_state(t, user.id)
+        rendered = render.hand_message(state, outcome.table, self._where(outcome.table))
+        if outcome.new_hand:
+            # The clicked message belongs to the finished hand: close it; the new hand comes as
+            # a new message.
+            await interaction.response.edit_message(
+                content="This hand is over — your new hand is in a new message.",
+                embed=None,
+                view=None,
+            )
+        else:
+            await interaction.response.edit_message(**rendered.kwargs())
+            self._last_dm[(t, user.id)] = (state.hand_number, _signature(rendered))
+            if interaction.message is not None and interaction.message.flags.ephemeral:
+                self._ephemeral_hands[(t, user.id)] = (interaction, time.monotonic())
+        await self.publish(outcome, skip_user=user.id)
+        self.kick(t)
+
+    async def _action(self, click: Click, table_id: int) -> Bid | Play | ChooseTrump:
+        kind = click.kind
+        value = click.values[0] if click.values else click.arg
+        if value is None:
+            raise Refused(NOT_FOR_YOU)
+        if kind in ("bid", "bidsel"):
+            if not value.isdigit():
+                raise Refused(NOT_FOR_YOU)
+            return Bid(int(value))
+        if kind == "trump":
+            if value not in ("C", "D", "H", "S"):
+                raise Refused(NOT_FOR_YOU)
+            return ChooseTrump(value)  # type: ignore[arg-type]
+        if value == "hidden":
+            return Play(HIDDEN)
+        return Play(await self._card_for_id(table_id, value))
+
+    async def _card_for_id(self, table_id: int, value: str) -> Card:
+        if not value.isdigit():
+            raise Refused(NOT_FOR_YOU)
+        table = await self.service.table_view(table_id)
+        settings = await self._settings(table_id)
+        try:
+            pack = settings.resolve(len(table.seats)).pack
+        except Exception:
+            raise Refused(NOT_FOR_YOU) from None
+        index = int(value)
+        if index >= pack.size:
+            raise Refused(NOT_FOR_YOU)
+        return pack.cards[index]
+
+    async def send_hand(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        state = await self.service.hand_state(table_id, interaction.user.id)
+        table = await self.service.table_view(table_id)
+        rendered = render.hand_message(state, table, self._where(table))
+        await interaction.response.send_message(**_send_kwargs(rendered), ephemeral=True)
+        self._ephemeral_hands[(table_id, interaction.user.id)] = (interaction, time.monotonic())
+
+    async def _update_table_in_place(
+        self, interaction: discord.Interaction[Any], outcome: Outcome
+    ) -> None:
+        """A lobby button on the table message: the answer is the table message itself."""
+        message = interaction.message
+        known = outcome.table.message_id
+        if message is not None and known in (None, message.id):
+            await interaction.response.edit_message(**render.table_message(outcome.table).kwargs())
+            if known is None:
+                await self.service.set_message(outcome.table.table_id, message.id)
+        else:
+            await _reply(interaction, outcome.reply or "Done.")
+            self.schedule_table_edit(outcome.table.table_id)
+
+    async def _require_seated_lobby(self, table_id: int, user_id: int) -> None:
+        table = await self.service.table_view(table_id)
+        if table.status is not TableStatus.LOBBY:
+            raise Refused("the game has already started")
+        if all(seat.user_id != user_id for seat in table.seats):
+            raise Refused("only seated players can add a computer player: join first")
+
+    async def _require_host(
+        self, table_id: int, interaction: discord.Interaction[Any]
+    ) -> TableView:
+        table = await self.service.table_view(table_id)
+        if not table.status.is_open:
+            raise Refused(f"that table is {table.status.value}")
+        if table.host_id != interaction.user.id and not _can_manage(interaction):
+            raise Refused("only the host (or someone with Manage Channels) can do that")
+        return table
+
+    async def _settings(self, table_id: int) -> Settings:
+        row = await self.service.db.load_table(table_id)
+        return Settings.model_validate(row.document.get("settings", {}))
+
+
+def _send_kwargs(rendered: render.Rendered) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if rendered.content is not None:
+        out["content"] = rendered.content
+    if rendered.embed is not None:
+        out["embed"] = rendered.embed
+    if rendered.view is not None:
+        out["view"] = rendered.view
+    return out
+
+
+def _signature(rendered: render.Rendered) -> str:
+    """What a message would show, to tell whether an edit would change anything."""
+    embed = rendered.embed.to_dict() if rendered.embed is not None else None
+    view = rendered.view.to_components() if rendered.view is not None else None
+    return repr((rendered.content, embed, view))
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+async def _reply(interaction: discord.Interaction[Any], text: str) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(text[:2000], ephemeral=True)
+    else:
+        await interaction.response.send_message(text[:2000], ephemeral=True)
+
+
+def _can_manage(interaction: discord.Interaction[Any]) -> bool:
+    permissions = getattr(interaction.user, "guild_permissions", None)
+    channel_permissions = interaction.permissions
+    return bool(
+        (channel_permissions and channel_permissions.manage_channels)
+        or (permissions and permissions.manage_channels)
+    )
+
+
+def _rule_value(field: str, raw: str) -> object:
+    if raw == "-":
+        return None
+    if raw in ("true", "false"):
+        return raw == "true"
+    if field in ("max_cards", "target") and raw.isdigit():
+        return int(raw)
+    return raw
+
+
+def _missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
+    granted = interaction.app_permissions
+    return [name for name in REQUIRED_PERMISSIONS if not getattr(granted, name)]
+
+
+class TablesCog(commands.Cog, name="Tables"):
+    ohhell = app_commands.Group(
+        name="ohhell", description="Play Oh Hell in this channel", guild_only=True
+    )
+
+    def __init__(self, bot: OhHellBot) -> None:
+        self.bot = bot
+
+    @property
+    def controller(self) -> TableController:
+        return self.bot.tables
+
+    @property
+    def service(self) -> TableService:
+        return self.bot.tables.service
+
+    @ohhell.command(name="start", description="Open a table in this channel")
+    @app_commands.describe(
+        preset="The rule system (classic by default)",
+        max_cards="The most cards dealt in a hand (a smaller number makes a shorter game)",
+        sequence="The order of hand sizes",
+        bidding="How bids are made",
+        scoring="How points are scored",
+        trump="How trump is decided",
+        first_lead="Who leads the first trick",
+    )
+    @app_commands.choices(
+        preset=PRESET_CHOICES,
+        sequence=_choices("down-up", "up-down", "down", "up", "up-up", "fixed"),
+        bidding=_choices("hook", "open", "secret", "knock"),
+        scoring=_choices(*render.RULE_CHOICES["scoring"]),
+        trump=_choices("turned", "spades", "rotation", "bidder"),
+        first_lead=_choices("dealer", "left"),
+    )
+    async def start(
+        self,
+        interaction: discord.Interaction[Any],
+        preset: str = "classic",
+        max_cards: app_commands.Range[int, 1, 26] | None = None,
+        sequence: str | None = None,
+        bidding: str | None = None,
+        scoring: str | None = None,
+        trump: str | None = None,
+        first_lead: str | None = None,
+    ) -> None:
+        missing = _missing_permissions(interaction)
+        if missing:
+            names = ", ".join(name.replace("_", " ").title() for name in missing)
+            await _reply(
+                interaction,
+                f"I can't run a table here: I need the {names} permission"
+                f"{'s' if len(missing) > 1 else ''} in this channel.",
+            )
+            return
+        existing = await self.service.table_in_channel(interaction.channel_id or 0)
+        if existing is not None:
+            url = render.jump_url(existing.guild_id, existing.channel_id, existing.message_id)
+            await _reply(interaction, f"This channel already has an open table: {url}")
+            return
+        options = {
+            "preset": preset,
+            "max_cards": max_cards,
+            "sequence": sequence,
+            "bidding": bidding,
+            "scoring": scoring,
+            "trump": trump,
+            "first_lead": first_lead,
+        }
+        settings: dict[str, object] = {k: v for k, v in options.items() if v is not None}
+        try:
+            outcome = await self.service.open_table(
+                guild_id=interaction.guild_id or 0,
+                channel_id=interaction.channel_id or 0,
+                user_id=interaction.user.id,
+                name=interaction.user.display_name,
+                settings=settings,
+            )
+        except Refused as refusal:
+            await _reply(interaction, _sentence(str(refusal)))
+            return
+        rendered = render.table_message(outcome.table)
+        callback = await interaction.response.send_message(**_send_kwargs(rendered))
+        message = callback.resource
+        if not isinstance(message, discord.InteractionMessage):
+            message = await interaction.original_response()
+        await self.service.set_message(outcome.table.table_id, message.id)
+
+    async def _channel_table(self, interaction: discord.Interaction[Any]) -> TableView | None:
+        row = await self.service.table_in_channel(interaction.channel_id or 0)
+        if row is None:
+            await _reply(interaction, "There is no open table in this channel.")
+            return None
+        return await self.service.table_view(row.id)
+
+    @ohhell.command(
+        name="hand", description="Show your hand at this channel's table (only you see it)"
+    )
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        table = await self._channel_table(interaction)
+        if table is None:
+            return
+        try:
+            await self.controller.send_hand(interaction, table.table_id)
+        except Refused as refusal:
+            await _reply(interaction, _sentence(str(refusal)))
+
+    @ohhell.command(name="scores", description="The score sheet of this channel's table")
+    async def scores(self, interaction: discord.Interaction[Any]) -> None:
+        table = await self._channel_table(interaction)
+        if table is not None:
+            await _reply(interaction, render.scores_text(table))
+
+    @ohhell.command(name="rules", description="The rules of this channel's table")
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        table = await self._channel_table(interaction)
+        if table is not None:
+            await _reply(interaction, "\n".join(table.rules_summary))
+
+    @ohhell.command(name="leave", description="Leave this channel's table")
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        table = await self._channel_table(interaction)
+        if table is None:
+            return
+        try:
+            outcome = await self.service.leave(table.table_id, interaction.user.id)
+        except Refused as refusal:
+            await _reply(interaction, _sentence(str(refusal)))
+            return
+        await _reply(interaction, outcome.reply or "You left.")
+        self.controller.schedule_table_edit(table.table_id)
+
+    @ohhell.command(
+        name="cancel", description="Cancel this channel's table (host or Manage Channels)"
+    )
+    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
+        table = await self._channel_table(interaction)
+        if table is None:
+            return
+        if table.host_id != interaction.user.id and not _can_manage(interaction):
+            await _reply(interaction, "Only the host (or someone with Manage Channels) can cancel.")
+            return
+        await interaction.response.send_message(
+            **_send_kwargs(render.cancel_confirm(table.table_id)), ephemeral=True
+        )
+
+    @app_commands.command(name="leaderboard", description="This server's Oh Hell leaderboard")
+    @app_commands.guild_only()
+    @app_commands.describe(preset="Only games of this rule system")
+    @app_commands.choices(preset=PRESET_CHOICES)
+    async def leaderboard(
+        self, interaction: discord.Interaction[Any], preset: str | None = None
+    ) -> None:
+        board = await self.service.db.leaderboard(
+            interaction.guild_id or 0, preset=preset, caller_id=interaction.user.id
+        )
+        guild_name = interaction.guild.name if interaction.guild else "this server"
+        await interaction.response.send_message(
+            embed=render.leaderboard_embed(board, guild_name, preset),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )

@@ -1,0 +1,53 @@
+"""The real bot (bot.app) against the local Discord stand-in, on a real SQLite file."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.app import OhHellBot, build
+from bot.config import BotSettings
+from bot.engine import Action, Game
+from bot.standin.server import StandIn
+from bot.standin.testing import run_bot
+
+
+def random_legal(game_json: str, seat: int, level: str, seed: int) -> Action:
+    """A computer that plays any legal move (the tests here are about the bot, not strength)."""
+    game = Game.from_json(game_json)
+    return random.Random(seed).choice(game.legal_actions(seat))
+
+
+BotFactory = Callable[..., Any]
+
+
+@pytest.fixture
+def database_path(tmp_path: Path) -> Path:
+    return tmp_path / "ohhell.sqlite3"
+
+
+@pytest.fixture
+def start_bot(standin: StandIn, database_path: Path) -> BotFactory:
+    @asynccontextmanager
+    async def starting(**options: Any) -> AsyncIterator[OhHellBot]:
+        settings = BotSettings(discord_token="test", database_path=database_path, _env_file=None)
+        bot, database, _ = await build(
+            settings,
+            decide=options.pop("decide", random_legal),
+            workers=0,
+            edit_delay=options.pop("edit_delay", 0.02),
+            computer_delay=options.pop("computer_delay", 0.0),
+        )
+        try:
+            async with run_bot(standin, bot):
+                yield bot
+                await bot.tables.idle()
+        finally:
+            await database.close()
+
+    return starting

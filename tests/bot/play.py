@@ -1,0 +1,70 @@
+"""Simulated people at a table: read what the stand-in shows them and click like a person."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.standin.driver import Person
+from bot.standin.server import StandIn
+from bot.standin.world import Message
+
+GAME_KINDS = ("bid", "play", "trump")
+
+
+def buttons(message: Message) -> list[dict[str, Any]]:
+    return [c for c in message.iter_components() if c.get("type") == 2]
+
+
+def hand_message(person: Person) -> Message | None:
+    """The newest private hand message: a DM, or the newest ephemeral hand."""
+    candidates = [m for m in person.dms() + person.ephemerals() if _is_hand(m)]
+    return candidates[-1] if candidates else None
+
+
+def _is_hand(message: Message) -> bool:
+    return any(e.get("title", "").startswith("Your hand") for e in message.embeds)
+
+
+def my_turn_controls(person: Person) -> tuple[Message, list[str]] | None:
+    message = hand_message(person)
+    if message is None or message.content != "▶ Your turn":
+        return None
+    ids = [
+        b["custom_id"]
+        for b in buttons(message)
+        if not b.get("disabled") and b["custom_id"].split(":")[1] in GAME_KINDS
+    ]
+    return (message, ids) if ids else None
+
+
+def table_embed(message: Message) -> dict[str, Any]:
+    return message.embeds[0]
+
+
+def game_over(table_message: Message) -> bool:
+    return any(f["name"] == "Final standings" for f in table_embed(table_message).get("fields", []))
+
+
+async def play_until_over(
+    standin: StandIn, people: list[Person], table_message: Message, max_clicks: int = 2000
+) -> int:
+    """Each person, on their turn, clicks their first allowed control. Returns the clicks made."""
+    clicks = 0
+    while clicks < max_clicks:
+        found = await standin.wait_for(
+            lambda: (
+                game_over(table_message) or next((p for p in people if my_turn_controls(p)), None)
+            ),
+            timeout=10,
+        )
+        if found is True:
+            return clicks
+        person = found
+        controls = my_turn_controls(person)
+        assert controls is not None
+        message, ids = controls
+        result = await person.click(message, ids[0])
+        assert result.acknowledged, result
+        assert not result.ephemeral, f"{person.name} was refused: {result.content}"
+        clicks += 1
+    raise AssertionError("the game did not finish")

@@ -1,0 +1,51 @@
+"""Whole games through the real discord.py client and the stand-in."""
+
+from __future__ import annotations
+
+from bot.standin.server import StandIn
+from bot.standin.world import Message
+from tests.bot.conftest import BotFactory
+from tests.bot.play import game_over, hand_message, play_until_over, table_embed
+
+
+async def test_three_people_play_a_short_classic_game(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    async with start_bot() as bot:
+        ann, bob, cat = (standin.person(n) for n in ("Ann", "Bob", "Cat"))
+        opened = await ann.slash(standin.channel, "ohhell start", preset="classic", max_cards=2)
+        assert opened.response_type == 4 and not opened.ephemeral
+        table = opened.reply
+        assert table is not None
+        assert "Join" in [c.get("label") for c in table.iter_components()]
+        table_id = _table_id(table)
+        for person in (bob, cat):
+            joined = await person.click(table, f"oh:join:{table_id}")
+            assert joined.response_type == 7
+        assert "3 seated" in table_embed(table)["description"]
+        started = await ann.click(table, f"oh:start:{table_id}")
+        assert started.response_type == 7
+        await standin.wait_for(lambda: all(hand_message(p) for p in (ann, bob, cat)))
+        clicks = await play_until_over(standin, [ann, bob, cat], table)
+        assert game_over(table)
+        # classic with at most 2 cards: hands of 1, 2, 1 cards. Every bid is a click; forced
+        # cards (all of a one-card hand, every last trick) are played automatically.
+        kinds = [e.kind for e in await bot.tables.service.db.events(table_id)]
+        assert kinds.count("BidMade") == 9
+        assert kinds.count("CardPlayed") == 3 * (1 + 2 + 1)
+        assert 9 < clicks < 9 + 12
+
+        def channel_lines(word: str) -> list[str]:
+            return [m.content for m in ann.visible_messages(standin.channel) if word in m.content]
+
+        await standin.wait_for(lambda: channel_lines("Game over"))
+        assert len(channel_lines("scored")) == 3
+        assert len(channel_lines("Game over")) == 1
+        board = await ann.slash(standin.channel, "leaderboard")
+        assert board.reply is not None
+        text = board.reply.embeds[0]["description"]
+        assert text.count("in 1 (") == 3
+
+
+def _table_id(message: Message) -> int:
+    return int(message.custom_ids()[0].split(":")[2])
