@@ -122,5 +122,5 @@ def bid_values(
 def shift_probs(probs: list[float], excess: float) -> list[float]:
     """Others bidding more than the tricks left (excess > 0) fight for them: middling cards win
     less; an underbid table lets them win more."""
-    k = max(-0.5, min(0.5, 0.07 * excess))
+    k = max(-0.25, min(0.25, 0.05 * excess))
     return [p if p >= 0.97 else max(0.0, min(1.0, p * (1 - k))) for p in probs]
