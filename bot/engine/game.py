@@ -110,6 +110,7 @@ class Game:
         "_dealer",
         "_dealt",
         "_dups",
+        "_ev",
         "_failed",
         "_fast",
         "_first_dealer",
@@ -188,6 +189,7 @@ class Game:
     _smask: list[int]
     _suit_of: tuple[int, ...]
     _dups: bool
+    _ev: list[Event] | None
     _joker: int
     _ntj: bool
     _bids: list[int]
@@ -268,6 +270,7 @@ class Game:
         g._joker = r.pack.joker
         g._suit_of = r.pack.suit_of
         g._dups = r.pack.has_duplicates
+        g._ev = None
         g._totals = [0] * players
         g._made = [0] * players
         g._made_win = [0] * players
@@ -275,7 +278,7 @@ class Game:
         g._tb = [()] * players
         g._past = ()
         g._placing = None
-        g._begin_hand(None)
+        g._begin_hand()
         return g
 
     def copy(self) -> Game:
@@ -413,7 +416,8 @@ class Game:
 
     # --- the deal --------------------------------------------------------------------------
 
-    def _begin_hand(self, ev: list[Event] | None) -> None:
+    def _begin_hand(self) -> None:
+        ev = self._ev
         r = self._rules
         pk = self._pack
         num = self._number
@@ -630,18 +634,18 @@ class Game:
         """Apply a move from ``legal_mask`` unchecked: a card id, a bid, or a trump suit.
         ``suit`` names a joker led in no trumps (default: the lowest suit allowed)."""
         if self._fast:
-            self._play(seat, x, -1, None)
+            self._play(seat, x, -1)
             return
         ph = self._phase
         if ph is _PLAYING:
             if x == self._joker and self._ntj and not self._trick and suit < 0:
                 m = self._joker_suits(seat)
                 suit = (m & -m).bit_length() - 1
-            self._play(seat, x, suit, None)
+            self._play(seat, x, suit)
         elif ph is _BIDDING:
-            self._bid(seat, x, None)
+            self._bid(seat, x)
         elif ph is _TRUMP:
-            self._choose(seat, x, None)
+            self._choose(seat, x)
         else:
             raise WrongPhase("the game is over")
 
@@ -702,7 +706,8 @@ class Game:
         rest = self._size - sum(self._bids[s] for s in self._order[:-1])
         return rest if 0 <= rest <= self._size else -1
 
-    def _bid(self, seat: int, n: int, ev: list[Event] | None) -> None:
+    def _bid(self, seat: int, n: int) -> None:
+        ev = self._ev
         self._log.append((seat, n))
         if self._pending:
             self._bids[seat] = n
@@ -724,7 +729,7 @@ class Game:
                     self._pending = self._all_pending()
                     self._turn = self._order[0]
                 else:
-                    self._end_bidding(ev)
+                    self._end_bidding()
             elif seat == self._turn:
                 p = self._pending
                 for s in self._order:
@@ -744,12 +749,12 @@ class Game:
         self._bpos += 1
         if self._bpos == self._k:
             self._changer = -1
-            self._end_bidding(ev)
+            self._end_bidding()
         else:
             self._changer = seat if self._rules.bid_changes else -1
             self._turn = self._order[self._bpos]
 
-    def _end_bidding(self, ev: list[Event] | None) -> None:
+    def _end_bidding(self) -> None:
         if self._trump == TRUMP_PENDING:
             best = -1
             for s in self._order:
@@ -761,7 +766,8 @@ class Game:
             return
         self._start_play()
 
-    def _choose(self, seat: int, suit: int, ev: list[Event] | None) -> None:
+    def _choose(self, seat: int, suit: int) -> None:
+        ev = self._ev
         self._trump_choice = (seat, suit)
         self._set_trump(suit)
         if ev is not None:
@@ -775,7 +781,7 @@ class Game:
         self._leader = lead
         self._turn = lead
 
-    def _play(self, seat: int, card: int, named: int, ev: list[Event] | None) -> None:
+    def _play(self, seat: int, card: int, named: int) -> None:
         bit = 1 << card
         self._hands[seat] ^= bit
         trick = self._trick
@@ -800,15 +806,13 @@ class Game:
             self._played[seat] |= 1 << s
         trick.append(card)
         self._tmask |= bit
-        if ev is not None:
-            lead_suit = SUITS[named] if len(trick) == 1 and named >= 0 else None
-            ev.append(CardPlayed(seat, self._pack.cards[card], lead_suit))
         if len(trick) < self._k:
             self._turn = self._next[seat]
         else:
-            self._finish_trick(ev)
+            self._finish_trick()
 
-    def _finish_trick(self, ev: list[Event] | None) -> None:
+    def _finish_trick(self) -> None:
+        ev = self._ev
         trick = self._trick
         tm = self._tmask
         leader = self._leader
@@ -852,7 +856,7 @@ class Game:
         if self._left:
             self._turn = self._leader
         else:
-            self._end_hand(ev)
+            self._end_hand()
 
     def _duplicate_winner(self) -> int:
         """Position of the winning card in the trick, or -1 (all cancelled, up the ante)."""
@@ -891,7 +895,8 @@ class Game:
 
     # --- the end of a hand and of the game -------------------------------------------------
 
-    def _end_hand(self, ev: list[Event] | None) -> None:
+    def _end_hand(self) -> None:
+        ev = self._ev
         r = self._rules
         formula = FORMULAS[r.scoring]
         n = self._size
@@ -934,26 +939,26 @@ class Game:
             best = max(points[s] for s in self._order)
             top = tuple(s for s in self._seats if points[s] == best)
             if len(top) > 1:
-                self._next_hand(TIEBREAK, top, ev)
+                self._next_hand(TIEBREAK, top)
             else:
-                self._game_over(ev)
+                self._game_over()
             return
         if r.end == "sequence":
             if self._kind == NORMAL and self._seq < len(r.sizes):
-                self._next_hand(NORMAL, tuple(range(self._np)), ev)
+                self._next_hand(NORMAL, tuple(range(self._np)))
                 return
         elif max(self._totals) < r.target:
-            self._next_hand(NORMAL, tuple(range(self._np)), ev)
+            self._next_hand(NORMAL, tuple(range(self._np)))
             return
         keys = self._keys()
         top_key = max(keys)
         top = tuple(s for s in range(self._np) if keys[s] == top_key)
         if len(top) > 1 and r.ties == "extra-hand":
-            self._next_hand(EXTRA, tuple(range(self._np)), ev)
+            self._next_hand(EXTRA, tuple(range(self._np)))
         elif len(top) > 1 and r.ties == "tiebreakers":
-            self._next_hand(TIEBREAK, top, ev)
+            self._next_hand(TIEBREAK, top)
         else:
-            self._game_over(ev)
+            self._game_over()
 
     def _keys(self) -> list[tuple[int, ...]]:
         sign = -1 if self._rules.scoring == "negative" else 1
@@ -965,12 +970,13 @@ class Game:
             for s in range(self._np)
         ]
 
-    def _next_hand(self, kind: str, seats: tuple[int, ...], ev: list[Event] | None) -> None:
+    def _next_hand(self, kind: str, seats: tuple[int, ...]) -> None:
         self._next_kind = kind
         self._next_seats = seats
-        self._begin_hand(ev)
+        self._begin_hand()
 
-    def _game_over(self, ev: list[Event] | None) -> None:
+    def _game_over(self) -> None:
+        ev = self._ev
         keys = self._keys()
         distinct = sorted(set(keys), reverse=True)
         self._placing = tuple(distinct.index(key) + 1 for key in keys)
@@ -1035,13 +1041,28 @@ class Game:
         ev: list[Event] = []
         if isinstance(action, Bid):
             self._check_bid(seat, action.n)
-            self._bid(seat, action.n, ev)
+            self._ev = ev
+            try:
+                self._bid(seat, action.n)
+            finally:
+                self._ev = None
         elif isinstance(action, Play):
             card, named = self._check_play(seat, action)
-            self._play(seat, card, named, ev)
+            ev.append(
+                CardPlayed(seat, self._pack.cards[card], SUITS[named] if named >= 0 else None)
+            )
+            self._ev = ev
+            try:
+                self._play(seat, card, named)
+            finally:
+                self._ev = None
         elif isinstance(action, ChooseTrump):
             suit = self._check_trump(seat, action.suit)
-            self._choose(seat, suit, ev)
+            self._ev = ev
+            try:
+                self._choose(seat, suit)
+            finally:
+                self._ev = None
         else:
             raise TypeError(f"not an action: {action!r}")
         return ev
