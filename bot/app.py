@@ -72,18 +72,18 @@ class OhHellBot(commands.Bot):
             await self.tables.resume_open_tables()
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Components no persistent item claims (foreign or forged custom_ids) still get an
-        answer, instead of Discord's "This interaction failed"."""
-        from cogs.items import parse
+        """Components no persistent item claims (foreign, malformed or forged custom_ids, or
+        one that is not on the message clicked) still get an answer, instead of Discord's
+        "This interaction failed"."""
+        from cogs.items import on_message, parse
         from cogs.tables import NOT_FOR_YOU
 
         if interaction.type is not discord.InteractionType.component:
             return
         data: dict[str, Any] = dict(interaction.data or {})
-        if parse(str(data.get("custom_id", ""))) is None:
-            await asyncio.sleep(0)  # let a claiming item (if any) answer first
-            if not interaction.response.is_done():
-                await interaction.response.send_message(NOT_FOR_YOU, ephemeral=True)
+        custom_id = str(data.get("custom_id", ""))
+        if parse(custom_id) is None or not on_message(interaction.message, custom_id):
+            await interaction.response.send_message(NOT_FOR_YOU, ephemeral=True)
 
     async def close(self) -> None:
         await self.tables.close()
@@ -119,7 +119,12 @@ async def run(settings: BotSettings) -> None:
 
     if settings.discord_api_base and settings.discord_gateway_url:
         point_discord_py_at(settings.discord_api_base, settings.discord_gateway_url)
-    bot, database, pool = await build(settings)
+    bot, database, pool = await build(
+        settings,
+        workers=settings.computer_workers,
+        edit_delay=settings.table_edit_delay,
+        computer_delay=settings.computer_delay,
+    )
     assert settings.discord_token is not None
     try:
         async with bot:

@@ -29,6 +29,15 @@ class BotSettings(BaseSettings):
         default=None, description="Sync slash commands to this server only (instant)."
     )
     log_level: LogLevel = "INFO"
+    table_edit_delay: float = Field(
+        default=0.5, ge=0, description="Seconds to gather changes into one table-message edit."
+    )
+    computer_delay: float = Field(
+        default=1.0, ge=0, description="Seconds between computer players' moves, to follow them."
+    )
+    computer_workers: int | None = Field(
+        default=None, ge=1, description="Processes for computer players (default: one a core)."
+    )
     # Only for the local Discord stand-in (tests, `make demo`): where discord.py connects.
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None

@@ -76,6 +76,18 @@ def parse(text: str, values: tuple[str, ...] = ()) -> Click | None:
     return Click(kind, int(match["table"]), hand, match["arg"], values)
 
 
+def on_message(message: discord.Message | None, custom_id: str) -> bool:
+    """Whether `custom_id` is a component of `message`. discord.py drops a click whose custom_id
+    is not on the message without a word, so a forged one must be answered separately."""
+    if message is None:
+        return False
+    for row in message.components:
+        for child in getattr(row, "children", [row]):
+            if getattr(child, "custom_id", None) == custom_id:
+                return True
+    return False
+
+
 def _controller(interaction: discord.Interaction[Any]) -> TableController:
     controller: TableController = interaction.client.tables
     return controller

@@ -333,9 +333,10 @@ class TableController:
         outcome = await self.service.act(t, user.id, click.hand, action)
         state = outcome.hands.get(user.id) or await self.service.hand_state(t, user.id)
         rendered = render.hand_message(state, outcome.table, self._where(outcome.table))
-        if outcome.new_hand:
-            # The clicked message belongs to the finished hand: close it; the new hand comes as
-            # a new message.
+        ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
+        if outcome.new_hand and not ephemeral:
+            # The clicked DM belongs to the finished hand: close it; the new hand comes as a
+            # new DM (which notifies, unlike an edit).
             await interaction.response.edit_message(
                 content="This hand is over — your new hand is in a new message.",
                 embed=None,
@@ -343,9 +344,10 @@ class TableController:
             )
         else:
             await interaction.response.edit_message(**rendered.kwargs())
-            self._last_dm[(t, user.id)] = (state.hand_number, _signature(rendered))
-            if interaction.message is not None and interaction.message.flags.ephemeral:
+            if ephemeral:
                 self._ephemeral_hands[(t, user.id)] = (interaction, time.monotonic())
+            else:
+                self._last_dm[(t, user.id)] = (state.hand_number, _signature(rendered))
         await self.publish(outcome, skip_user=user.id)
         self.kick(t)
 

@@ -410,7 +410,9 @@ class TableService:
             except EngineError as error:
                 raise Refused(str(error)) from None
             events += _play_forced_cards(document, game)
-            return await self._commit_game(row, document, game, events, user_id, before)
+            return await self._commit_game(
+                row, document, game, events, user_id, before, action=(seat, action)
+            )
 
     async def set_auto_play(self, table_id: int, user_id: int, on: bool) -> Outcome:
         async with self._lock(table_id):
@@ -528,11 +530,17 @@ class TableService:
         events: list[Event],
         user_id: int | None,
         before: dict[int, HandState],
+        *,
+        action: tuple[int, Action] | None = None,
     ) -> Outcome:
         document.game = game.to_json()
         over = game.phase is Phase.GAME_OVER
         results = _results(document, game) if over else []
-        stored = [StoredEvent(type(e).__name__, _event_payload(e), user_id) for e in events]
+        stored = []
+        if action is not None:
+            seat, taken = action
+            stored.append(StoredEvent("action", {"seat": seat, "action": repr(taken)}, user_id))
+        stored += [StoredEvent(type(e).__name__, _event_payload(e), user_id) for e in events]
         outcome = await self._save(
             row,
             document,

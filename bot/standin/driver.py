@@ -299,6 +299,24 @@ class Person:
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._interact(3, msg.channel, data, msg, timeout)
 
+    async def click_forged(
+        self,
+        message: Message | int,
+        custom_id: str,
+        *,
+        values: list[str] | None = None,
+        timeout: float | None = None,
+    ) -> InteractionResult:
+        """What a modified client could send: a component interaction on a message this person
+        can see, with any custom_id (and select values), whether or not the message has it."""
+        msg = _as_message(self.standin, message)
+        if not self.can_see(msg):
+            raise DriverError(f"{self.name} cannot see {msg!r}")
+        data: JSON = {"custom_id": custom_id, "component_type": 2 if values is None else 3}
+        if values is not None:
+            data["values"] = list(values)
+        return await self._interact(3, msg.channel, data, msg, timeout)
+
     async def select(
         self,
         message: Message | int,
