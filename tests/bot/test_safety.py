@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from bot.standin.driver import Person
 from bot.standin.server import StandIn
@@ -12,7 +13,7 @@ from tests.bot.play import hand_message, my_turn_controls, play_until_over, tabl
 
 
 async def open_and_start(
-    standin: StandIn, people: list[Person], **options: object
+    standin: StandIn, people: list[Person], **options: Any
 ) -> tuple[Message, int]:
     host = people[0]
     opened = await host.slash(standin.channel, "ohhell start", **options)
