@@ -284,11 +284,65 @@ class Game:
     def copy(self) -> Game:
         """An independent copy (cheap: the rules and past hands are shared, being immutable)."""
         g = Game.__new__(Game)
-        for name in Game.__slots__:
-            v = getattr(self, name)
-            if type(v) is list:
-                v = v.copy()
-            setattr(g, name, v)
+        # Lists changed in place are copied; the rest are immutable or replaced whole.
+        g._bids = self._bids.copy()
+        g._blind = self._blind
+        g._bpos = self._bpos
+        g._bround = self._bround
+        g._changer = self._changer
+        g._chooser = self._chooser
+        g._dealer = self._dealer
+        g._dealt = self._dealt
+        g._dups = self._dups
+        g._ev = self._ev
+        g._failed = self._failed.copy()
+        g._fast = self._fast
+        g._first_dealer = self._first_dealer
+        g._hands = self._hands.copy()
+        g._joker = self._joker
+        g._k = self._k
+        g._kind = self._kind
+        g._leader = self._leader
+        g._led = self._led
+        g._left = self._left
+        g._log = self._log.copy()
+        g._made = self._made.copy()
+        g._made_over = self._made_over.copy()
+        g._made_win = self._made_win.copy()
+        g._named = self._named
+        g._names = self._names
+        g._next = self._next
+        g._next_kind = self._next_kind
+        g._next_seats = self._next_seats
+        g._np = self._np
+        g._ntj = self._ntj
+        g._number = self._number
+        g._order = self._order
+        g._overrides = self._overrides
+        g._pack = self._pack
+        g._past = self._past
+        g._pending = self._pending
+        g._phase = self._phase
+        g._placing = self._placing
+        g._played = self._played.copy()
+        g._rules = self._rules
+        g._seats = self._seats
+        g._seed = self._seed
+        g._seq = self._seq
+        g._size = self._size
+        g._smask = self._smask
+        g._suit_of = self._suit_of
+        g._tb = self._tb
+        g._tmask = self._tmask
+        g._totals = self._totals.copy()
+        g._trick = self._trick.copy()
+        g._tricks = self._tricks.copy()
+        g._trump = self._trump
+        g._trump_choice = self._trump_choice
+        g._turn = self._turn
+        g._turned = self._turned
+        g._value = self._value
+        g._won = self._won.copy()
         return g
 
     # --- reading the state -----------------------------------------------------------------
