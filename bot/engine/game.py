@@ -986,12 +986,13 @@ class Game:
                 )
             )
         if tiebreak:
+            sign = -1 if r.scoring == "negative" else 1
             tb = list(self._tb)
             for s in self._order:
-                tb[s] = (*tb[s], points[s])
+                tb[s] = (*tb[s], sign * points[s])
             self._tb = tb
-            best = max(points[s] for s in self._order)
-            top = tuple(s for s in self._seats if points[s] == best)
+            best = max(sign * points[s] for s in self._order)
+            top = tuple(s for s in self._seats if sign * points[s] == best)
             if len(top) > 1:
                 self._next_hand(TIEBREAK, top)
             else:

@@ -209,3 +209,16 @@ def test_fast_path_agrees_with_the_public_api() -> None:
             assert cards == {g.pack.cards[i] for i in range(g.pack.size) if m >> i & 1}
         assert g.legal_mask((seat + 1) % 5) == 0 or g.phase is Phase.BIDDING
         g.apply(seat, rng.choice(actions))
+
+
+def test_tiebreak_deal_under_negative_scoring_lowest_wins() -> None:
+    rules = {"preset": "oh-shit", "sequence": "down", "max_cards": 1, "scoring": "negative"}
+    g = deal(rules, ONE, "2D", bids((0, 0), (1, 0), (2, 0), (3, 0)))
+    _finish_one_card_hand(g)
+    assert g.totals == (0, 1, 0, 0)  # seat 1 took the trick; the rest tie for first
+    assert g.seats == (0, 2, 3) and g.cards_each == 5
+    play_randomly(g, random.Random(8))
+    last = g.history()[-1]
+    assert last.kind == "tiebreak" and last.points is not None
+    winner = g.placing.index(1) if g.placing else -1
+    assert last.points[winner] == min(last.points[s] for s in last.seats)
