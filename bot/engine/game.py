@@ -1454,7 +1454,16 @@ class Game:
 
     @classmethod
     def from_json(cls, text: str) -> Game:
-        doc = json.loads(text)
+        """Load a game saved by ``to_json``; raises :class:`EngineError` if it isn't one."""
+        try:
+            return cls._load(json.loads(text))
+        except EngineError:
+            raise
+        except (ValueError, TypeError, KeyError, IndexError) as e:
+            raise EngineError(f"not a saved game of version {JSON_VERSION}: {e}") from None
+
+    @classmethod
+    def _load(cls, doc: Any) -> Game:
         if not isinstance(doc, dict) or doc.get("v") != JSON_VERSION:
             raise EngineError(f"not a saved game of version {JSON_VERSION}")
         settings = Settings.model_validate(doc["rules"])
@@ -1466,13 +1475,11 @@ class Game:
         first = hands[0][0] if hands else 0
         g = cls._create(settings, doc["players"], doc["seed"], first, doc["names"], overrides)
         for i, (dealer, _cards, actions) in enumerate(hands):
-            if g._number != i + 1 or g._dealer != dealer:
+            if g._number != i + 1 or g._dealer != dealer or g._phase is _OVER:
                 raise EngineError(f"saved hand {i + 1} doesn't follow from the one before")
             for seat, kind, x, suit in _decode_actions(actions):
-                if g._phase is _OVER:
-                    raise EngineError("a saved action follows the end of the game")
                 want = {"b": _BIDDING, "t": _TRUMP, "p": _PLAYING}[kind]
-                if g._phase is not want or not g.legal_mask(seat) >> x & 1:
+                if g._number != i + 1 or g._phase is not want or not g.legal_mask(seat) >> x & 1:
                     raise EngineError(f"saved hand {i + 1} holds an illegal action")
                 if kind == "p" and suit >= 0 and not g._joker_suits(seat) >> suit & 1:
                     raise EngineError(f"saved hand {i + 1} names an illegal joker suit")

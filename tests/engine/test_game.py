@@ -222,3 +222,28 @@ def test_tiebreak_deal_under_negative_scoring_lowest_wins() -> None:
     assert last.kind == "tiebreak" and last.points is not None
     winner = g.placing.index(1) if g.placing else -1
     assert last.points[winner] == min(last.points[s] for s in last.seats)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "not json",
+        "[]",
+        '{"v": 1}',
+        (
+            '{"v": 1, "rules": {"preset": "golf"}, "players": 4, "names": null, "seed": 0, '
+            '"hands": []}'
+        ),
+    ],
+)
+def test_from_json_refuses_what_is_not_a_saved_game(text: str) -> None:
+    with pytest.raises(EngineError):
+        Game.from_json(text)
+
+
+def test_from_json_refuses_a_tampered_action() -> None:
+    g = Game.new(Settings(preset="first-to-101"), 4, seed=1)
+    g.apply(1, Bid(3))
+    text = g.to_json().replace('"1b3"', '"1b11"')
+    with pytest.raises(EngineError, match="illegal action"):
+        Game.from_json(text)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bot.engine import (
@@ -12,6 +14,7 @@ from bot.engine import (
     BidsRevealed,
     Card,
     ChooseTrump,
+    Game,
     HandScored,
     IllegalBid,
     IllegalPlay,
@@ -19,11 +22,14 @@ from bot.engine import (
     NotYourTurn,
     Phase,
     Play,
+    RecordError,
+    Settings,
     TrickWon,
     WrongPhase,
 )
+from bot.engine.records import game_from_record
 
-from .helpers import bids, deal, plays
+from .helpers import bids, deal, plays, record
 
 C = Card.parse
 BASE = {"preset": "classic", "sequence": "down", "bid_changes": False}
@@ -164,14 +170,10 @@ def test_highest_bidder_chooses_trump_ties_to_the_earliest_bidder() -> None:
 def test_spades_always_trump_and_rotation() -> None:
     g = deal({**BASE, "max_cards": 3, "trump": "spades"}, HANDS3, None)
     assert g.trump == "S" and g.turned is None
-    from bot.engine import Game, Settings
-
     g = Game.new(
         Settings(trump="rotation", sequence="fixed", max_cards=2, end="target", target=10**6), 4
     )
-    seen = []
-    import random
-
+    seen: list[str | None] = []
     rng = random.Random(1)
     while len(seen) < 10:
         if g.hand_number > len(seen):
@@ -428,18 +430,12 @@ def test_cancellation_example_from_003_first_highest() -> None:
         "duplicates": "cancel",
         "all_cancelled": "first-highest",
     }
-    from bot.engine.records import game_from_record
-
-    from .helpers import record
-
-    rec = record(rules, cards, "2H", dealer=6, names=["P1", "P2", "P3", "P4", "P5", "P6", "P7"])
-    g = game_from_record(rec)
-    for seat in range(7):
-        g.apply(seat, Play(C(cards[seat][0])) if g.phase is Phase.PLAYING else Bid(0))
-    # bidding consumed the first loop; play now
-    for seat in range(7):
-        events = g.apply(seat, Play(C(cards[seat][0])))
-    assert next(e for e in events if isinstance(e, TrickWon)).winner == 1
+    names = ["P1", "P2", "P3", "P4", "P5", "P6", "P7"]
+    acts = bids(*((s, 0) for s in range(7))) + plays(*((s, cards[s][0]) for s in range(6)))
+    g = game_from_record(record(rules, cards, "2H", acts, dealer=6, names=names))
+    assert g.trump == "H"
+    events = g.apply(6, Play(C("3S")))
+    assert next(e for e in events if isinstance(e, TrickWon)).winner == 1  # P2
 
 
 def test_cancellation_leaves_a_surviving_led_card_the_winner() -> None:
@@ -469,11 +465,7 @@ def test_blind_one_card_hand_hides_only_your_own_card() -> None:
 
 
 def test_blind_last_is_only_the_final_one_card_hand() -> None:
-    r = (
-        __import__("bot.engine", fromlist=["Settings"])
-        .Settings(preset="oh-hell", blind="last", sequence="up-down", max_cards=3)
-        .resolve(4)
-    )
+    r = Settings(preset="oh-hell", blind="last", sequence="up-down", max_cards=3).resolve(4)
     assert [r.is_blind(i, n) for i, n in enumerate(r.sizes)] == [False, False, False, False, True]
 
 
@@ -495,8 +487,6 @@ def test_exhausted_dealer_last_card() -> None:
     ]
     g = deal(rules, cards, "AC")
     assert g.trump == "C" and g.cards_each == 13
-    from bot.engine.errors import RecordError
-
     with pytest.raises(RecordError, match="dealer's last card") as e:
         deal(rules, cards, "AD")
     assert e.value.rule == "turned"
