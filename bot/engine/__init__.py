@@ -1,9 +1,19 @@
 """The Oh Hell rules engine: pure, typed, deterministic from a seed.
 
->>> from bot.engine import Game, Settings
->>> game = Game.new(Settings(preset="first-to-101"), players=4, seed=1)
->>> game.phase
-<Phase.BIDDING: 'bidding'>
+>>> from bot.engine import Game, Settings, Bid
+>>> game = Game.new(Settings(preset="first-to-101"), players=4, seed=1, names=["A", "B", "C", "D"])
+>>> game.phase, game.to_act
+(<Phase.BIDDING: 'bidding'>, (1,))
+>>> events = game.apply(1, Bid(2))
+
+The checked API: ``Game.new``, ``phase``, ``to_act``, ``legal_actions(seat)``,
+``apply(seat, action) -> list[Event]``, ``view(seat) -> PlayerView`` (exactly what a seat may
+see), ``to_json()``/``Game.from_json``, ``copy()``. Errors are :class:`EngineError` subclasses.
+
+The fast path for simulation (the same rules; the checked API is built on it):
+``legal_mask(seat)`` (card ids / bid values / suits as bits), ``apply_fast(seat, x)``, ``turn``,
+``hand_mask(seat)``, ``unseen_mask(seat)``, ``played_mask()`` and ``with_hands(masks)`` for a
+determinised copy. Records: ``bot.engine.records``; the command ``python -m bot.engine.replay``.
 """
 
 from bot.engine.actions import (

@@ -2,7 +2,8 @@
 
 ``python -m bot.engine.bench [--seconds S] [--runs N]``. Both engines are driven from Python the
 same way: every decision uniformly random among the legal ones, the deal included (OpenSpiel's
-chance outcomes are sampled with ``random``). The last line of output is JSON with the figures.
+chance outcomes, all uniform in oh_hell, are sampled with ``random``). Whole games of
+``first-to-101`` are played and their hands counted. The last line of output is JSON.
 """
 
 from __future__ import annotations
