@@ -16,6 +16,7 @@ from cogs.items import TableButton, TableSelect, custom_id, select_id
 COLOUR = discord.Colour.dark_green()
 MAX_BUTTON_CARDS = 20
 MAX_BID_BUTTONS = 21  # bids 0..20
+MAX_TRICK_LINES = 12
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 
@@ -148,8 +149,10 @@ def table_message(table: TableView) -> Rendered:
             winner = names[trick_view.winner] if trick_view.winner is not None else "nobody"
             worth = " (×2)" if trick_view.value > 1 else ""
             done_lines.append(f"{number}. {cards} → **{winner}**{worth}")
-        text = "\n".join(done_lines[-12:])
-        embed.add_field(name="Tricks this hand", value=text[-1024:], inline=False)
+        shown = done_lines[-MAX_TRICK_LINES:]
+        hidden = len(done_lines) - len(shown)
+        text = "\n".join(([f"({hidden} earlier tricks)"] if hidden else []) + shown)
+        embed.add_field(name="Tricks this hand", value=text[:1024], inline=False)
     if game.phase is Phase.GAME_OVER and game.placing is not None:
         embed.add_field(name="Final standings", value=_standings(table)[:1024], inline=False)
     elif game.to_act:

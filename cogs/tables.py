@@ -61,6 +61,7 @@ class TableController:
         self._ephemeral_hands: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
         self._dm_locks: dict[tuple[int, int], asyncio.Lock] = {}
         self._last_dm: dict[tuple[int, int], tuple[int, str]] = {}
+        self._publish_locks: dict[int, asyncio.Lock] = {}
 
     # -- background work ------------------------------------------------------------------------
 
@@ -116,8 +117,18 @@ class TableController:
 
     # -- showing outcomes -----------------------------------------------------------------------
 
+    def publish_later(self, outcome: Outcome, *, skip_user: int | None = None) -> None:
+        """Publish after the interaction has been answered, as tracked background work."""
+        self._spawn(self.publish(outcome, skip_user=skip_user))
+
     async def publish(self, outcome: Outcome, *, skip_user: int | None = None) -> None:
-        """Show a committed change: the table message (coalesced), private hands, notices."""
+        """Show a committed change: the table message (coalesced), private hands, notices.
+        One table's outcomes are shown one at a time, in the order they were committed."""
+        lock = self._publish_locks.setdefault(outcome.table.table_id, asyncio.Lock())
+        async with lock:
+            await self._publish(outcome, skip_user)
+
+    async def _publish(self, outcome: Outcome, skip_user: int | None) -> None:
         table = outcome.table
         self.schedule_table_edit(table.table_id)
         jobs = [
@@ -297,7 +308,7 @@ class TableController:
         elif kind == "start":
             outcome = await service.start_game(t, user.id, can_manage=_can_manage(interaction))
             await self._update_table_in_place(interaction, outcome)
-            await self.publish(outcome)
+            self.publish_later(outcome)
             self.kick(t)
         elif kind == "cancel":
             await self._require_host(t, interaction)
@@ -348,7 +359,7 @@ class TableController:
                 self._ephemeral_hands[(t, user.id)] = (interaction, time.monotonic())
             else:
                 self._last_dm[(t, user.id)] = (state.hand_number, _signature(rendered))
-        await self.publish(outcome, skip_user=user.id)
+        self.publish_later(outcome, skip_user=user.id)
         self.kick(t)
 
     async def _action(self, click: Click, table_id: int) -> Bid | Play | ChooseTrump:

@@ -504,8 +504,10 @@ class TableService:
     def _check_room(document: TableDocument) -> None:
         if len(document.seats) >= MAX_SEATS:
             raise Refused(f"the table is full ({MAX_SEATS} seats)")
-        high = player_range(_settings(document))[1]
-        if len(document.seats) >= high:
+        low, high = player_range(_settings(document))
+        # While the rules fit no player count (the host is still editing them), seats stay
+        # open: Start says what to change.
+        if low <= high and len(document.seats) >= high:
             raise Refused(f"these rules take at most {high} players")
 
     @staticmethod

@@ -34,7 +34,20 @@ def my_turn_controls(person: Person) -> tuple[Message, list[str]] | None:
         for b in buttons(message)
         if not b.get("disabled") and b["custom_id"].split(":")[1] in GAME_KINDS
     ]
+    ids += [
+        s["custom_id"]
+        for s in message.iter_components()
+        if s.get("type") == 3 and not s.get("disabled")
+    ]
     return (message, ids) if ids else None
+
+
+async def take_turn(person: Person, message: Message, custom_id: str) -> Any:
+    """Click a button, or pick the first option of a select."""
+    component = message.component(custom_id)
+    if component.get("type") == 3:
+        return await person.select(message, custom_id, [component["options"][0]["value"]])
+    return await person.click(message, custom_id)
 
 
 def table_embed(message: Message) -> dict[str, Any]:
@@ -63,7 +76,7 @@ async def play_until_over(
         controls = my_turn_controls(person)
         assert controls is not None
         message, ids = controls
-        result = await person.click(message, ids[0])
+        result = await take_turn(person, message, ids[0])
         assert result.response_type == 7, f"{person.name} was refused: {result.content}"
         clicks += 1
     raise AssertionError("the game did not finish")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from bot.engine import Game
 from bot.standin.server import StandIn
 from bot.standin.world import Message
 from tests.bot.conftest import BotFactory
 from tests.bot.play import game_over, hand_message, play_until_over, table_embed
+from tests.bot.privacy import assert_private_hands_stay_private
 
 
 async def test_three_people_play_a_short_classic_game(
@@ -34,6 +36,11 @@ async def test_three_people_play_a_short_classic_game(
         assert kinds.count("BidMade") == 9
         assert kinds.count("CardPlayed") == 3 * (1 + 2 + 1)
         assert 9 < clicks < 9 + 12
+        await bot.tables.idle()
+        row = await bot.tables.service.db.load_table(table_id)
+        game = Game.from_json(row.document["game"])
+        seats = {"Ann": 0, "Bob": 1, "Cat": 2}
+        assert assert_private_hands_stay_private(standin, [ann, bob, cat], game, seats) > 20
 
         def channel_lines(word: str) -> list[str]:
             return [m.content for m in ann.visible_messages(standin.channel) if word in m.content]
