@@ -1123,7 +1123,7 @@ class Game:
         return ev
 
     def _who(self, seat: int) -> str:
-        return self._names[seat]
+        return self._names[seat] if 0 <= seat < self._np else f"seat {seat}"
 
     def _phase_error(self, seat: int, doing: str) -> WrongPhase:
         ph = self._phase
@@ -1144,6 +1144,10 @@ class Game:
         who = self._who(seat)
         if not self._legal_seat(seat):
             raise NotYourTurn(f"there is no seat {seat}")
+        if seat not in self._seats:
+            raise NotYourTurn(
+                "you are not in this tie-break deal", record=f"{who} is not in this tie-break deal"
+            )
         if n >= 0 and self._bid_mask(seat) >> n & 1:
             return
         if not self._bid_mask(seat):

@@ -14,6 +14,7 @@ from bot.engine import (
     Game,
     GameOver,
     HandDealt,
+    NotYourTurn,
     Phase,
     Play,
     Settings,
@@ -62,6 +63,8 @@ def test_001_tiebreakers_then_a_five_card_deal_among_the_tied() -> None:
     assert g.phase is Phase.BIDDING
     assert g.seats == (0, 2, 3) and g.cards_each == 5 and g.dealer == 2
     assert g.hand_mask(1) == 0
+    with pytest.raises(NotYourTurn, match="not in this tie-break deal"):
+        g.apply(1, Bid(0))
     play_randomly(g, random.Random(5))
     placing = g.placing
     assert placing is not None
@@ -247,3 +250,12 @@ def test_from_json_refuses_a_tampered_action() -> None:
     text = g.to_json().replace('"1b3"', '"1b11"')
     with pytest.raises(EngineError, match="illegal action"):
         Game.from_json(text)
+
+
+def test_a_seat_that_does_not_exist_gets_an_engine_error() -> None:
+    g = Game.new(Settings(preset="first-to-101"), 4, seed=1)
+    with pytest.raises(EngineError, match="no seat 7"):
+        g.apply(7, Bid(1))
+    with pytest.raises(EngineError):
+        g.apply(-1, Play(C("AS")))
+    assert g.legal_actions(9) == []
