@@ -541,3 +541,30 @@ def test_spades_double_doubles_every_score_of_a_spade_hand() -> None:
     # seat 3 won two tricks with trumps, seat 1 one
     assert scored.tricks == (0, 1, 0, 2)
     assert scored.points == (2 * 10, 2 * 11, 2 * 0, 2 * 2)
+
+
+# --- packs in play --------------------------------------------------------------------------
+
+
+def test_63_card_pack_ranks_11_12_13_between_10_and_jack() -> None:
+    rules = {**BASE, "max_cards": 2, "pack": "63"}
+    hands = [["10H", "2S"], ["13H", "3S"], ["12H", "4S"], ["JH", "11S"]]
+    g = deal(rules, hands, "2C", bids((1, 0), (2, 0), (3, 0), (0, 0)))
+    for seat, card in [(1, "13H"), (2, "12H"), (3, "JH")]:
+        g.apply(seat, Play(C(card)))
+    events = g.apply(0, Play(C("10H")))
+    assert events[-1] == TrickWon(1, (C("13H"), C("12H"), C("JH"), C("10H")), 3, 1)
+    for seat, card in [(3, "11S"), (0, "2S"), (1, "3S")]:
+        g.apply(seat, Play(C(card)))
+    events = g.apply(2, Play(C("4S")))
+    assert next(e for e in events if isinstance(e, TrickWon)).winner == 3  # 11 beats 4
+
+
+def test_australian_pack_in_oh_hell_later_duplicate_wins_by_default() -> None:
+    rules = {"preset": "oh-hell", "sequence": "down", "max_cards": 1, "pack": "78"}
+    g = deal(rules, [["7H"], ["7H"], ["2H"], ["5S"]], "KD", bids((1, 0), (2, 0), (3, 0), (0, 0)))
+    assert g.to_act == (0,)  # 000: the dealer leads
+    for seat, card in [(0, "7H"), (1, "7H"), (2, "2H")]:
+        g.apply(seat, Play(C(card)))
+    events = g.apply(3, Play(C("5S")))
+    assert next(e for e in events if isinstance(e, TrickWon)).winner == 1  # the second 7H
