@@ -259,3 +259,18 @@ def test_a_seat_that_does_not_exist_gets_an_engine_error() -> None:
     with pytest.raises(EngineError):
         g.apply(-1, Play(C("AS")))
     assert g.legal_actions(9) == []
+
+
+def test_target_end_on_a_hand_built_deal() -> None:
+    rules = {"preset": "first-to-101", "max_cards": 1, "target": 11}
+    g = deal(rules, ONE, "2D", bids((1, 1), (2, 0), (3, 0), (0, 1)))
+    events = _finish_one_card_hand(g)
+    assert g.totals == (0, 11, 10, 10)  # tricks-plus-ten: 1 a trick, 10 more if exact
+    assert GameOver((3, 1, 2, 2), (0, 11, 10, 10)) in events
+
+
+def test_below_the_target_the_game_goes_on() -> None:
+    rules = {"preset": "first-to-101", "max_cards": 1, "target": 12}
+    g = deal(rules, ONE, "2D", bids((1, 1), (2, 0), (3, 0), (0, 1)))
+    _finish_one_card_hand(g)
+    assert g.phase is Phase.BIDDING and g.hand_number == 2 and g.dealer == 1
