@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import bot.engine
@@ -40,3 +42,21 @@ def test_only_replay_main_opens_files() -> None:
         text = path.read_text()
         if path.name != "replay.py":
             assert "open(" not in text, f"{path.name} opens a file"
+
+
+def test_importing_the_engine_loads_no_impure_module() -> None:
+    # A fresh interpreter: what importing every engine module pulls in, directly or not.
+    code = (
+        "import sys, bot.engine, bot.engine.records, bot.engine.replay, bot.engine.bench\n"
+        "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+        cwd=ENGINE.parents[1],
+    ).stdout.split()
+    assert {"bot", "pydantic"} <= set(out)
+    assert set(out) & {"discord", "aiosqlite", "asyncio", "sqlite3", "aiohttp"} == set()
