@@ -45,8 +45,10 @@ def _pick(g: Game, s: int, m: int, suits: Suits, bids: list[int], scoring: str) 
     n = g.cards_each
     seats = g.seats
     k = len(seats)
-    left = g.hand_mask(s).bit_count()
-    want = _wants(scoring, bids[s], g.tricks_won[s], left, n, k)
+    mine = g.hand_mask(s)
+    left = mine.bit_count()
+    won = g.tricks_won[s]
+    want = _wants(scoring, bids[s], won, left, n, k)
     cards = bits(m)
     trick = g.trick_ids
     after: list[int] = []

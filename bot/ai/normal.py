@@ -7,7 +7,7 @@ import random
 
 from bot.engine import SUITS, Action, Bid, ChooseTrump, Phase, Play
 
-from .cards import JOKER_WINS, NO_TRUMPS, TRUMP_PENDING, Suits, suits_for
+from .cards import JOKER_WINS, NO_TRUMPS, TRUMP_PENDING, Suits, bits, suits_for
 from .common import (
     first_action,
     highest,
@@ -144,12 +144,16 @@ def play(table: Table) -> Action:
     )
     out = others_out(table)
     need = table.bids[me] - table.won[me]
+    keep = 0
     if want and 0 < need < table.left:
         # more sure power than tricks still wanted: duck now, keep the winners for later
-        power = sum(p for p in hand_probs(table, table.suits) if p >= _SURPLUS_P)
-        if power >= need + _SURPLUS_MARGIN:
+        probs = hand_probs(table, table.suits)
+        strong = [(c, p) for c, p in zip(bits(table.mine), probs, strict=True) if p >= _SURPLUS_P]
+        if sum(p for _, p in strong) >= need + _SURPLUS_MARGIN:
             want = False
-    c = follow(table, ids, want, out) if table.trick else lead(table, ids, want, out)
+            keep = sum(1 << c for c, _ in strong)
+    play_to = follow if table.trick else lead
+    c = play_to(table, ids, want, out, keep)
     acts = cards[c]
     if len(acts) > 1:
         return name_joker(table, acts, want)
@@ -171,7 +175,8 @@ def _ruff_risk(table: Table, c: int, suit: int, after: list[int], out: int) -> b
     return (s.masks[suit] & out).bit_count() < 2 * len(after)
 
 
-def follow(table: Table, ids: list[int], want: bool, out: int) -> int:
+def follow(table: Table, ids: list[int], want: bool, out: int, keep: int = 0) -> int:
+    """The card to play to a trick led by another seat; ``keep``: winners to save."""
     s = table.suits
     st = s.strength
     trick = [c for _, c in table.trick]
@@ -193,12 +198,13 @@ def follow(table: Table, ids: list[int], want: bool, out: int) -> int:
             return lowest(sure, st) if sure else highest(winners, st)
         return lowest(ids, st)
     if losers:
-        return highest(losers, st)
+        spare = [c for c in losers if not keep >> c & 1]
+        return highest(spare, st) if spare else lowest(losers, st)
     low = lowest(ids, st)
     return highest(ids, st) if holds(low) else low
 
 
-def lead(table: Table, ids: list[int], want: bool, out: int) -> int:
+def lead(table: Table, ids: list[int], want: bool, out: int, keep: int = 0) -> int:
     s = table.suits
     st = s.strength
     trump = s.trump
@@ -233,4 +239,5 @@ def lead(table: Table, ids: list[int], want: bool, out: int) -> int:
             penalty += 10
         return (higher - penalty, -st[c])
 
-    return max(ids, key=safety)
+    spare = [c for c in ids if not keep >> c & 1]
+    return max(spare or ids, key=safety)
