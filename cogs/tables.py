@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NOT_FOR_YOU = "That button is not for you."
+HAND_OVER = "Hand {hand} is over — your next hand is in a new message."
 EPHEMERAL_TOKEN_LIFETIME = 14 * 60  # Discord's 15 minutes, less a margin
 REQUIRED_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
 
@@ -62,6 +63,7 @@ class TableController:
         self._dm_locks: dict[tuple[int, int], asyncio.Lock] = {}
         self._last_dm: dict[tuple[int, int], tuple[int, str]] = {}
         self._publish_locks: dict[int, asyncio.Lock] = {}
+        self._closed_dms: set[int] = set()
 
     # -- background work ------------------------------------------------------------------------
 
@@ -89,10 +91,20 @@ class TableController:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     async def resume_open_tables(self) -> None:
-        """After a start-up: bring every open table's message up to date and let computers
-        carry on where they stopped."""
+        """After a start-up: bring every open table's message and every seated person's hand
+        message up to date (the bot may have stopped between a commit and showing it), and let
+        computers carry on where they stopped."""
         for table_id in await self.service.open_table_ids():
             self.schedule_table_edit(table_id)
+            try:
+                table = await self.service.table_view(table_id)
+            except CorruptRow as error:
+                log.error("%s", error)
+                continue
+            if table.status is TableStatus.PLAYING:
+                for seat in table.seats:
+                    if seat.user_id is not None:
+                        self._spawn(self._show_hand(table_id, seat.user_id))
             self.kick(table_id)
 
     def kick(self, table_id: int) -> None:
@@ -218,6 +230,8 @@ class TableController:
                 except discord.HTTPException as error:
                     log.warning("could not edit a hand DM: %s", error)
                     return
+            if ref is not None and ref.hand != state.hand_number:
+                await self._close_hand_message(ref)
             try:
                 channel = await self.bot.create_dm(discord.Object(user_id))
                 sent = await channel.send(**_send_kwargs(rendered))
@@ -234,6 +248,17 @@ class TableController:
                 user_id,
                 DmRef(channel_id=channel.id, message_id=sent.id, hand=state.hand_number),
             )
+
+    async def _close_hand_message(self, ref: DmRef) -> None:
+        """Take the controls off a finished hand's message, so no stale button looks live."""
+        if ref.message_id in self._closed_dms:
+            return
+        message = self.bot.get_partial_messageable(ref.channel_id).get_partial_message(
+            ref.message_id
+        )
+        with contextlib.suppress(discord.HTTPException):
+            await message.edit(content=HAND_OVER.format(hand=ref.hand), embed=None, view=None)
+        self._closed_dms.add(ref.message_id)
 
     async def _refresh_ephemeral_hand(
         self, table_id: int, user_id: int, rendered: render.Rendered
@@ -349,10 +374,10 @@ class TableController:
             # The clicked DM belongs to the finished hand: close it; the new hand comes as a
             # new DM (which notifies, unlike an edit).
             await interaction.response.edit_message(
-                content="This hand is over — your new hand is in a new message.",
-                embed=None,
-                view=None,
+                content=HAND_OVER.format(hand=click.hand), embed=None, view=None
             )
+            if interaction.message is not None:
+                self._closed_dms.add(interaction.message.id)
         else:
             await interaction.response.edit_message(**rendered.kwargs())
             if ephemeral:

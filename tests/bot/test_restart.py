@@ -1,0 +1,128 @@
+"""Restarts: a new bot on the same database and stand-in carries every table on; a SIGKILL at
+any moment loses no action a person was shown as done."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+from pathlib import Path
+
+from bot.engine import Game, Phase
+from bot.standin.server import StandIn
+from bot.standin.testing import BotProcess
+from bot.storage import Database
+from tests.bot.conftest import BotFactory
+from tests.bot.play import game_over, my_turn_controls, play_until_over, take_turn
+from tests.bot.test_variants import NAMES, open_table
+
+REFRESH_WINDOW = 3.0
+"""Seconds after a restart in which a click on a not-yet-refreshed message may be refused."""
+
+
+async def test_a_restart_mid_hand_carries_the_game_on(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    people = [standin.person(n) for n in NAMES[:3]]
+    async with start_bot() as bot:
+        table, t = await open_table(standin, people, preset="classic", max_cards=3)
+        await people[0].click(table, f"oh:start:{t}")
+        # Bid the first hand and start the second.
+        for _ in range(3):
+            found = await standin.wait_for(
+                lambda: next((p for p in people if my_turn_controls(p)), None), timeout=5
+            )
+            controls = my_turn_controls(found)
+            assert controls is not None
+            await take_turn(found, controls[0], controls[1][0])
+        await bot.tables.idle()
+        before = (await bot.tables.service.db.load_table(t)).version
+    # The old bot is gone; its messages and buttons stay. A new one takes over.
+    async with start_bot() as bot:
+        assert (await bot.tables.service.db.load_table(t)).version >= before
+        await play_until_over(standin, people, table)
+        row = await bot.tables.service.db.load_table(t)
+        assert Game.from_json(row.document["game"]).phase is Phase.GAME_OVER
+
+
+async def test_sigkill_at_20_moments_loses_no_acknowledged_action(
+    standin: StandIn, tmp_path: Path
+) -> None:
+    database_path = tmp_path / "killed.sqlite3"
+    env = {
+        "DATABASE_PATH": str(database_path),
+        "TABLE_EDIT_DELAY": "0.02",
+        "COMPUTER_DELAY": "0",
+        "LOG_LEVEL": "WARNING",
+        "DEV_GUILD_ID": "",
+    }
+    rng = random.Random(20261122)
+    people = [standin.person(n) for n in NAMES[:3]]
+    process = await BotProcess(standin, "bot", env=env).start()
+    acknowledged: Counter[int] = Counter()
+    in_flight_kills = 0
+    kills = 0
+    loop = asyncio.get_running_loop()
+    restarted_at = loop.time()
+    try:
+        table, t = await open_table(standin, people, preset="classic", max_cards=3)
+        started = await people[0].click(table, f"oh:start:{t}")
+        assert started.response_type == 7
+        # classic, 3 players, at most 3 cards: 15 bids and up to 27 cards; most cards are
+        # clicked. Kill at 20 of the first ~30 clicks, half of them with a click in flight.
+        kill_at = set(rng.sample(range(1, 31), 20))
+        clicks = 0
+        while not game_over(table):
+            found = await standin.wait_for(
+                lambda: game_over(table) or next((p for p in people if my_turn_controls(p)), None),
+                timeout=15,
+            )
+            if found is True:
+                break
+            controls = my_turn_controls(found)
+            assert controls is not None
+            message, ids = controls
+            clicks += 1
+            if clicks in kill_at:
+                kills += 1
+                if rng.random() < 0.5:
+                    click = asyncio.ensure_future(take_turn(found, message, ids[0]))
+                    await asyncio.sleep(rng.uniform(0, 0.01))
+                    process.kill()
+                    await process.wait()
+                    result = await click
+                    if result.response_type == 7:
+                        acknowledged[found.id] += 1
+                    else:
+                        in_flight_kills += 1
+                else:
+                    process.kill()
+                    await process.wait()
+                await process.stop()
+                process = await BotProcess(standin, "bot", env=env).start()
+                restarted_at = loop.time()
+                continue
+            result = await take_turn(found, message, ids[0])
+            if result.response_type != 7 and loop.time() - restarted_at < REFRESH_WINDOW:
+                # The new bot refreshes every hand message on start-up; a click on a message it
+                # has not refreshed yet is refused and changes nothing.
+                assert result.ephemeral, result
+                await asyncio.sleep(0.05)
+                continue
+            assert result.response_type == 7, result
+            acknowledged[found.id] += 1
+    finally:
+        await process.stop()
+    assert kills == 20
+    database = await Database.open(database_path)
+    try:
+        row = await database.load_table(t)
+        game = Game.from_json(row.document["game"])
+        stored = Counter(e.user_id for e in await database.events(t) if e.kind == "action")
+    finally:
+        await database.close()
+    assert game.phase is Phase.GAME_OVER
+    for person in people:
+        assert stored[person.id] >= acknowledged[person.id], person.name
+    extra = sum(stored.values()) - sum(acknowledged.values())
+    assert 0 <= extra <= in_flight_kills
