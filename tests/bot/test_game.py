@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from bot.engine import Game
+from bot.simulated_people import game_over, hand_message, play_until_over, table_embed, table_id_of
 from bot.standin.server import StandIn
-from bot.standin.world import Message
 from tests.bot.conftest import BotFactory
-from tests.bot.play import game_over, hand_message, play_until_over, table_embed
 from tests.bot.privacy import assert_private_hands_stay_private
 
 
@@ -20,7 +19,7 @@ async def test_three_people_play_a_short_classic_game(
         table = opened.reply
         assert table is not None
         assert "Join" in [c.get("label") for c in table.iter_components()]
-        table_id = _table_id(table)
+        table_id = table_id_of(table)
         for person in (bob, cat):
             joined = await person.click(table, f"oh:join:{table_id}")
             assert joined.response_type == 7
@@ -52,7 +51,3 @@ async def test_three_people_play_a_short_classic_game(
         assert board.reply is not None
         text = board.reply.embeds[0]["description"]
         assert text.count("in 1 (") == 3
-
-
-def _table_id(message: Message) -> int:
-    return int(message.custom_ids()[0].split(":")[2])

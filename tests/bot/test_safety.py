@@ -5,24 +5,24 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from bot.simulated_people import (
+    hand_message,
+    my_turn_controls,
+    open_table,
+    play_until_over,
+    table_embed,
+)
 from bot.standin.driver import Person
 from bot.standin.server import StandIn
 from bot.standin.world import Message, MessageFlag, Perm
 from tests.bot.conftest import BotFactory
-from tests.bot.play import hand_message, my_turn_controls, play_until_over, table_embed
 
 
 async def open_and_start(
     standin: StandIn, people: list[Person], **options: Any
 ) -> tuple[Message, int]:
-    host = people[0]
-    opened = await host.slash(standin.channel, "ohhell start", **options)
-    table = opened.reply
-    assert table is not None
-    table_id = int(table.custom_ids()[0].split(":")[2])
-    for person in people[1:]:
-        await person.click(table, f"oh:join:{table_id}")
-    started = await host.click(table, f"oh:start:{table_id}")
+    table, table_id = await open_table(standin, people, **options)
+    started = await people[0].click(table, f"oh:start:{table_id}")
     assert started.response_type == 7, started
     return table, table_id
 

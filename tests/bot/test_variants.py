@@ -8,18 +8,20 @@ from typing import Any
 import pytest
 
 from bot.engine import Game
-from bot.standin.driver import Person
-from bot.standin.server import StandIn
-from bot.standin.world import Message
-from tests.bot.conftest import BotFactory
-from tests.bot.play import (
+from bot.simulated_people import (
+    add_computer,
     game_over,
     hand_message,
     my_turn_controls,
+    open_table,
     play_until_over,
     table_embed,
     take_turn,
 )
+from bot.standin.driver import Person
+from bot.standin.server import StandIn
+from bot.standin.world import Message
+from tests.bot.conftest import BotFactory
 from tests.bot.privacy import assert_private_hands_stay_private
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus")
@@ -27,25 +29,6 @@ NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus")
 
 def has_bid_count(table: Message, count: int) -> Any:
     return lambda: f"{count} of 3 have bid" in str(table_embed(table))
-
-
-async def open_table(standin: StandIn, people: list[Person], **options: Any) -> tuple[Message, int]:
-    opened = await people[0].slash(standin.channel, "ohhell start", **options)
-    table = opened.reply
-    assert table is not None, opened
-    table_id = int(table.custom_ids()[0].split(":")[2])
-    for person in people[1:]:
-        joined = await person.click(table, f"oh:join:{table_id}")
-        assert joined.response_type == 7, joined
-    return table, table_id
-
-
-async def add_computer(standin: StandIn, host: Person, table: Message, t: int, level: str) -> None:
-    picker = await host.click(table, f"oh:addcpu:{t}")
-    assert picker.ephemeral and picker.reply is not None
-    chosen = await host.select(picker.reply, f"os:cpulevel:{t}", [level])
-    assert chosen.response_type == 7, chosen
-    await standin.wait_for(lambda: f"Computer ({level})" in str(table_embed(table)))
 
 
 async def set_rule(host: Person, table: Message, t: int, field: str, value: str) -> None:

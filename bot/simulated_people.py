@@ -1,4 +1,6 @@
-"""Simulated people at a table: read what the stand-in shows them and click like a person."""
+"""Simulated people at an Oh Hell table on the local Discord stand-in: they read what the
+stand-in shows them (their DMs, ephemeral replies, the table message) and click like a person.
+Used by the end-to-end tests, `make demo` and `make bench-bot`."""
 
 from __future__ import annotations
 
@@ -51,7 +53,43 @@ async def take_turn(person: Person, message: Message, custom_id: str) -> Any:
 
 
 def table_embed(message: Message) -> dict[str, Any]:
-    return message.embeds[0]
+    embed: dict[str, Any] = message.embeds[0]
+    return embed
+
+
+def table_id_of(message: Message) -> int:
+    """The table id a table message's buttons carry."""
+    return int(message.custom_ids()[0].split(":")[2])
+
+
+async def open_table(standin: StandIn, people: list[Person], **options: Any) -> tuple[Message, int]:
+    """The first person runs /ohhell start with `options`; the others join."""
+    opened = await people[0].slash(standin.channel, "ohhell start", **options)
+    table = opened.reply
+    if table is None or opened.ephemeral:
+        raise RuntimeError(f"/ohhell start was refused: {opened.content}")
+    table_id = table_id_of(table)
+    for person in people[1:]:
+        joined = await person.click(table, f"oh:join:{table_id}")
+        if joined.response_type != 7:
+            raise RuntimeError(f"{person.name} could not join: {joined.content}")
+    return table, table_id
+
+
+async def add_computer(
+    standin: StandIn, host: Person, table: Message, table_id: int, level: str
+) -> None:
+    """Add a computer player through the lobby's button and level picker."""
+    picker = await host.click(table, f"oh:addcpu:{table_id}")
+    if picker.reply is None:
+        raise RuntimeError(f"no level picker: {picker.content}")
+    chosen = await host.select(picker.reply, f"os:cpulevel:{table_id}", [level])
+    if chosen.response_type != 7:
+        raise RuntimeError(f"could not add a computer: {chosen.content}")
+    seats = sum(1 for _ in table_embed(table)["fields"][0]["value"].splitlines())
+    await standin.wait_for(
+        lambda: sum(1 for _ in table_embed(table)["fields"][0]["value"].splitlines()) > seats
+    )
 
 
 def game_over(table_message: Message) -> bool:
@@ -74,9 +112,11 @@ async def play_until_over(
             return clicks
         person = found
         controls = my_turn_controls(person)
-        assert controls is not None
+        if controls is None:
+            continue
         message, ids = controls
         result = await take_turn(person, message, ids[0])
-        assert result.response_type == 7, f"{person.name} was refused: {result.content}"
+        if result.response_type != 7:
+            raise AssertionError(f"{person.name} was refused: {result.content}")
         clicks += 1
     raise AssertionError("the game did not finish")
