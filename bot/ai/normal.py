@@ -25,7 +25,9 @@ from .knowledge import Table
 _SURPLUS_P = 0.5
 """Cards at least this likely to win count as sure power when deciding to duck."""
 _SURPLUS_MARGIN = 1.0
-_LIFT = 0.05
+_LIFT = 0.08
+_CONTROL = 0.5
+"""Chance that a player one trick off its bid steers onto it (for valuing bids)."""
 """Calibration: the card estimates run a little low against real play."""
 
 
@@ -105,7 +107,7 @@ def choose_bid(table: Table) -> int:
     excess = known + unknown * n / k + sum(probs) - n
     probs = shift_probs(probs, excess)
     probs = [min(1.0, p + (1 - p) * _LIFT) for p in probs]
-    values = bid_values(trick_distribution(probs), legal, table.rules.scoring, n, k)
+    values = bid_values(trick_distribution(probs), legal, table.rules.scoring, n, k, _CONTROL)
     return max(legal, key=lambda b: (values[b], -b))
 
 
@@ -195,7 +197,9 @@ def follow(table: Table, ids: list[int], want: bool, out: int, keep: int = 0) ->
     if want:
         if winners:
             sure = [c for c in winners if holds(c)]
-            return lowest(sure, st) if sure else highest(winners, st)
+            if sure:
+                return lowest(sure, st)
+            return highest(winners, st)
         return lowest(ids, st)
     if losers:
         spare = [c for c in losers if not keep >> c & 1]
@@ -224,8 +228,9 @@ def lead(table: Table, ids: list[int], want: bool, out: int, keep: int = 0) -> i
         side = [c for c in ids if s.eff[c] != trump and s.eff[c] != JOKER_WINS]
         if side:
             lengths = {e: sum(1 for c in side if s.eff[c] == e) for e in {s.eff[c] for c in side}}
-            suit = max(lengths, key=lambda e: (lengths[e], -e))
-            return lowest([c for c in side if s.eff[c] == suit], st)
+            # no sure winner: lead the top of the shortest side suit, towards a void to ruff
+            suit = min(lengths, key=lambda e: (lengths[e], -e))
+            return highest([c for c in side if s.eff[c] == suit], st)
         return lowest(ids, st)
 
     def safety(c: int) -> tuple[int, int]:
