@@ -1,0 +1,158 @@
+"""`make demo`: a whole table of Oh Hell played offline on the local Discord stand-in.
+
+Ann (a simulated person) opens a table, seats three computer players through the lobby, and
+plays her cards by clicking in her DMs; the real bot runs it all. What the channel and Ann's DMs
+show is printed as it changes.
+
+    python -m bot.demo [--preset classic] [--max-cards 4] [--levels easy normal hard]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from bot.app import build
+from bot.config import BotSettings
+from bot.simulated_people import (
+    add_computer,
+    game_over,
+    my_turn_controls,
+    open_table,
+    take_turn,
+)
+from bot.standin.driver import Person
+from bot.standin.server import StandIn
+from bot.standin.testing import run_bot
+from bot.standin.world import Message
+
+
+def message_text(message: Message) -> list[str]:
+    """A message as plain lines: text, embed, then its controls ([enabled] and (disabled))."""
+    lines = [message.content] if message.content else []
+    for embed in message.embeds:
+        for key in ("title", "description"):
+            if embed.get(key):
+                lines.append(str(embed[key]))
+        for field in embed.get("fields", []):
+            value = str(field.get("value", "")).replace("\n", "\n    ")
+            lines.append(f"  {field['name']}: {value}")
+        if embed.get("footer"):
+            lines.append(f"  ({embed['footer'].get('text', '')})")
+    controls = []
+    for component in message.iter_components():
+        if component.get("type") == 2:
+            label = str(component.get("label", ""))
+            controls.append(f"({label})" if component.get("disabled") else f"[{label}]")
+        elif component.get("type") == 3:
+            controls.append(f"[{component.get('placeholder', 'choose')} ▾]")
+    if controls:
+        lines.append("  " + " ".join(controls))
+    return lines
+
+
+class Printer:
+    """Prints what changed in the channel and in one person's DMs since the last call."""
+
+    def __init__(self, standin: StandIn, person: Person, out: Any = sys.stdout) -> None:
+        self.standin = standin
+        self.person = person
+        self.out = out
+        self._shown: dict[int, list[str]] = {}
+
+    def flush(self) -> None:
+        channel = [m for m in self.person.visible_messages(self.standin.channel) if not m.ephemeral]
+        for where, messages in (
+            ("#general", channel),
+            (f"DM to {self.person.name}", self.person.dms()),
+        ):
+            for message in messages:
+                lines = message_text(message)
+                before = self._shown.get(message.id)
+                if lines == before:
+                    continue
+                new = [line for line in lines if line not in (before or [])]
+                verb = "edited" if before is not None else "new"
+                print(f"── {where} ({verb}) " + "─" * 30, file=self.out)
+                print("\n".join(new if before is not None else lines), file=self.out)
+                self._shown[message.id] = lines
+        self.out.flush()
+
+
+async def demo(preset: str, max_cards: int | None, levels: list[str], out: Any) -> int:
+    with tempfile.TemporaryDirectory() as folder:
+        async with StandIn() as standin:
+            settings = BotSettings(
+                discord_token=standin.token,
+                database_path=Path(folder) / "demo.sqlite3",
+                _env_file=None,
+            )
+            bot, database, pool = await build(settings, edit_delay=0.05, computer_delay=0.0)
+            try:
+                async with run_bot(standin, bot):
+                    ann = standin.person("Ann")
+                    printer = Printer(standin, ann, out)
+                    options: dict[str, Any] = {"preset": preset}
+                    if max_cards:
+                        options["max_cards"] = max_cards
+                    table, table_id = await open_table(standin, [ann], **options)
+                    for level in levels:
+                        await add_computer(standin, ann, table, table_id, level)
+                    started = await ann.click(table, f"oh:start:{table_id}")
+                    if started.response_type != 7:
+                        print(f"Start was refused: {started.content}", file=out)
+                        return 1
+                    clicks = await play(standin, ann, table, printer)
+                    await bot.tables.idle()
+                    printer.flush()
+                    print(
+                        f"\nAnn clicked {clicks} times; the bot made {len(standin.calls)} "
+                        "REST calls.",
+                        file=out,
+                    )
+            finally:
+                await database.close()
+                if pool is not None:
+                    pool.shutdown(cancel_futures=True)
+    return 0
+
+
+async def play(standin: StandIn, person: Person, table: Message, printer: Printer) -> int:
+    clicks = 0
+
+    def ready() -> Any:
+        printer.flush()
+        return game_over(table) or my_turn_controls(person)
+
+    while True:
+        found = await standin.wait_for(ready, timeout=120)
+        if found is True:
+            return clicks
+        message, ids = found
+        print(f"\n>>> Ann clicks {describe(message, ids[0])}\n", file=printer.out)
+        await take_turn(person, message, ids[0])
+        clicks += 1
+
+
+def describe(message: Message, custom_id: str) -> str:
+    component = message.component(custom_id)
+    if component.get("type") == 3:
+        return f"{component['options'][0]['label']} in a menu"
+    return str(component.get("label", custom_id))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--preset", default="classic")
+    parser.add_argument("--max-cards", type=int, default=4)
+    parser.add_argument("--levels", nargs="+", default=["easy", "normal", "hard"])
+    args = parser.parse_args(argv)
+    return asyncio.run(demo(args.preset, args.max_cards, args.levels, sys.stdout))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
