@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -56,11 +56,11 @@ class TableController:
         self.service = service
         self.edit_delay = edit_delay
         self.computer_delay = computer_delay
-        self._pending_edits: set[int] = set()
+        self._refreshing: set[tuple[Any, ...]] = set()
+        self._stale: set[tuple[Any, ...]] = set()
         self._steppers: dict[int, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ephemeral_hands: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
-        self._dm_locks: dict[tuple[int, int], asyncio.Lock] = {}
         self._last_dm: dict[tuple[int, int], tuple[int, str]] = {}
         self._publish_locks: dict[int, asyncio.Lock] = {}
         self._closed_dms: set[int] = set()
@@ -104,7 +104,7 @@ class TableController:
             if table.status is TableStatus.PLAYING:
                 for seat in table.seats:
                     if seat.user_id is not None:
-                        self._spawn(self._show_hand(table_id, seat.user_id))
+                        self.refresh_hand(table_id, seat.user_id)
             self.kick(table_id)
 
     def kick(self, table_id: int) -> None:
@@ -143,26 +143,46 @@ class TableController:
     async def _publish(self, outcome: Outcome, skip_user: int | None) -> None:
         table = outcome.table
         self.schedule_table_edit(table.table_id)
-        jobs = [
-            self._show_hand(table.table_id, user)
-            for user in outcome.hands
-            if user != skip_user or outcome.new_hand
-        ]
-        await asyncio.gather(*jobs)
+        for user in outcome.hands:
+            if user != skip_user or outcome.new_hand:
+                self.refresh_hand(table.table_id, user)
         for text in outcome.announcements:
             await self._send_channel(table.channel_id, text)
 
     def schedule_table_edit(self, table_id: int) -> None:
-        if table_id in self._pending_edits:
-            return
-        self._pending_edits.add(table_id)
-        self._spawn(self._edit_table_later(table_id))
+        """Bring the table message up to date after `edit_delay`, coalesced (see `_refresh`)."""
+        self._refresh(("table", table_id), lambda: self._edit_table(table_id), self.edit_delay)
 
-    async def _edit_table_later(self, table_id: int) -> None:
-        try:
-            await asyncio.sleep(self.edit_delay)
-        finally:
-            self._pending_edits.discard(table_id)
+    def refresh_hand(self, table_id: int, user_id: int) -> None:
+        """Bring one person's hand message up to date, coalesced (see `_refresh`)."""
+        self._refresh(("hand", table_id, user_id), lambda: self._show_hand(table_id, user_id))
+
+    def _refresh(
+        self, key: tuple[Any, ...], render_now: Callable[[], Awaitable[None]], delay: float = 0.0
+    ) -> None:
+        """At most one refresh of a message in flight; requests that come meanwhile merge into
+        one more run after it. Each run renders the latest stored state, so under Discord's
+        rate limits edits merge by themselves instead of queueing up."""
+        if key in self._refreshing:
+            self._stale.add(key)
+            return
+        self._refreshing.add(key)
+
+        async def run() -> None:
+            try:
+                if delay:
+                    await asyncio.sleep(delay)
+                while True:
+                    self._stale.discard(key)
+                    await render_now()
+                    if key not in self._stale:
+                        return
+            finally:
+                self._refreshing.discard(key)
+
+        self._spawn(run())
+
+    async def _edit_table(self, table_id: int) -> None:
         table = await self.service.table_view(table_id)
         if table.message_id is None:
             return
@@ -199,55 +219,54 @@ class TableController:
         return f"#{channel.name} on {guild.name}"
 
     async def _show_hand(self, table_id: int, user_id: int) -> None:
-        """Bring one person's hand message up to date. It is rendered from the latest stored
-        state when its turn comes, so edits that queue up behind each other never show an older
-        state last; an edit that would change nothing is skipped."""
+        """Render one person's hand message from the latest stored state and send it: an edit,
+        or a new DM for a new hand (closing the last one). Skipped when nothing would change.
+        Only ever called through `refresh_hand`, one at a time per person."""
         key = (table_id, user_id)
-        async with self._dm_locks.setdefault(key, asyncio.Lock()):
-            try:
-                state = await self.service.hand_state(table_id, user_id)
-            except Refused:
-                return
-            table = await self.service.table_view(table_id)
-            rendered = render.hand_message(state, table, self._where(table))
-            signature = _signature(rendered)
-            if self._last_dm.get(key) == (state.hand_number, signature):
-                return
-            if user_id in table.dms_closed:
-                await self._refresh_ephemeral_hand(table_id, user_id, rendered)
-                return
-            ref = await self.service.dm_ref(table_id, user_id)
-            if ref is not None and ref.hand == state.hand_number:
-                message = self.bot.get_partial_messageable(ref.channel_id).get_partial_message(
-                    ref.message_id
-                )
-                try:
-                    await message.edit(**rendered.kwargs())
-                    self._last_dm[key] = (state.hand_number, signature)
-                    return
-                except discord.NotFound:
-                    pass  # deleted by the person: send a new one
-                except discord.HTTPException as error:
-                    log.warning("could not edit a hand DM: %s", error)
-                    return
-            if ref is not None and ref.hand != state.hand_number:
-                await self._close_hand_message(ref)
-            try:
-                channel = await self.bot.create_dm(discord.Object(user_id))
-                sent = await channel.send(**_send_kwargs(rendered))
-            except discord.Forbidden:
-                await self.service.record_dm(table_id, user_id, None)
-                self.schedule_table_edit(table_id)
-                return
-            except discord.HTTPException as error:
-                log.warning("could not DM %s: %s", user_id, error)
-                return
-            self._last_dm[key] = (state.hand_number, signature)
-            await self.service.record_dm(
-                table_id,
-                user_id,
-                DmRef(channel_id=channel.id, message_id=sent.id, hand=state.hand_number),
+        try:
+            state = await self.service.hand_state(table_id, user_id)
+        except Refused:
+            return
+        table = await self.service.table_view(table_id)
+        rendered = render.hand_message(state, table, self._where(table))
+        signature = _signature(rendered)
+        if self._last_dm.get(key) == (state.hand_number, signature):
+            return
+        if user_id in table.dms_closed:
+            await self._refresh_ephemeral_hand(table_id, user_id, rendered)
+            return
+        ref = await self.service.dm_ref(table_id, user_id)
+        if ref is not None and ref.hand == state.hand_number:
+            message = self.bot.get_partial_messageable(ref.channel_id).get_partial_message(
+                ref.message_id
             )
+            try:
+                await message.edit(**rendered.kwargs())
+                self._last_dm[key] = (state.hand_number, signature)
+                return
+            except discord.NotFound:
+                pass  # deleted by the person: send a new one
+            except discord.HTTPException as error:
+                log.warning("could not edit a hand DM: %s", error)
+                return
+        if ref is not None and ref.hand != state.hand_number:
+            await self._close_hand_message(ref)
+        try:
+            channel = await self.bot.create_dm(discord.Object(user_id))
+            sent = await channel.send(**_send_kwargs(rendered))
+        except discord.Forbidden:
+            await self.service.record_dm(table_id, user_id, None)
+            self.schedule_table_edit(table_id)
+            return
+        except discord.HTTPException as error:
+            log.warning("could not DM %s: %s", user_id, error)
+            return
+        self._last_dm[key] = (state.hand_number, signature)
+        await self.service.record_dm(
+            table_id,
+            user_id,
+            DmRef(channel_id=channel.id, message_id=sent.id, hand=state.hand_number),
+        )
 
     async def _close_hand_message(self, ref: DmRef) -> None:
         """Take the controls off a finished hand's message, so no stale button looks live."""
