@@ -150,12 +150,7 @@ class Person:
 
     def ephemerals(self) -> list[Message]:
         """Every ephemeral message shown to this person, oldest first."""
-        found = [
-            m
-            for m in self.standin.world.messages.values()
-            if m.ephemeral_to is self.user and not m.deleted
-        ]
-        return sorted(found, key=lambda m: m.id)
+        return sorted(self.standin.world.ephemeral_messages(self.user), key=lambda m: m.id)
 
     # --- acting ---------------------------------------------------------------------------
 
@@ -379,7 +374,7 @@ class Person:
         if channel.is_dm:
             raise DriverError("people write to the bot through slash commands here")
         message = Message(world.snowflake(), channel, self.user, content=content)
-        world.messages[message.id] = message
+        world.add_message(message)
         await self.standin._dispatch_message("MESSAGE_CREATE", message)
         self.standin._notify()
         return message

@@ -962,7 +962,7 @@ class StandIn:
                 trigger.message.id if trigger.message else None,
             )
         self._fill(message, data, files)
-        self.world.messages[message.id] = message
+        self.world.add_message(message)
         return message
 
     def _webhook_interaction(self, req: _Request) -> Interaction:
@@ -1087,7 +1087,7 @@ class StandIn:
             message.reference_id = int(reference["message_id"])
             message.type = 19
         self._fill(message, data, req.files)
-        self.world.messages[message.id] = message
+        self.world.add_message(message)
         await self._dispatch_message("MESSAGE_CREATE", message)
         return 200, payloads.message(message, self.world, self.base_url)
 

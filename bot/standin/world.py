@@ -274,6 +274,9 @@ class World:
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
+        """Every message by id; add with `add_message`, which keeps the indexes below."""
+        self._by_channel: dict[int, list[Message]] = {}
+        self._ephemeral_by_user: dict[int, list[Message]] = {}
         self.dm_channels: dict[int, Channel] = {}
         self.attachments: dict[int, Attachment] = {}
 
@@ -359,9 +362,15 @@ class World:
             self.channels[channel.id] = channel
         return channel
 
+    def add_message(self, message: Message) -> None:
+        self.messages[message.id] = message
+        self._by_channel.setdefault(message.channel.id, []).append(message)
+        if message.ephemeral_to is not None:
+            self._ephemeral_by_user.setdefault(message.ephemeral_to.id, []).append(message)
+
     def channel_messages(self, channel: Channel, *, include_deleted: bool = False) -> list[Message]:
-        return [
-            m
-            for m in self.messages.values()
-            if m.channel is channel and (include_deleted or not m.deleted)
-        ]
+        return [m for m in self._by_channel.get(channel.id, []) if include_deleted or not m.deleted]
+
+    def ephemeral_messages(self, user: User) -> list[Message]:
+        """Ephemeral messages shown to `user`, oldest first."""
+        return [m for m in self._ephemeral_by_user.get(user.id, []) if not m.deleted]
