@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.standin.driver import Person
 from bot.standin.server import StandIn
-from bot.standin.world import Message
+from bot.standin.world import Channel, Message
 
 GAME_KINDS = ("bid", "play", "trump")
 
@@ -62,9 +62,12 @@ def table_id_of(message: Message) -> int:
     return int(message.custom_ids()[0].split(":")[2])
 
 
-async def open_table(standin: StandIn, people: list[Person], **options: Any) -> tuple[Message, int]:
-    """The first person runs /ohhell start with `options`; the others join."""
-    opened = await people[0].slash(standin.channel, "ohhell start", **options)
+async def open_table(
+    standin: StandIn, people: list[Person], *, channel: Channel | None = None, **options: Any
+) -> tuple[Message, int]:
+    """The first person runs /ohhell start with `options` (in `channel`, by default the
+    stand-in's #general); the others join."""
+    opened = await people[0].slash(channel or standin.channel, "ohhell start", **options)
     table = opened.reply
     if table is None or opened.ephemeral:
         raise RuntimeError(f"/ohhell start was refused: {opened.content}")

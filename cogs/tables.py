@@ -20,6 +20,7 @@ from bot.service import DmRef, Outcome, Refused, TableService, TableView
 from bot.storage import CorruptRow, TableStatus
 from cogs import render
 from cogs.items import Click
+from cogs.pacing import Pacer
 
 if TYPE_CHECKING:
     from bot.app import OhHellBot
@@ -64,6 +65,7 @@ class TableController:
         self._last_dm: dict[tuple[int, int], tuple[int, str]] = {}
         self._publish_locks: dict[int, asyncio.Lock] = {}
         self._closed_dms: set[int] = set()
+        self.pacer = Pacer()
 
     # -- background work ------------------------------------------------------------------------
 
@@ -190,6 +192,7 @@ class TableController:
             table.message_id
         )
         try:
+            await self.pacer.wait()
             await message.edit(**render.table_message(table).kwargs())
         except discord.NotFound:
             if table.status.is_open:
@@ -204,6 +207,7 @@ class TableController:
     ) -> discord.Message | None:
         channel = self.bot.get_partial_messageable(channel_id)
         try:
+            await self.pacer.wait()
             if rendered is not None:
                 return await channel.send(**_send_kwargs(rendered))
             return await channel.send(text or "", allowed_mentions=discord.AllowedMentions.none())
@@ -241,6 +245,7 @@ class TableController:
                 ref.message_id
             )
             try:
+                await self.pacer.wait()
                 await message.edit(**rendered.kwargs())
                 self._last_dm[key] = (state.hand_number, signature)
                 return
@@ -252,7 +257,8 @@ class TableController:
         if ref is not None and ref.hand != state.hand_number:
             await self._close_hand_message(ref)
         try:
-            channel = await self.bot.create_dm(discord.Object(user_id))
+            channel = await self.bot.create_dm(discord.Object(user_id))  # cached after the first
+            await self.pacer.wait()
             sent = await channel.send(**_send_kwargs(rendered))
         except discord.Forbidden:
             await self.service.record_dm(table_id, user_id, None)
@@ -276,6 +282,7 @@ class TableController:
             ref.message_id
         )
         with contextlib.suppress(discord.HTTPException):
+            await self.pacer.wait()
             await message.edit(content=HAND_OVER.format(hand=ref.hand), embed=None, view=None)
         self._closed_dms.add(ref.message_id)
 

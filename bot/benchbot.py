@@ -1,0 +1,200 @@
+"""`make bench-bot`: many tables of simulated people at once against the bot, on the stand-in.
+
+The bot runs in its own process (as in production); the stand-in and the people run in this
+one, each person clicking as soon as their DM shows their turn. Prints, and ends with one JSON
+line holding: acknowledgement latency p50/p99 (stand-in sends the interaction → receives the
+first response), REST calls per card played outside interaction callbacks and interaction
+webhooks (those are exempt from Discord's global 50 requests a second, so the rest decide how
+many tables one bot can serve), 429s met, actions lost, and the bot's peak memory.
+
+    python -m bot.benchbot [--tables 100] [--preset first-to-101] [--target 101]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from bot.simulated_people import game_over, my_turn_controls, open_table, take_turn
+from bot.standin.driver import InteractionResult
+from bot.standin.server import StandIn
+from bot.standin.testing import BotProcess
+from bot.standin.world import Message
+from bot.storage import Database
+
+INTERACTION_ROUTES = (
+    "POST /interactions/",
+    "POST /webhooks/{webhook_id}/{webhook_token}",
+    "PATCH /webhooks/{webhook_id}/{webhook_token}",
+    "GET /webhooks/{webhook_id}/{webhook_token}",
+    "DELETE /webhooks/{webhook_id}/{webhook_token}",
+)
+PEOPLE_PER_TABLE = 4
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def peak_rss_mb(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+class Table:
+    """One table's people and what they saw acknowledged."""
+
+    def __init__(self, standin: StandIn, index: int) -> None:
+        self.standin = standin
+        self.index = index
+        self.people = [standin.person(f"T{index}P{seat}") for seat in range(PEOPLE_PER_TABLE)]
+        self.results: list[InteractionResult] = []
+        self.acknowledged: Counter[int] = Counter()
+        self.table_id = 0
+        self.message: Message | None = None
+
+    async def play(self, preset: str, target: int | None) -> None:
+        channel = await self.standin.add_text_channel(f"table-{self.index}")
+        table, self.table_id = await open_table(
+            self.standin, self.people, channel=channel, preset=preset
+        )
+        self.message = table
+        host = self.people[0]
+        if target is not None:
+            editor = await host.click(table, f"oh:rules:{self.table_id}")
+            assert editor.reply is not None, editor
+            await host.click(editor.reply, f"oh:rulepg:{self.table_id}:0:2")
+            await host.select(editor.reply, f"os:rule:{self.table_id}:0:target", [str(target)])
+        started = await host.click(table, f"oh:start:{self.table_id}")
+        if started.response_type != 7:
+            raise RuntimeError(f"table {self.index}: Start refused: {started.content}")
+        while True:
+            found = await self.standin.wait_for(self._next, timeout=600)
+            if found is True:
+                return
+            person, message, custom_id = found
+            result = await take_turn(person, message, custom_id)
+            self.results.append(result)
+            if result.response_type == 7:
+                self.acknowledged[person.id] += 1
+
+    def _next(self) -> Any:
+        assert self.message is not None
+        if game_over(self.message):
+            return True
+        for person in self.people:
+            controls = my_turn_controls(person)
+            if controls is not None:
+                return person, controls[0], controls[1][0]
+        return None
+
+
+async def bench(tables: int, preset: str, target: int | None, out: Any) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as folder:
+        database_path = Path(folder) / "bench.sqlite3"
+        # Spec checks off: this measures the bot, not the stand-in's validator (limits stay on).
+        async with StandIn(spec_path=None) as standin:
+            env = {
+                "DATABASE_PATH": str(database_path),
+                "LOG_LEVEL": "WARNING",
+                "COMPUTER_DELAY": "0",
+                "DEV_GUILD_ID": "",
+            }
+            process = await BotProcess(standin, "bot", env=env).start()
+            started = time.monotonic()
+            try:
+                runs = [Table(standin, i) for i in range(tables)]
+                await asyncio.gather(*(run.play(preset, target) for run in runs))
+                await asyncio.sleep(1.0)  # let the last coalesced edits land
+                rss = peak_rss_mb(process.pid)
+            finally:
+                await process.stop()
+            elapsed = time.monotonic() - started
+            calls = list(standin.calls)
+            latencies = [
+                (r.interaction.responded_at - r.interaction.created_at) * 1000
+                for run in runs
+                for r in run.results
+                if r.interaction.responded_at is not None
+            ]
+        database = await Database.open(database_path)
+        try:
+            cards = 0
+            lost = 0
+            for run in runs:
+                events = await database.events(run.table_id)
+                cards += sum(1 for e in events if e.kind == "CardPlayed")
+                stored = Counter(e.user_id for e in events if e.kind == "action")
+                lost += sum(max(0, n - stored[user]) for user, n in run.acknowledged.items())
+        finally:
+            await database.close()
+    outside = [c for c in calls if not c.route.startswith(INTERACTION_ROUTES)]
+    figures = {
+        "tables": tables,
+        "preset": preset,
+        "cards_played": cards,
+        "seconds": round(elapsed, 1),
+        "ack_p50_ms": round(statistics.median(latencies), 1) if latencies else 0.0,
+        "ack_p99_ms": round(percentile(latencies, 0.99), 1),
+        "rest_calls_per_card": round(len(outside) / cards, 3) if cards else 0.0,
+        "rate_limited": sum(1 for c in calls if c.status == 429),
+        "actions_lost": lost,
+        "peak_rss_mb": round(rss, 1),
+    }
+    routes = Counter(c.route for c in outside)
+    print(
+        f"{tables} tables of {PEOPLE_PER_TABLE} people, {preset}: {cards} cards in "
+        f"{elapsed:.0f} s ({cards / elapsed:.0f} cards/s)",
+        file=out,
+    )
+    print(
+        f"acknowledgement latency: p50 {figures['ack_p50_ms']} ms, "
+        f"p99 {figures['ack_p99_ms']} ms over {len(latencies)} clicks",
+        file=out,
+    )
+    print(
+        f"REST calls outside interactions: {len(outside)} = "
+        f"{figures['rest_calls_per_card']} a card; 429s: {figures['rate_limited']}",
+        file=out,
+    )
+    for route, count in routes.most_common(8):
+        print(f"  {count:7d}  {route}", file=out)
+    print(f"actions lost: {lost}; bot peak memory: {figures['peak_rss_mb']} MB", file=out)
+    print(json.dumps(figures), file=out)
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Many tables of simulated people at once.")
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--preset", default="first-to-101")
+    parser.add_argument(
+        "--target",
+        type=int,
+        default=None,
+        help="a lower target score (one of the rules editor's: 50, 75, ...) for a shorter run",
+    )
+    args = parser.parse_args(argv)
+    figures = asyncio.run(bench(args.tables, args.preset, args.target, sys.stdout))
+    return 0 if figures["actions_lost"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
