@@ -92,6 +92,11 @@ def _pick(g: Game, s: int, m: int, suits: Suits, bids: list[int], scoring: str) 
         safe = [c for c in cards if not beaten(c, eff[c] if eff[c] < 4 else 4)]
         if safe:
             return min(safe, key=st.__getitem__)
+        trump = suits.trump
+        side = [c for c in cards if eff[c] < 4 and eff[c] != trump]
+        if side:
+            # towards a void to ruff: the top card of the shortest side suit
+            return max(side, key=lambda c: (-(mine & masks[eff[c]]).bit_count(), st[c]))
         return max(cards, key=st.__getitem__)
     unsafe = [c for c in cards if beaten(c, eff[c] if eff[c] < 4 else 4)]
     if unsafe:
@@ -125,6 +130,7 @@ def rollout(g: Game, me: int, scoring: str) -> float:
 
 
 def _estimate_bid(g: Game, s: int) -> int:
+    """A later bidder's bid in a sample: its hand valued as ``normal`` values one."""
     trump = g.trump_id
     suits = suits_for(g.pack.name, trump if trump >= 0 else NO_TRUMPS)
     out = g.unseen_mask(s)
@@ -140,7 +146,7 @@ def _estimate_bid(g: Game, s: int) -> int:
         g.cards_each,
         False,
     )
-    return round(sum(probs))
+    return round(sum(min(1.0, p + (1 - p) * normal.LIFT) for p in probs))
 
 
 def _best_trump(g: Game, s: int) -> int:

@@ -25,7 +25,7 @@ from .knowledge import Table
 _SURPLUS_P = 0.5
 """Cards at least this likely to win count as sure power when deciding to duck."""
 _SURPLUS_MARGIN = 1.0
-_LIFT = 0.08
+LIFT = 0.08
 _CONTROL = 0.5
 """Chance that a player one trick off its bid steers onto it (for valuing bids)."""
 """Calibration: the card estimates run a little low against real play."""
@@ -106,7 +106,7 @@ def choose_bid(table: Table) -> int:
     unknown = sum(1 for b in others if b < 0)
     excess = known + unknown * n / k + sum(probs) - n
     probs = shift_probs(probs, excess)
-    probs = [min(1.0, p + (1 - p) * _LIFT) for p in probs]
+    probs = [min(1.0, p + (1 - p) * LIFT) for p in probs]
     values = bid_values(trick_distribution(probs), legal, table.rules.scoring, n, k, _CONTROL)
     return max(legal, key=lambda b: (values[b], -b))
 
