@@ -40,6 +40,7 @@ class OhHellBot(commands.Bot):
         *,
         edit_delay: float = 0.5,
         computer_delay: float = 1.0,
+        turn_ping_after: float = 20.0,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -48,7 +49,11 @@ class OhHellBot(commands.Bot):
 
         self.settings = settings
         self.tables = TableController(
-            self, service, edit_delay=edit_delay, computer_delay=computer_delay
+            self,
+            service,
+            edit_delay=edit_delay,
+            computer_delay=computer_delay,
+            turn_ping_after=turn_ping_after,
         )
         self._resumed = False
 
@@ -97,6 +102,7 @@ async def build(
     workers: int | None = None,
     edit_delay: float = 0.5,
     computer_delay: float = 1.0,
+    turn_ping_after: float = 20.0,
 ) -> tuple[OhHellBot, Database, concurrent.futures.Executor | None]:
     """Open the database and build the bot. Computer decisions run in a process pool sized to
     the machine (or, with ``workers=0``, in a thread: tests)."""
@@ -110,7 +116,13 @@ async def build(
         return await loop.run_in_executor(pool, function, *args)
 
     service = TableService(database, decide=decide or decide_in_worker, run_blocking=run_blocking)
-    bot = OhHellBot(settings, service, edit_delay=edit_delay, computer_delay=computer_delay)
+    bot = OhHellBot(
+        settings,
+        service,
+        edit_delay=edit_delay,
+        computer_delay=computer_delay,
+        turn_ping_after=turn_ping_after,
+    )
     return bot, database, pool
 
 
@@ -124,6 +136,7 @@ async def run(settings: BotSettings) -> None:
         workers=settings.computer_workers,
         edit_delay=settings.table_edit_delay,
         computer_delay=settings.computer_delay,
+        turn_ping_after=settings.turn_ping_after,
     )
     assert settings.discord_token is not None
     try:

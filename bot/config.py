@@ -35,6 +35,11 @@ class BotSettings(BaseSettings):
     computer_delay: float = Field(
         default=1.0, ge=0, description="Seconds between computer players' moves, to follow them."
     )
+    turn_ping_after: float = Field(
+        default=20.0,
+        ge=0,
+        description="Seconds before a person whose turn it is gets a mention (0: never).",
+    )
     computer_workers: int | None = Field(
         default=None, ge=1, description="Processes for computer players (default: one a core)."
     )

@@ -25,6 +25,7 @@ BUTTON_KINDS = frozenset(
     {
         "join",
         "leave",
+        "leaveok",
         "addcpu",
         "rules",
         "start",

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
-from bot.engine import Card, Phase, Settings
+from bot.engine import PRESETS, Card, Phase, Settings
 from bot.service import HandState, TableView
 from bot.service.rules_text import SUIT_SYMBOLS
 from bot.storage import Leaderboard, TableStatus
@@ -176,12 +177,12 @@ def table_message(table: TableView) -> Rendered:
 
 def _seat_label(table: TableView, seat: int) -> str:
     s = table.seats[seat]
-    return s.name if s.user_id is None else f"{s.name}"
+    return f"{s.name} (left; a computer plays)" if s.left else s.name
 
 
 def _mention(table: TableView, seat: int) -> str:
     s = table.seats[seat]
-    return s.name if s.user_id is None else f"<@{s.user_id}>"
+    return s.name if s.user_id is None or s.left else f"<@{s.user_id}>"
 
 
 def _standings(table: TableView) -> str:
@@ -358,38 +359,27 @@ def _auto_button(state: HandState, t: int, row: int) -> TableButton:
 
 # -- lobby editors ------------------------------------------------------------------------------
 
+
+def _choices_of(field: str) -> tuple[str, ...]:
+    """The values the engine's Settings allow for a field with a fixed set of choices."""
+    values: list[str] = []
+    for part in typing.get_args(Settings.model_fields[field].annotation):
+        if part is bool:
+            values += ["true", "false"]
+        elif typing.get_origin(part) is typing.Literal:
+            values += [str(v) for v in typing.get_args(part)]
+    return tuple(values)
+
+
+# Numbers get a menu of sensible values; every other setting lists what the engine allows.
 RULE_CHOICES: dict[str, tuple[str, ...]] = {
-    "preset": ("oh-hell", "oh-shit", "oh-shit-half", "classic", "nomination", "first-to-101"),
-    "pack": ("52", "52+joker", "63", "65", "78", "104"),
-    "sequence": ("down-up", "up-down", "down", "up", "up-up", "fixed"),
-    "max_cards": ("pack", *(str(n) for n in range(1, 21))),
-    "trump": ("turned", "spades", "rotation", "bidder"),
-    "ace_no_trumps": ("true", "false"),
-    "exhausted_trump": ("forbidden", "dealer-last", "before-deal", "none"),
-    "bidding": ("hook", "open", "secret", "knock"),
-    "bid_changes": ("true", "false"),
-    "first_lead": ("dealer", "left"),
-    "scoring": (
-        "exact-tens",
-        "tricks-plus-ten",
-        "five-and-tens",
-        "squares",
-        "oh-shit",
-        "ten-plus-bid",
-        "basic",
-        "progressive",
-        "negative",
-        "adjusted-basic",
-        "adjusted-basic-2",
-    ),
-    "spades_double": ("true", "false"),
-    "end": ("sequence", "target"),
-    "target": ("50", "75", "101", "150", "200", "250", "300", "500"),
-    "ties": ("extra-hand", "tiebreakers", "share"),
-    "duplicates": ("first-wins", "later-wins", "cancel"),
-    "all_cancelled": ("up-the-ante", "first-highest"),
-    "blind": ("none", "last", "all"),
+    field: _choices_of(field)
+    for field in Settings.model_fields
+    if field not in ("max_cards", "target")
 }
+RULE_CHOICES["preset"] = PRESETS
+RULE_CHOICES["max_cards"] = ("pack", *(str(n) for n in range(1, 21)))
+RULE_CHOICES["target"] = ("50", "75", "101", "150", "200", "250", "300", "500")
 RULE_PAGES: tuple[tuple[str, ...], ...] = (
     ("preset", "sequence", "max_cards", "bidding"),
     ("scoring", "trump", "first_lead", "end"),
@@ -475,6 +465,21 @@ def computer_level_picker(table_id: int) -> Rendered:
         )
     )
     return Rendered("Add which computer player?", None, view)
+
+
+def leave_confirm(table: TableView) -> Rendered:
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        _button("Yes, leave", custom_id("leaveok", table.table_id), discord.ButtonStyle.danger)
+    )
+    if table.status is TableStatus.PLAYING:
+        text = (
+            "Leave the game? A computer player takes your seat, cards and score, and the game "
+            "counts for you as left."
+        )
+    else:
+        text = "Leave this table?"
+    return Rendered(text, None, view)
 
 
 def cancel_confirm(table_id: int) -> Rendered:

@@ -10,6 +10,7 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -28,18 +29,20 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NOT_FOR_YOU = "That button is not for you."
+TRANSIENT = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
+"""Failures a later attempt may get past (a 5xx, a dropped connection, a timeout)."""
+MAX_REFRESH_RETRIES = 6
 HAND_OVER = "Hand {hand} is over — your next hand is in a new message."
 EPHEMERAL_TOKEN_LIFETIME = 14 * 60  # Discord's 15 minutes, less a margin
 REQUIRED_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
 
-PRESET_CHOICES = [
-    app_commands.Choice(name=name, value=name)
-    for name in ("classic", "oh-hell", "oh-shit", "oh-shit-half", "nomination", "first-to-101")
-]
+
+def _choices(field: str) -> list[app_commands.Choice[str]]:
+    """A slash option's choices: the values the engine allows for a setting."""
+    return [app_commands.Choice(name=v, value=v) for v in render.RULE_CHOICES[field]]
 
 
-def _choices(*values: str) -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=v, value=v) for v in values]
+PRESET_CHOICES = _choices("preset")
 
 
 class TableController:
@@ -52,11 +55,16 @@ class TableController:
         *,
         edit_delay: float = 0.5,
         computer_delay: float = 1.0,
+        turn_ping_after: float = 20.0,
     ) -> None:
         self.bot = bot
         self.service = service
         self.edit_delay = edit_delay
         self.computer_delay = computer_delay
+        self.turn_ping_after = turn_ping_after
+        self._turns: dict[int, tuple[Any, ...]] = {}
+        self._turn_timers: dict[int, asyncio.Task[None]] = {}
+        self._pings: dict[int, discord.PartialMessage] = {}
         self._refreshing: set[tuple[Any, ...]] = set()
         self._stale: set[tuple[Any, ...]] = set()
         self._steppers: dict[int, asyncio.Task[None]] = {}
@@ -81,6 +89,8 @@ class TableController:
             log.error("background task failed", exc_info=task.exception())
 
     async def close(self) -> None:
+        for timer in self._turn_timers.values():
+            timer.cancel()
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):
@@ -105,8 +115,9 @@ class TableController:
                 continue
             if table.status is TableStatus.PLAYING:
                 for seat in table.seats:
-                    if seat.user_id is not None:
+                    if seat.user_id is not None and not seat.left:
                         self.refresh_hand(table_id, seat.user_id)
+                self.watch_turn(table)
             self.kick(table_id)
 
     def kick(self, table_id: int) -> None:
@@ -148,8 +159,70 @@ class TableController:
         for user in outcome.hands:
             if user != skip_user or outcome.new_hand:
                 self.refresh_hand(table.table_id, user)
+        self.watch_turn(table)
         for text in outcome.announcements:
             await self._send_channel(table.channel_id, text)
+
+    # -- turn nudges ------------------------------------------------------------------------------
+
+    def watch_turn(self, table: TableView) -> None:
+        """Edits do not notify, and a ping for every card would flood the channel: when a
+        person's turn has lasted `turn_ping_after` seconds, one short message mentions them;
+        it is deleted once the turn passes, so a table never leaves more than one."""
+        game = table.game
+        waiting: tuple[int, ...] = ()
+        marker: tuple[Any, ...] = ()
+        if game is not None and table.status is TableStatus.PLAYING:
+            waiting = tuple(
+                uid
+                for s in game.to_act
+                if (uid := table.seats[s].user_id) is not None and not table.seats[s].left
+            )
+            marker = (waiting, game.hand_number, len(game.tricks), len(game.trick), game.has_bid)
+        t = table.table_id
+        if self._turns.get(t) == marker:
+            return
+        self._turns[t] = marker
+        timer = self._turn_timers.pop(t, None)
+        if timer is not None:
+            timer.cancel()
+        ping = self._pings.pop(t, None)
+        if ping is not None:
+            self._spawn(self._delete(ping))
+        if waiting and self.turn_ping_after > 0:
+            self._turn_timers[t] = asyncio.get_running_loop().create_task(
+                self._ping_later(table, marker, waiting)
+            )
+
+    async def _ping_later(
+        self, table: TableView, marker: tuple[Any, ...], waiting: tuple[int, ...]
+    ) -> None:
+        await asyncio.sleep(self.turn_ping_after)
+        if self._turns.get(table.table_id) != marker:
+            return
+        url = render.jump_url(table.guild_id, table.channel_id, table.message_id)
+        mentions = " ".join(f"<@{user}>" for user in waiting)
+        channel = self.bot.get_partial_messageable(table.channel_id)
+        try:
+            await self.pacer.wait()
+            sent = await channel.send(
+                f"{mentions} — your turn at the table: {url}",
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(user) for user in waiting]
+                ),
+            )
+        except discord.HTTPException as error:
+            log.warning("table %s: could not ping: %s", table.table_id, error)
+            return
+        if self._turns.get(table.table_id) == marker:
+            self._pings[table.table_id] = channel.get_partial_message(sent.id)
+        else:  # the turn passed while sending
+            self._spawn(self._delete(channel.get_partial_message(sent.id)))
+
+    async def _delete(self, message: discord.PartialMessage) -> None:
+        with contextlib.suppress(discord.HTTPException):
+            await self.pacer.wait()
+            await message.delete()
 
     def schedule_table_edit(self, table_id: int) -> None:
         """Bring the table message up to date after `edit_delay`, coalesced (see `_refresh`)."""
@@ -174,9 +247,25 @@ class TableController:
             try:
                 if delay:
                     await asyncio.sleep(delay)
+                failures = 0
                 while True:
                     self._stale.discard(key)
-                    await render_now()
+                    try:
+                        await render_now()
+                    except discord.Forbidden as error:
+                        log.warning("%s: not allowed: %s", key, error)
+                        return
+                    except TRANSIENT as error:
+                        # Dropping a failed edit would leave the message stale for good (a
+                        # turn nobody is shown): try again, later and later.
+                        failures += 1
+                        if failures > MAX_REFRESH_RETRIES:
+                            log.error("%s: giving up after %d failures: %s", key, failures, error)
+                            return
+                        log.warning("%s: refresh failed (%s); retrying", key, error)
+                        self._stale.add(key)
+                        await asyncio.sleep(min(30.0, 0.5 * 2**failures))
+                        continue
                     if key not in self._stale:
                         return
             finally:
@@ -199,8 +288,8 @@ class TableController:
                 sent = await self._send_channel(table.channel_id, None, render.table_message(table))
                 if sent is not None:
                     await self.service.set_message(table_id, sent.id)
-        except discord.HTTPException as error:
-            log.warning("table %s: could not edit the table message: %s", table_id, error)
+        except discord.Forbidden as error:
+            log.warning("table %s: may not edit the table message: %s", table_id, error)
 
     async def _send_channel(
         self, channel_id: int, text: str | None, rendered: render.Rendered | None = None
@@ -251,9 +340,6 @@ class TableController:
                 return
             except discord.NotFound:
                 pass  # deleted by the person: send a new one
-            except discord.HTTPException as error:
-                log.warning("could not edit a hand DM: %s", error)
-                return
         if ref is not None and ref.hand != state.hand_number:
             await self._close_hand_message(ref)
         try:
@@ -264,9 +350,6 @@ class TableController:
             await self.service.record_dm(table_id, user_id, None)
             self.schedule_table_edit(table_id)
             return
-        except discord.HTTPException as error:
-            log.warning("could not DM %s: %s", user_id, error)
-            return
         self._last_dm[key] = (state.hand_number, signature)
         await self.service.record_dm(
             table_id,
@@ -274,7 +357,7 @@ class TableController:
             DmRef(channel_id=channel.id, message_id=sent.id, hand=state.hand_number),
         )
 
-    async def _close_hand_message(self, ref: DmRef) -> None:
+    async def _close_hand_message(self, ref: DmRef, text: str | None = None) -> None:
         """Take the controls off a finished hand's message, so no stale button looks live."""
         if ref.message_id in self._closed_dms:
             return
@@ -283,7 +366,9 @@ class TableController:
         )
         with contextlib.suppress(discord.HTTPException):
             await self.pacer.wait()
-            await message.edit(content=HAND_OVER.format(hand=ref.hand), embed=None, view=None)
+            await message.edit(
+                content=text or HAND_OVER.format(hand=ref.hand), embed=None, view=None
+            )
         self._closed_dms.add(ref.message_id)
 
     async def _refresh_ephemeral_hand(
@@ -360,6 +445,14 @@ class TableController:
             outcome = await service.start_game(t, user.id, can_manage=_can_manage(interaction))
             await self._update_table_in_place(interaction, outcome)
             self.publish_later(outcome)
+            self.kick(t)
+        elif kind == "leaveok":
+            outcome = await service.leave(t, user.id)
+            await interaction.response.edit_message(content=outcome.reply, view=None)
+            self.schedule_table_edit(t)
+            ref = await service.dm_ref(t, user.id)
+            if ref is not None and outcome.table.status is TableStatus.PLAYING:
+                self._spawn(self._close_hand_message(ref, "You left this game."))
             self.kick(t)
         elif kind == "cancel":
             await self._require_host(t, interaction)
@@ -568,11 +661,11 @@ class TablesCog(commands.Cog, name="Tables"):
     )
     @app_commands.choices(
         preset=PRESET_CHOICES,
-        sequence=_choices("down-up", "up-down", "down", "up", "up-up", "fixed"),
-        bidding=_choices("hook", "open", "secret", "knock"),
-        scoring=_choices(*render.RULE_CHOICES["scoring"]),
-        trump=_choices("turned", "spades", "rotation", "bidder"),
-        first_lead=_choices("dealer", "left"),
+        sequence=_choices("sequence"),
+        bidding=_choices("bidding"),
+        scoring=_choices("scoring"),
+        trump=_choices("trump"),
+        first_lead=_choices("first_lead"),
     )
     async def start(
         self,
@@ -663,13 +756,13 @@ class TablesCog(commands.Cog, name="Tables"):
         table = await self._channel_table(interaction)
         if table is None:
             return
-        try:
-            outcome = await self.service.leave(table.table_id, interaction.user.id)
-        except Refused as refusal:
-            await _reply(interaction, _sentence(str(refusal)))
+        seat = next((s for s in table.seats if s.user_id == interaction.user.id), None)
+        if seat is None or seat.left:
+            await _reply(interaction, "You are not seated at this table.")
             return
-        await _reply(interaction, outcome.reply or "You left.")
-        self.controller.schedule_table_edit(table.table_id)
+        await interaction.response.send_message(
+            **_send_kwargs(render.leave_confirm(table)), ephemeral=True
+        )
 
     @ohhell.command(
         name="cancel", description="Cancel this channel's table (host or Manage Channels)"

@@ -21,10 +21,14 @@ class Seat(BaseModel):
     level: ComputerLevel | None = None
     auto_play: bool = True
     """Play a forced single card automatically (004's "Auto Play One")."""
+    left: bool = False
+    """The person left during the game: a computer (``level``) plays the seat for them."""
 
     @property
     def is_computer(self) -> bool:
-        return self.user_id is None
+        """Whether a computer decides for this seat (a computer player, or for someone who
+        left)."""
+        return self.user_id is None or self.left
 
 
 class DmRef(BaseModel):

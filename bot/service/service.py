@@ -151,7 +151,7 @@ class TableService:
             host_id=row.host_id,
             status=row.status,
             preset=row.preset,
-            seats=tuple(SeatView(s.name, s.user_id, s.level) for s in document.seats),
+            seats=tuple(SeatView(s.name, s.user_id, s.level, s.left) for s in document.seats),
             rules_summary=describe(settings, max(len(document.seats), 3)),
             player_range=player_range(settings),
             game=None if game is None else _public_game(game),
@@ -294,11 +294,28 @@ class TableService:
             )
 
     async def leave(self, table_id: int, user_id: int) -> Outcome:
+        """Leave a lobby (the seat goes), or a game: a normal computer plays the seat on, with
+        its cards and score, and the game counts for the person as left."""
         async with self._lock(table_id):
-            row, document = await self._lobby(table_id)
+            row = await self._open_row(table_id)
+            document = _load_document(row)
             seat = document.seat_of(user_id)
-            if seat is None:
+            if seat is None or document.seats[seat].left:
                 raise Refused("you are not seated at this table")
+            if row.status is TableStatus.PLAYING:
+                document.seats[seat].left = True
+                document.seats[seat].level = "normal"
+                humans = document.humans()
+                host = row.host_id
+                if host == user_id and humans:
+                    host = humans[0][1].user_id or host
+                return await self._save(
+                    row,
+                    document,
+                    [StoredEvent("left", {"seat": seat}, user_id)],
+                    host_id=host,
+                    reply="You left the game; a computer player takes your seat.",
+                )
             del document.seats[seat]
             humans = document.humans()
             if not humans:
@@ -397,6 +414,8 @@ class TableService:
             seat = document.seat_of(user_id)
             if seat is None:
                 raise Refused("you are not seated at this table")
+            if document.seats[seat].left:
+                raise Refused("you left this game: a computer player has your seat")
             if hand_number != game.hand_number:
                 raise Refused("that button is from an earlier hand: use your newest hand message")
             if isinstance(action, Play) and action.card == HIDDEN:
@@ -732,6 +751,7 @@ def _results(document: TableDocument, game: Game) -> list[PlayerResult]:
             points=game.totals[index],
             bids_made=made[index],
             hands_played=played[index],
+            left_early=seat.left,
         )
         for index, seat in enumerate(document.seats)
         if seat.user_id is not None

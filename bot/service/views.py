@@ -13,6 +13,8 @@ class SeatView:
     name: str
     user_id: int | None
     level: str | None
+    left: bool = False
+    """The person left the game; a computer plays the seat."""
 
     @property
     def is_computer(self) -> bool:

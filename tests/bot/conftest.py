@@ -42,6 +42,7 @@ def start_bot(standin: StandIn, database_path: Path) -> BotFactory:
             workers=0,
             edit_delay=options.pop("edit_delay", 0.02),
             computer_delay=options.pop("computer_delay", 0.0),
+            turn_ping_after=options.pop("turn_ping_after", 0.0),
         )
         try:
             async with run_bot(standin, bot):

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from bot.engine import Game
-from bot.simulated_people import game_over, hand_message, play_until_over, table_embed, table_id_of
+from bot.simulated_people import (
+    game_over,
+    hand_message,
+    open_table,
+    play_until_over,
+    table_embed,
+    table_id_of,
+)
 from bot.standin.server import StandIn
 from tests.bot.conftest import BotFactory
 from tests.bot.privacy import assert_private_hands_stay_private
@@ -51,3 +58,19 @@ async def test_three_people_play_a_short_classic_game(
         assert board.reply is not None
         text = board.reply.embeds[0]["description"]
         assert text.count("in 1 (") == 3
+
+
+async def test_edits_that_discord_keeps_refusing_are_retried_until_they_land(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    """discord.py gives up on a request after five 429s; a dropped hand-message edit would leave
+    a person never seeing their turn, so the bot tries again later."""
+    async with start_bot():
+        ann, bob, cat = (standin.person(n) for n in ("Ann", "Bob", "Cat"))
+        table, table_id = await open_table(standin, [ann, bob, cat], preset="classic", max_cards=2)
+        await ann.click(table, f"oh:start:{table_id}")
+        await standin.wait_for(lambda: all(hand_message(p) for p in (ann, bob, cat)))
+        edits = "PATCH /channels/{channel_id}/messages/{message_id}"
+        standin.rate_limits.inject_429(edits, times=12, retry_after=0.01)
+        await play_until_over(standin, [ann, bob, cat], table)
+        assert standin.rate_limits.refusals >= 12
