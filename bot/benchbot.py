@@ -38,6 +38,7 @@ INTERACTION_ROUTES = (
     "DELETE /webhooks/{webhook_id}/{webhook_token}",
 )
 PEOPLE_PER_TABLE = 4
+STALL_SECONDS = 300
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -86,7 +87,10 @@ class Table:
         if started.response_type != 7:
             raise RuntimeError(f"table {self.index}: Start refused: {started.content}")
         while True:
-            found = await self.standin.wait_for(self._next, timeout=600)
+            try:
+                found = await self.standin.wait_for(self._next, timeout=STALL_SECONDS)
+            except TimeoutError:
+                raise RuntimeError(self.describe_stall()) from None
             if found is True:
                 return
             person, message, custom_id = found
@@ -94,6 +98,16 @@ class Table:
             self.results.append(result)
             if result.response_type == 7:
                 self.acknowledged[person.id] += 1
+
+    def describe_stall(self) -> str:
+        lines = [f"table {self.index} (#{self.table_id}) made no progress for {STALL_SECONDS} s"]
+        if self.message is not None and self.message.embeds:
+            lines.append(f"  table message: {self.message.embeds[0].get('description')}")
+        for person in self.people:
+            dm = person.dms()[-1] if person.dms() else None
+            footer = dm.embeds[0].get("footer") if dm is not None and dm.embeds else None
+            lines.append(f"  {person.name}: {dm.content if dm else None!r} {footer}")
+        return "\n".join(lines)
 
     def _next(self) -> Any:
         assert self.message is not None
@@ -124,6 +138,9 @@ async def bench(tables: int, preset: str, target: int | None, out: Any) -> dict[
                 await asyncio.gather(*(run.play(preset, target) for run in runs))
                 await asyncio.sleep(1.0)  # let the last coalesced edits land
                 rss = peak_rss_mb(process.pid)
+            except BaseException:
+                print(process.stderr()[-4000:], file=sys.stderr)
+                raise
             finally:
                 await process.stop()
             elapsed = time.monotonic() - started
