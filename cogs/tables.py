@@ -142,23 +142,25 @@ class TableController:
 
     # -- showing outcomes -----------------------------------------------------------------------
 
-    def publish_later(self, outcome: Outcome, *, skip_user: int | None = None) -> None:
+    def publish_later(self, outcome: Outcome) -> None:
         """Publish after the interaction has been answered, as tracked background work."""
-        self._spawn(self.publish(outcome, skip_user=skip_user))
+        self._spawn(self.publish(outcome))
 
-    async def publish(self, outcome: Outcome, *, skip_user: int | None = None) -> None:
+    async def publish(self, outcome: Outcome) -> None:
         """Show a committed change: the table message (coalesced), private hands, notices.
         One table's outcomes are shown one at a time, in the order they were committed."""
         lock = self._publish_locks.setdefault(outcome.table.table_id, asyncio.Lock())
         async with lock:
-            await self._publish(outcome, skip_user)
+            await self._publish(outcome)
 
-    async def _publish(self, outcome: Outcome, skip_user: int | None) -> None:
+    async def _publish(self, outcome: Outcome) -> None:
         table = outcome.table
         self.schedule_table_edit(table.table_id)
+        # The person who acted saw their new hand in the click's answer, and a refresh that
+        # renders the same is skipped; but one rendered before their click may still be in
+        # flight and land after it, so they are refreshed too.
         for user in outcome.hands:
-            if user != skip_user or outcome.new_hand:
-                self.refresh_hand(table.table_id, user)
+            self.refresh_hand(table.table_id, user)
         self.watch_turn(table)
         for text in outcome.announcements:
             await self._send_channel(table.channel_id, text)
@@ -343,7 +345,16 @@ class TableController:
         if ref is not None and ref.hand != state.hand_number:
             await self._close_hand_message(ref)
         try:
-            channel = await self.bot.create_dm(discord.Object(user_id))  # cached after the first
+            # The DM channel of an earlier hand is known; opening it again would cost a call
+            # (discord.py keeps no DM cache without the members' users).
+            channel: discord.abc.Messageable
+            if ref is not None:
+                channel = self.bot.get_partial_messageable(
+                    ref.channel_id, type=discord.ChannelType.private
+                )
+            else:
+                await self.pacer.wait()
+                channel = await self.bot.create_dm(discord.Object(user_id))
             await self.pacer.wait()
             sent = await channel.send(**_send_kwargs(rendered))
         except discord.Forbidden:
@@ -354,7 +365,7 @@ class TableController:
         await self.service.record_dm(
             table_id,
             user_id,
-            DmRef(channel_id=channel.id, message_id=sent.id, hand=state.hand_number),
+            DmRef(channel_id=sent.channel.id, message_id=sent.id, hand=state.hand_number),
         )
 
     async def _close_hand_message(self, ref: DmRef, text: str | None = None) -> None:
@@ -503,7 +514,7 @@ class TableController:
                 self._ephemeral_hands[(t, user.id)] = (interaction, time.monotonic())
             else:
                 self._last_dm[(t, user.id)] = (state.hand_number, _signature(rendered))
-        self.publish_later(outcome, skip_user=user.id)
+        self.publish_later(outcome)
         self.kick(t)
 
     async def _action(self, click: Click, table_id: int) -> Bid | Play | ChooseTrump:

@@ -146,3 +146,48 @@ async def test_a_23_card_hand_plays_through_selects(
         assert game.cards_each == 23 and len(game.history()[-1].tricks) == 1
         seats = {seat["name"]: i for i, seat in enumerate(row.document["seats"])}
         assert_private_hands_stay_private(standin, people, game, seats)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"preset": "nomination", "trump": "bidder", "max_cards": 3},
+        {"preset": "nomination", "bidding": "knock", "max_cards": 3},
+        {"preset": "oh-shit-half", "trump": "bidder", "bidding": "knock", "max_cards": 2},
+    ],
+    ids=["trump-by-bidder", "knocking", "both"],
+)
+async def test_bidder_trump_and_knocking_controls(
+    standin: StandIn, start_bot: BotFactory, options: dict[str, Any]
+) -> None:
+    async with start_bot() as bot:
+        people = [standin.person(n) for n in NAMES[:3]]
+        table, t = await open_table(standin, people, **options)
+        await people[0].click(table, f"oh:start:{t}")
+        await finish_and_check(standin, bot, people, table, t)
+        kinds = [e.kind for e in await bot.tables.service.db.events(t)]
+        if options.get("trump") == "bidder":
+            assert "TrumpChosen" in kinds
+        if options.get("bidding") == "knock":
+            assert "BidsRevealed" in kinds
+
+
+async def test_the_leaderboard_after_several_games(standin: StandIn, start_bot: BotFactory) -> None:
+    async with start_bot() as bot:
+        people = [standin.person(n) for n in NAMES[:3]]
+        for _ in range(3):
+            table, t = await open_table(standin, people, preset="classic", max_cards=1)
+            await people[0].click(table, f"oh:start:{t}")
+            await play_until_over(standin, people, table)
+            await bot.tables.idle()
+        board = await people[1].slash(standin.channel, "leaderboard")
+        assert board.reply is not None
+        rows = board.reply.embeds[0]["description"].splitlines()
+        assert len(rows) == 3
+        assert all(" in 3 (" in row for row in rows)
+        wins = [int(row.split(" — ")[1].split(" win")[0]) for row in rows]
+        assert wins == sorted(wins, reverse=True)
+        assert sum(wins) >= 3  # shared first places count for each
+        only_other = await people[1].slash(standin.channel, "leaderboard", preset="oh-hell")
+        assert only_other.reply is not None
+        assert "No finished games" in only_other.reply.embeds[0]["description"]
