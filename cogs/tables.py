@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import Bid, Card, ChooseTrump, Play, Settings
+from bot.engine import Bid, Card, ChooseTrump, Play
 from bot.engine.cards import HIDDEN
 from bot.service import DmRef, Outcome, Refused, TableService, TableView
 from bot.storage import CorruptRow, TableStatus
@@ -432,26 +432,23 @@ class TableController:
             await interaction.response.edit_message(content=outcome.reply, view=None)
             self.schedule_table_edit(t)
         elif kind in ("rules", "rulepg"):
-            table = await self._require_host(t, interaction)
+            await self._require_host(t, interaction)
             page = int(click.arg) if kind == "rulepg" and click.arg else 0
-            document_settings = await self._settings(t)
-            rendered = render.rules_editor(t, document_settings, page)
+            rendered = render.rules_editor(t, await service.settings(t), page)
             if kind == "rules":
                 await interaction.response.send_message(**_send_kwargs(rendered), ephemeral=True)
             else:
                 await interaction.response.edit_message(**rendered.kwargs())
-            del table
         elif kind == "rule":
             field = click.arg or ""
             raw = click.values[0] if click.values else "-"
-            outcome = await service.set_rule(
+            await service.set_rule(
                 t, user.id, field, _rule_value(field, raw), can_manage=_can_manage(interaction)
             )
             page = next((i for i, fields in enumerate(render.RULE_PAGES) if field in fields), 0)
-            rendered = render.rules_editor(t, await self._settings(t), page)
+            rendered = render.rules_editor(t, await service.settings(t), page)
             await interaction.response.edit_message(**rendered.kwargs())
             self.schedule_table_edit(t)
-            del outcome
         elif kind == "start":
             outcome = await service.start_game(t, user.id, can_manage=_can_manage(interaction))
             await self._update_table_in_place(interaction, outcome)
@@ -538,7 +535,7 @@ class TableController:
         if not value.isdigit():
             raise Refused(NOT_FOR_YOU)
         table = await self.service.table_view(table_id)
-        settings = await self._settings(table_id)
+        settings = await self.service.settings(table_id)
         try:
             pack = settings.resolve(len(table.seats)).pack
         except Exception:
@@ -585,10 +582,6 @@ class TableController:
         if table.host_id != interaction.user.id and not _can_manage(interaction):
             raise Refused("only the host (or someone with Manage Channels) can do that")
         return table
-
-    async def _settings(self, table_id: int) -> Settings:
-        row = await self.service.db.load_table(table_id)
-        return Settings.model_validate(row.document.get("settings", {}))
 
 
 def _send_kwargs(rendered: render.Rendered) -> dict[str, Any]:
@@ -796,7 +789,7 @@ class TablesCog(commands.Cog, name="Tables"):
     async def leaderboard(
         self, interaction: discord.Interaction[Any], preset: str | None = None
     ) -> None:
-        board = await self.service.db.leaderboard(
+        board = await self.service.leaderboard(
             interaction.guild_id or 0, preset=preset, caller_id=interaction.user.id
         )
         guild_name = interaction.guild.name if interaction.guild else "this server"

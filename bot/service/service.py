@@ -45,6 +45,7 @@ from bot.storage import (
     ChannelBusy,
     CorruptRow,
     Database,
+    Leaderboard,
     PlayerResult,
     TableRow,
     TableStatus,
@@ -133,6 +134,15 @@ class TableService:
         if document.game is None:
             raise Refused("the game has not started yet")
         return self._hand_state(row.id, document, Game.from_json(document.game), seat)
+
+    async def settings(self, table_id: int) -> Settings:
+        """The table's rule settings (the host's overrides on its preset)."""
+        return _settings(_load_document(await self.db.load_table(table_id)))
+
+    async def leaderboard(
+        self, guild_id: int, *, preset: str | None = None, caller_id: int | None = None
+    ) -> Leaderboard:
+        return await self.db.leaderboard(guild_id, preset=preset, caller_id=caller_id)
 
     async def open_table_ids(self) -> list[int]:
         return await self.db.open_table_ids()

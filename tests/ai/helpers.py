@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+import typing
 from typing import Any
 
 from pydantic import ValidationError
 
 from bot.ai import Level, decide
 from bot.engine import PRESETS, Game, Phase, Settings, SettingsError
+from bot.engine.settings import ScoringName
 
 OPTIONS: dict[str, list[Any]] = {
     "pack": ["52", "52+joker", "63", "65", "78", "104"],
@@ -19,19 +21,7 @@ OPTIONS: dict[str, list[Any]] = {
     "bidding": ["hook", "open", "secret", "knock"],
     "bid_changes": [True, False],
     "first_lead": ["dealer", "left"],
-    "scoring": [
-        "exact-tens",
-        "tricks-plus-ten",
-        "five-and-tens",
-        "squares",
-        "oh-shit",
-        "ten-plus-bid",
-        "basic",
-        "progressive",
-        "negative",
-        "adjusted-basic",
-        "adjusted-basic-2",
-    ],
+    "scoring": list(typing.get_args(ScoringName)),
     "spades_double": [True, False],
     "end": ["sequence", "target"],
     "ties": ["extra-hand", "tiebreakers", "share"],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import typing
 from typing import Any
 
 from hypothesis import HealthCheck, assume, given, settings
@@ -20,6 +21,7 @@ from bot.engine import (
     score,
 )
 from bot.engine.records import game_from_record, record_from_game, replay
+from bot.engine.settings import ScoringName
 
 FIELDS: dict[str, st.SearchStrategy[Any]] = {
     "pack": st.sampled_from(["52", "52+joker", "63", "65", "78", "104"]),
@@ -29,21 +31,7 @@ FIELDS: dict[str, st.SearchStrategy[Any]] = {
     "exhausted_trump": st.sampled_from(["forbidden", "dealer-last", "before-deal", "none"]),
     "bidding": st.sampled_from(["hook", "open", "secret", "knock"]),
     "first_lead": st.sampled_from(["dealer", "left"]),
-    "scoring": st.sampled_from(
-        [
-            "exact-tens",
-            "tricks-plus-ten",
-            "five-and-tens",
-            "squares",
-            "oh-shit",
-            "ten-plus-bid",
-            "basic",
-            "progressive",
-            "negative",
-            "adjusted-basic",
-            "adjusted-basic-2",
-        ]
-    ),
+    "scoring": st.sampled_from(typing.get_args(ScoringName)),
     "end": st.sampled_from(["sequence", "target"]),
     "target": st.integers(10, 40),
     "ties": st.sampled_from(["extra-hand", "tiebreakers", "share"]),
