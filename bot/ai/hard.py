@@ -18,8 +18,12 @@ from bot.engine import SUITS, Action, Bid, ChooseTrump, Game, Phase, Play, score
 from . import normal
 from .cards import JOKER_WINS, NO_TRUMPS, Suits, bits, suits_for
 from .evaluate import card_probs, utility
+from .infer import BidModel, consistent_sample
 from .knowledge import Table
 from .sanitise import Determiniser
+
+INFER = True
+"""Samples follow the others' bids (``bot.ai.infer``)."""
 
 _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
@@ -197,6 +201,10 @@ def decide(
         raise ValueError("give a deadline or a number of iterations")
     me = table.seat
     scoring = table.rules.scoring
+    model = BidModel(table)
+
+    def draw() -> Game:
+        return consistent_sample(det, model, rng) if INFER else det.sample(rng)
 
     def more(done: int) -> bool:
         if iterations is not None:
@@ -211,7 +219,7 @@ def decide(
         totals = dict.fromkeys(cands, 0.0)
         done = 0
         while more(done):
-            d = det.sample(rng)
+            d = draw()
             est = {s: _estimate_bid(d, s) for s in d.seats if s != me}
             for b in cands:
                 g = d.copy()
@@ -223,7 +231,7 @@ def decide(
         t_totals = [0.0] * 4
         done = 0
         while more(done):
-            d = det.sample(rng)
+            d = draw()
             for t in range(4):
                 g = d.copy()
                 g.apply_fast(me, t)
@@ -234,7 +242,7 @@ def decide(
     m_totals = dict.fromkeys(moves, 0.0)
     done = 0
     while more(done):
-        d = det.sample(rng)
+        d = draw()
         for mv in moves:
             g = d.copy()
             g.apply_fast(me, mv[0], mv[1])

@@ -102,12 +102,20 @@ def choose_bid(table: Table) -> int:
     else:
         probs = hand_probs(table, table.suits)
     others = [table.bids[s] for s in table.seats if s != table.seat]
+    return bid_from_probs(probs, others, legal, table.rules.scoring, n, k)
+
+
+def bid_from_probs(
+    probs: list[float], others: list[int], legal: list[int], scoring: str, n: int, k: int
+) -> int:
+    """The bid for cards with these chances of a trick, ``others`` the other players' bids
+    (-1 where not made or not seen): also ``hard``'s model of how another player bids."""
     known = sum(b for b in others if b >= 0)
     unknown = sum(1 for b in others if b < 0)
     excess = known + unknown * n / k + sum(probs) - n
     probs = shift_probs(probs, excess)
     probs = [min(1.0, p + (1 - p) * LIFT) for p in probs]
-    values = bid_values(trick_distribution(probs), legal, table.rules.scoring, n, k, _CONTROL)
+    values = bid_values(trick_distribution(probs), legal, scoring, n, k, _CONTROL)
     return max(legal, key=lambda b: (values[b], -b))
 
 
