@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import time
 from collections.abc import Awaitable, Callable
 
@@ -13,7 +15,12 @@ DISCORD_GLOBAL_LIMIT = 50
 class Pacer:
     """A token bucket: `await pacer.wait()` before each call; at most `rate` calls a second on
     average, bursts up to `burst`. Discord answers calls over its limit with 429 and bans an IP
-    that collects too many, so it is better to wait here."""
+    that collects too many, so it is better to wait here.
+
+    When calls queue up, they go in order of when they are due: an urgent call (someone's turn
+    waits on it) is due at once, one that can wait (`urgent=False`, e.g. a table message that
+    merges later changes into one edit) `patience` seconds after it asked, so under load the
+    turns keep moving and the edits that can wait merge instead of queueing."""
 
     def __init__(
         self,
@@ -21,24 +28,51 @@ class Pacer:
         burst: float = 10,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        patience: float = 2.0,
     ) -> None:
         self.rate = rate
         self.burst = burst
+        self.patience = patience
         self._clock = clock
         self._sleep = sleep
         self._tokens = burst
         self._last = clock()
-        self._lock = asyncio.Lock()
+        self._queue: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._granting: asyncio.Task[None] | None = None
 
-    async def wait(self) -> None:
-        async with self._lock:
-            while True:
-                now = self._clock()
-                self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
-                self._last = now
-                # A hair under one token counts as one: otherwise the sleep for the remainder can
-                # be too small to move a float clock, and the loop would never end.
-                if self._tokens >= 1 - 1e-9:
-                    self._tokens = max(0.0, self._tokens - 1)
-                    return
-                await self._sleep((1 - self._tokens) / self.rate)
+    def _refill(self) -> None:
+        now = self._clock()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+
+    def _take(self) -> bool:
+        # A hair under one token counts as one: otherwise the sleep for the remainder can be
+        # too small to move a float clock, and the wait would never end.
+        if self._tokens >= 1 - 1e-9:
+            self._tokens = max(0.0, self._tokens - 1)
+            return True
+        return False
+
+    async def wait(self, urgent: bool = True) -> None:
+        self._refill()
+        if not self._queue and self._take():
+            return
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        due = self._clock() + (0.0 if urgent else self.patience)
+        heapq.heappush(self._queue, (due, next(self._order), future))
+        if self._granting is None or self._granting.done():
+            self._granting = loop.create_task(self._grant())
+        await future
+
+    async def _grant(self) -> None:
+        while self._queue:
+            self._refill()
+            if self._queue[0][2].done():  # its caller was cancelled
+                heapq.heappop(self._queue)
+                continue
+            if self._take():
+                heapq.heappop(self._queue)[2].set_result(None)
+                continue
+            await self._sleep((1 - self._tokens) / self.rate)

@@ -38,3 +38,59 @@ async def test_the_default_rate_stays_under_the_global_limit() -> None:
         calls += 1
     assert calls <= DISCORD_GLOBAL_LIMIT * 10
     assert calls >= DISCORD_GLOBAL_LIMIT * 10 * 0.85
+
+
+async def test_under_load_urgent_calls_go_before_calls_that_can_wait() -> None:
+    import asyncio
+
+    time = ManualTime()
+    pacer = Pacer(rate=10, burst=1, clock=time.clock, sleep=time.sleep, patience=2.0)
+    await pacer.wait()  # the bucket is now empty
+    order: list[str] = []
+
+    async def call(name: str, urgent: bool) -> None:
+        await pacer.wait(urgent=urgent)
+        order.append(name)
+
+    await asyncio.gather(
+        call("table", False), call("dm1", True), call("dm2", True), call("dm3", True)
+    )
+    assert order == ["dm1", "dm2", "dm3", "table"]
+
+
+async def test_a_call_that_can_wait_is_not_starved() -> None:
+    import asyncio
+
+    time = ManualTime()
+    pacer = Pacer(rate=10, burst=1, clock=time.clock, sleep=time.sleep, patience=0.5)
+    await pacer.wait()
+    granted: dict[str, float] = {}
+
+    async def call(name: str, urgent: bool) -> None:
+        await pacer.wait(urgent=urgent)
+        granted[name] = time.now
+
+    table = asyncio.ensure_future(call("table", False))
+    urgent: list[asyncio.Future[None]] = []
+    for i in range(40):  # urgent calls keep coming, faster than the rate lets them out
+        urgent.append(asyncio.ensure_future(call(f"dm{i}", True)))
+        await asyncio.sleep(0)
+        time.now += 0.05
+    await asyncio.gather(table, *urgent)
+    # Due 0.5 s after asking, it goes out once the urgent calls asked before then have gone.
+    assert granted["table"] < 1.5
+    assert granted["table"] < granted["dm20"]
+
+
+async def test_a_cancelled_waiter_does_not_use_a_call() -> None:
+    import asyncio
+
+    time = ManualTime()
+    pacer = Pacer(rate=10, burst=1, clock=time.clock, sleep=time.sleep)
+    await pacer.wait()
+    waiter = asyncio.ensure_future(pacer.wait())
+    await asyncio.sleep(0)
+    waiter.cancel()
+    start = time.now
+    await pacer.wait()
+    assert time.now - start <= 0.1 + 1e-9
