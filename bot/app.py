@@ -13,6 +13,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.clock import Clock, SystemClock
 from bot.config import BotSettings
 from bot.engine import Action
 from bot.service import TableService
@@ -41,6 +42,7 @@ class OhHellBot(commands.Bot):
         edit_delay: float = 0.5,
         computer_delay: float = 1.0,
         turn_ping_after: float = 20.0,
+        clock: Clock | None = None,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -54,6 +56,7 @@ class OhHellBot(commands.Bot):
             edit_delay=edit_delay,
             computer_delay=computer_delay,
             turn_ping_after=turn_ping_after,
+            clock=clock,
         )
         self._resumed = False
 
@@ -103,6 +106,7 @@ async def build(
     edit_delay: float = 0.5,
     computer_delay: float = 1.0,
     turn_ping_after: float = 20.0,
+    clock: Clock | None = None,
 ) -> tuple[OhHellBot, Database, concurrent.futures.Executor | None]:
     """Open the database and build the bot. Computer decisions run in a process pool sized to
     the machine (or, with ``workers=0``, in a thread: tests)."""
@@ -115,13 +119,23 @@ async def build(
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(pool, function, *args)
 
-    service = TableService(database, decide=decide or decide_in_worker, run_blocking=run_blocking)
+    clock = clock or SystemClock()
+    service = TableService(
+        database,
+        decide=decide or decide_in_worker,
+        run_blocking=run_blocking,
+        clock=clock.now,
+        lobby_timeout=settings.lobby_timeout,
+        abandon_after=settings.abandon_after,
+        grace=settings.deadline_grace,
+    )
     bot = OhHellBot(
         settings,
         service,
         edit_delay=edit_delay,
         computer_delay=computer_delay,
         turn_ping_after=turn_ping_after,
+        clock=clock,
     )
     return bot, database, pool
 

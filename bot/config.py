@@ -38,7 +38,22 @@ class BotSettings(BaseSettings):
     turn_ping_after: float = Field(
         default=20.0,
         ge=0,
-        description="Seconds before a person whose turn it is gets a mention (0: never).",
+        description="Tables with the turn timer off: seconds before a person whose turn it is "
+        "gets a mention (0: never). With a timer, the mention comes halfway through it.",
+    )
+    lobby_timeout: float = Field(
+        default=15 * 60, ge=0, description="Seconds before a lobby nobody starts closes (0: never)."
+    )
+    abandon_after: float = Field(
+        default=24 * 3600,
+        ge=0,
+        description="Seconds without any person's action before a game is abandoned (0: never).",
+    )
+    deadline_grace: float = Field(
+        default=60.0,
+        ge=0,
+        description="After a restart, seconds before deadlines that passed while the bot was "
+        "down are handled.",
     )
     computer_workers: int | None = Field(
         default=None, ge=1, description="Processes for computer players (default: one a core)."

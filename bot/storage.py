@@ -66,6 +66,20 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX results_by_guild ON results (guild_id, preset);
     """,
+    # Deadlines (turn timers, lobby expiry, abandonment): the scheduler wakes at the earliest.
+    # Per-channel defaults for /ohhell start.
+    """
+    ALTER TABLE tables ADD COLUMN due_at REAL;
+    CREATE INDEX tables_by_due ON tables (due_at) WHERE due_at IS NOT NULL;
+
+    CREATE TABLE channel_defaults (
+        channel_id  INTEGER PRIMARY KEY,
+        guild_id    INTEGER NOT NULL,
+        settings    TEXT    NOT NULL,
+        set_by      INTEGER NOT NULL,
+        updated_at  REAL    NOT NULL
+    );
+    """,
 )
 
 
@@ -114,6 +128,23 @@ class TableRow:
     version: int
     created_at: float
     updated_at: float
+    due_at: float | None = None
+    """When something is next due at this table (a turn deadline, a nudge, expiry)."""
+
+
+@dataclass(frozen=True)
+class ChannelDefaults:
+    channel_id: int
+    settings: dict[str, Any]
+    set_by: int
+    updated_at: float
+
+
+class _Keep:
+    """`save_table(due_at=KEEP)`: leave the stored deadline as it is."""
+
+
+KEEP = _Keep()
 
 
 @dataclass(frozen=True)
@@ -153,7 +184,7 @@ class Leaderboard:
 
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, message_id, host_id, status, preset, document, version,"
-    " created_at, updated_at"
+    " created_at, updated_at, due_at"
 )
 
 
@@ -177,6 +208,7 @@ def _row_to_table(row: Sequence[Any]) -> TableRow:
         version=row[8],
         created_at=row[9],
         updated_at=row[10],
+        due_at=row[11],
     )
 
 
@@ -321,6 +353,7 @@ class Database:
         preset: str | None = None,
         events: Sequence[Event] = (),
         results: Sequence[PlayerResult] = (),
+        due_at: float | _Keep | None = KEEP,
     ) -> TableRow:
         """Save a new document for `table`, which must still be at `table.version`.
 
@@ -329,10 +362,14 @@ class Database:
         """
         now = self._clock()
         new_status = status or table.status
+        due = table.due_at if isinstance(due_at, _Keep) else due_at
+        if not new_status.is_open:
+            due = None
         async with self._transaction():
             cursor = await self._db.execute(
                 "UPDATE tables SET document = ?, status = ?, host_id = ?, message_id = ?,"
-                " preset = ?, version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
+                " preset = ?, version = version + 1, updated_at = ?, due_at = ?"
+                " WHERE id = ? AND version = ?",
                 (
                     _dumps(document),
                     new_status,
@@ -340,6 +377,7 @@ class Database:
                     table.message_id if message_id is None else message_id,
                     table.preset if preset is None else preset,
                     now,
+                    due,
                     table.id,
                     table.version,
                 ),
@@ -369,6 +407,58 @@ class Database:
                     ),
                 )
         return await self.load_table(table.id)
+
+    async def next_due(self) -> tuple[int, float] | None:
+        """The open table with the earliest deadline, and that deadline."""
+        async with self._db.execute(
+            "SELECT id, due_at FROM tables WHERE due_at IS NOT NULL"
+            " AND status IN ('lobby', 'playing') ORDER BY due_at, id LIMIT 1"
+        ) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else (int(row[0]), float(row[1]))
+
+    async def due_before(self, moment: float) -> list[tuple[int, float]]:
+        """Open tables whose deadline is before `moment`, earliest first."""
+        async with self._db.execute(
+            "SELECT id, due_at FROM tables WHERE due_at < ?"
+            " AND status IN ('lobby', 'playing') ORDER BY due_at, id",
+            (moment,),
+        ) as cursor:
+            return [(int(row[0]), float(row[1])) async for row in cursor]
+
+    # -- channel defaults ---------------------------------------------------------------------
+
+    async def channel_defaults(self, channel_id: int) -> ChannelDefaults | None:
+        async with self._db.execute(
+            "SELECT settings, set_by, updated_at FROM channel_defaults WHERE channel_id = ?",
+            (channel_id,),
+        ) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        try:
+            settings = json.loads(row[0])
+        except ValueError as error:
+            raise CorruptRow(f"the defaults of channel {channel_id} could not be read") from error
+        if not isinstance(settings, dict):
+            raise CorruptRow(f"the defaults of channel {channel_id} are not an object")
+        return ChannelDefaults(channel_id, settings, int(row[1]), float(row[2]))
+
+    async def set_channel_defaults(
+        self, *, guild_id: int, channel_id: int, settings: dict[str, Any] | None, set_by: int
+    ) -> None:
+        """Store (or, with None, remove) the defaults /ohhell start uses in a channel."""
+        async with self._transaction():
+            if settings is None:
+                await self._db.execute(
+                    "DELETE FROM channel_defaults WHERE channel_id = ?", (channel_id,)
+                )
+                return
+            await self._db.execute(
+                "INSERT OR REPLACE INTO channel_defaults"
+                " (channel_id, guild_id, settings, set_by, updated_at) VALUES (?, ?, ?, ?, ?)",
+                (channel_id, guild_id, _dumps(settings), set_by, self._clock()),
+            )
 
     async def _append_events(self, table_id: int, events: Sequence[Event], now: float) -> None:
         if not events:

@@ -38,9 +38,14 @@ BUTTON_KINDS = frozenset(
         "trump",
         "auto",
         "rulepg",
+        "back",
+        "hostctl",
+        "pause",
+        "resume",
+        "rematch",
     }
 )
-SELECT_KINDS = frozenset({"cpulevel", "rule", "bidsel", "playsel"})
+SELECT_KINDS = frozenset({"cpulevel", "rule", "bidsel", "playsel", "kick", "hostto", "timer"})
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,9 @@ import discord
 
 from bot.engine import PRESETS, Card, Phase, Settings
 from bot.service import HandState, TableView
+from bot.service.document import TURN_TIMERS
 from bot.service.rules_text import SUIT_SYMBOLS
+from bot.service.service import timer_text
 from bot.storage import Leaderboard, TableStatus
 from cogs.items import TableButton, TableSelect, custom_id, select_id
 
@@ -43,6 +45,11 @@ def trump_text(trump: str | None, decided: bool) -> str:
     if not decided:
         return "to be chosen by the highest bidder"
     return "no trumps" if trump is None else f"{SUIT_SYMBOLS[trump]} {SUIT_NAMES[trump]}"
+
+
+def relative_time(moment: float) -> str:
+    """A Discord timestamp that counts down (or up) in every reader's client, without edits."""
+    return f"<t:{int(moment)}:R>"
 
 
 def jump_url(guild_id: int, channel_id: int, message_id: int | None) -> str:
@@ -79,8 +86,14 @@ def table_message(table: TableView) -> Rendered:
             f"Waiting for players ({len(table.seats)} seated; these rules take {low}–{high}). "
             f"Host: <@{table.host_id}>"
         )
+        if table.expires is not None:
+            embed.description += f"\nCloses {relative_time(table.expires)} unless it starts."
         embed.add_field(name="Seats", value=seats[:1024], inline=False)
-        embed.add_field(name="Rules", value="\n".join(table.rules_summary)[:1024], inline=False)
+        rules = "\n".join(table.rules_summary)
+        rules += f"\nTurn timer: {timer_text(table.turn_timer)}"
+        if table.rules_source:
+            rules += f"\n*Rules from {table.rules_source}.*"
+        embed.add_field(name="Rules", value=rules[:1024], inline=False)
         if table.start_problem:
             embed.set_footer(text=f"Start: {table.start_problem}"[:2048])
         view = discord.ui.View(timeout=None)
@@ -99,10 +112,13 @@ def table_message(table: TableView) -> Rendered:
             )
         )
         view.add_item(_button("Cancel", custom_id("cancel", t), discord.ButtonStyle.danger, row=1))
+        view.add_item(_button("Host", custom_id("hostctl", t), row=1))
         return Rendered(None, embed, view)
 
     if game is None:
         embed.description = f"This table is {table.status.value}."
+        if table.closed_reason:
+            embed.description += f": {table.closed_reason}."
         return Rendered(None, embed, None)
 
     header = (
@@ -156,9 +172,20 @@ def table_message(table: TableView) -> Rendered:
         embed.add_field(name="Tricks this hand", value=text[:1024], inline=False)
     if game.phase is Phase.GAME_OVER and game.placing is not None:
         embed.add_field(name="Final standings", value=_standings(table)[:1024], inline=False)
+    elif table.paused:
+        embed.add_field(name="Paused", value="⏸ The host paused the game.", inline=False)
     elif game.to_act:
         waiting = ", ".join(_mention(table, s) for s in game.to_act)
+        if table.deadline is not None:
+            waiting += f" — time runs out {relative_time(table.deadline)}"
         embed.add_field(name="Waiting for", value=waiting[:1024], inline=False)
+    if table.status in (TableStatus.CANCELLED, TableStatus.ABANDONED):
+        embed.add_field(
+            name="Closed",
+            value=f"This game was {table.status.value}"
+            + (f": {table.closed_reason}." if table.closed_reason else "."),
+            inline=False,
+        )
     if table.dms_closed:
         closed = " ".join(f"<@{u}>" for u in table.dms_closed)
         embed.add_field(
@@ -166,18 +193,36 @@ def table_message(table: TableView) -> Rendered:
             value=f"{closed}: your DMs are closed — press **My hand** to play here."[:1024],
             inline=False,
         )
+    t = table.table_id
+    if table.status is TableStatus.FINISHED:
+        view = discord.ui.View(timeout=None)
+        view.add_item(_button("Rematch", custom_id("rematch", t), discord.ButtonStyle.success))
+        return Rendered(None, embed, view)
     if table.status is not TableStatus.PLAYING:
         return Rendered(None, embed, None)
     view = discord.ui.View(timeout=None)
-    t = table.table_id
     view.add_item(_button("My hand", custom_id("hand", t), discord.ButtonStyle.primary))
     view.add_item(_button("Scores", custom_id("scores", t)))
+    if any(s.left and s.away != "kicked" and s.user_id is not None for s in table.seats):
+        view.add_item(_button("I'm back", custom_id("back", t), discord.ButtonStyle.success))
+    view.add_item(_button("Host", custom_id("hostctl", t)))
     return Rendered(None, embed, view)
+
+
+AWAY_LABELS = {
+    "left": "left; a computer plays",
+    "timeout": "away; a computer plays until they're back",
+    "kicked": "removed; a computer plays",
+}
 
 
 def _seat_label(table: TableView, seat: int) -> str:
     s = table.seats[seat]
-    return f"{s.name} (left; a computer plays)" if s.left else s.name
+    if s.pending:
+        return f"{s.name} (seat kept: press Join to confirm)"
+    if s.left:
+        return f"{s.name} ({AWAY_LABELS.get(s.away or 'left', AWAY_LABELS['left'])})"
+    return s.name
 
 
 def _mention(table: TableView, seat: int) -> str:
@@ -224,6 +269,14 @@ def hand_message(state: HandState, table: TableView, where: str) -> Rendered:
     if state.game_over:
         embed.description = f"The game is over. [See the table]({url})"
         return Rendered(None, embed, None)
+    if state.away is not None:
+        embed.add_field(
+            name="A computer is playing your seat",
+            value="The host removed you from this game."
+            if state.away == "kicked"
+            else "Your seat, cards and score stay yours: press **I'm back** to play again.",
+            inline=False,
+        )
     if state.blind_cards:
         others = ", ".join(f"{name}: {card_text(card)}" for name, card in state.blind_cards)
         embed.add_field(
@@ -246,6 +299,12 @@ def hand_message(state: HandState, table: TableView, where: str) -> Rendered:
 
     view = discord.ui.View(timeout=None)
     t, h = state.table_id, state.hand_number
+    if state.deadline is not None:
+        embed.add_field(name="Time", value=f"Runs out {relative_time(state.deadline)}", inline=True)
+    if state.away is not None:
+        if state.away != "kicked":
+            view.add_item(_button("I'm back", custom_id("back", t), discord.ButtonStyle.success))
+        return Rendered(None, embed, view)
     if state.bid_options:
         verb = "Your bid" if state.my_turn else "Change your bid?"
         embed.set_footer(text=verb + _hook_note(state))
@@ -467,6 +526,73 @@ def computer_level_picker(table_id: int) -> Rendered:
     return Rendered("Add which computer player?", None, view)
 
 
+def host_panel(table: TableView) -> Rendered:
+    """The host's controls (an ephemeral message): remove a player, hand over the host role,
+    the turn timer, pause or resume, cancel."""
+    view = discord.ui.View(timeout=None)
+    t = table.table_id
+    people = [s for s in table.seats if s.user_id is not None and s.user_id != table.host_id]
+    removable = [s for s in people if s.away != "kicked"]
+    if removable:
+        view.add_item(
+            TableSelect(
+                discord.ui.Select(
+                    custom_id=select_id("kick", t),
+                    placeholder="Remove a player…",
+                    options=[
+                        discord.SelectOption(label=s.name[:100], value=str(s.user_id))
+                        for s in removable[:25]
+                    ],
+                )
+            )
+        )
+    successors = [s for s in people if not s.left and not s.pending]
+    if successors:
+        view.add_item(
+            TableSelect(
+                discord.ui.Select(
+                    custom_id=select_id("hostto", t),
+                    placeholder="Hand the host role to…",
+                    options=[
+                        discord.SelectOption(label=s.name[:100], value=str(s.user_id))
+                        for s in successors[:25]
+                    ],
+                )
+            )
+        )
+    view.add_item(
+        TableSelect(
+            discord.ui.Select(
+                custom_id=select_id("timer", t),
+                placeholder=f"Turn timer: {timer_text(table.turn_timer)}",
+                options=[
+                    discord.SelectOption(
+                        label=f"Turn timer: {timer_text(seconds)}",
+                        value=str(seconds),
+                        default=seconds == table.turn_timer,
+                    )
+                    for seconds in TURN_TIMERS
+                ],
+            )
+        )
+    )
+    if table.status is TableStatus.PLAYING:
+        if table.paused:
+            view.add_item(
+                _button("Resume", custom_id("resume", t), discord.ButtonStyle.success, row=3)
+            )
+        else:
+            view.add_item(_button("Pause", custom_id("pause", t), row=3))
+    view.add_item(
+        _button("Cancel the table", custom_id("cancel", t), discord.ButtonStyle.danger, row=3)
+    )
+    text = (
+        "**Host controls** — a removed player's seat goes to a computer player in a game; "
+        "pausing stops play and the turn timer."
+    )
+    return Rendered(text, None, view)
+
+
 def leave_confirm(table: TableView) -> Rendered:
     view = discord.ui.View(timeout=None)
     view.add_item(
@@ -475,7 +601,7 @@ def leave_confirm(table: TableView) -> Rendered:
     if table.status is TableStatus.PLAYING:
         text = (
             "Leave the game? A computer player takes your seat, cards and score, and the game "
-            "counts for you as left."
+            "counts for you as left unless you come back with **I'm back**."
         )
     else:
         text = "Leave this table?"

@@ -15,9 +15,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.clock import Clock, SystemClock
 from bot.engine import Bid, Card, ChooseTrump, Play
 from bot.engine.cards import HIDDEN
 from bot.service import DmRef, Outcome, Refused, TableService, TableView
+from bot.service.document import TURN_TIMERS
+from bot.service.service import timer_text
 from bot.storage import CorruptRow, TableStatus
 from cogs import render
 from cogs.items import Click
@@ -43,6 +46,7 @@ def _choices(field: str) -> list[app_commands.Choice[str]]:
 
 
 PRESET_CHOICES = _choices("preset")
+TIMER_CHOICES = [app_commands.Choice(name=timer_text(t), value=t) for t in TURN_TIMERS]
 
 
 class TableController:
@@ -56,9 +60,12 @@ class TableController:
         edit_delay: float = 0.5,
         computer_delay: float = 1.0,
         turn_ping_after: float = 20.0,
+        clock: Clock | None = None,
     ) -> None:
         self.bot = bot
         self.service = service
+        self.clock: Clock = clock or SystemClock()
+        self._scheduler: asyncio.Task[None] | None = None
         self.edit_delay = edit_delay
         self.computer_delay = computer_delay
         self.turn_ping_after = turn_ping_after
@@ -89,6 +96,10 @@ class TableController:
             log.error("background task failed", exc_info=task.exception())
 
     async def close(self) -> None:
+        if self._scheduler is not None:
+            self._scheduler.cancel()
+            with contextlib.suppress(BaseException):
+                await self._scheduler
         for timer in self._turn_timers.values():
             timer.cancel()
         for task in list(self._tasks):
@@ -115,10 +126,39 @@ class TableController:
                 continue
             if table.status is TableStatus.PLAYING:
                 for seat in table.seats:
-                    if seat.user_id is not None and not seat.left:
+                    if seat.user_id is not None and seat.away != "kicked":
                         self.refresh_hand(table_id, seat.user_id)
                 self.watch_turn(table)
             self.kick(table_id)
+        await self.service.allow_grace()
+        self.start_scheduler()
+
+    # -- deadlines --------------------------------------------------------------------------------
+
+    def start_scheduler(self) -> None:
+        if self._scheduler is None or self._scheduler.done():
+            self._scheduler = asyncio.get_running_loop().create_task(self._run_scheduler())
+
+    async def _run_scheduler(self) -> None:
+        """One task for every table's deadlines: sleep until the earliest one stored in the
+        database (or until a change may have moved it), handle it, look again."""
+        wake = self.service.due_changed
+        while True:
+            wake.clear()
+            try:
+                due = await self.service.next_due()
+                if due is not None and due[1] <= self.clock.now():
+                    outcome = await self.service.tick(due[0])
+                    if outcome is not None:
+                        await self.publish(outcome)
+                        self.kick(due[0])
+                    continue
+            except Exception:
+                # One bad table must not stop every other table's timers.
+                log.exception("scheduler: a deadline failed")
+                await self.clock.wait(asyncio.Event(), 5.0)
+                continue
+            await self.clock.wait(wake, None if due is None else due[1] - self.clock.now())
 
     def kick(self, table_id: int) -> None:
         """Make automatic moves (computers, forced cards) until people must act."""
@@ -163,7 +203,29 @@ class TableController:
             self.refresh_hand(table.table_id, user)
         self.watch_turn(table)
         for text in outcome.announcements:
-            await self._send_channel(table.channel_id, text)
+            await self._send_channel(table.channel_id, text, mention=outcome.mention)
+        if outcome.nudge:
+            await self._ping(table, self._turns.get(table.table_id, ()), outcome.nudge)
+        if outcome.opened is not None:
+            await self._post_table(outcome.opened)
+        if outcome.finished and table.status is not TableStatus.FINISHED:
+            await self._close_all_hands(table)
+
+    async def _post_table(self, table: TableView) -> None:
+        sent = await self._send_channel(table.channel_id, None, render.table_message(table))
+        if sent is not None:
+            await self.service.set_message(table.table_id, sent.id)
+
+    async def _close_all_hands(self, table: TableView) -> None:
+        text = f"This game was {table.status.value}" + (
+            f": {table.closed_reason}." if table.closed_reason else "."
+        )
+        for seat in table.seats:
+            if seat.user_id is None:
+                continue
+            ref = await self.service.dm_ref(table.table_id, seat.user_id)
+            if ref is not None:
+                self._spawn(self._close_hand_message(ref, text))
 
     # -- turn nudges ------------------------------------------------------------------------------
 
@@ -191,7 +253,8 @@ class TableController:
         ping = self._pings.pop(t, None)
         if ping is not None:
             self._spawn(self._delete(ping))
-        if waiting and self.turn_ping_after > 0:
+        # With a turn timer the service nudges halfway (see `publish`).
+        if waiting and self.turn_ping_after > 0 and table.deadline is None and not table.paused:
             self._turn_timers[t] = asyncio.get_running_loop().create_task(
                 self._ping_later(table, marker, waiting)
             )
@@ -200,15 +263,30 @@ class TableController:
         self, table: TableView, marker: tuple[Any, ...], waiting: tuple[int, ...]
     ) -> None:
         await asyncio.sleep(self.turn_ping_after)
+        await self._ping(table, marker, waiting)
+
+    async def _ping(
+        self, table: TableView, marker: tuple[Any, ...], waiting: tuple[int, ...]
+    ) -> None:
+        """One short message that mentions whoever the table waits for; deleted once the turn
+        passes (see `watch_turn`)."""
         if self._turns.get(table.table_id) != marker:
             return
         url = render.jump_url(table.guild_id, table.channel_id, table.message_id)
         mentions = " ".join(f"<@{user}>" for user in waiting)
+        deadline = (
+            f"; time runs out {render.relative_time(table.deadline)}"
+            if table.deadline is not None
+            else ""
+        )
+        old = self._pings.pop(table.table_id, None)
+        if old is not None:
+            self._spawn(self._delete(old))
         channel = self.bot.get_partial_messageable(table.channel_id)
         try:
             await self.pacer.wait()
             sent = await channel.send(
-                f"{mentions} — your turn at the table: {url}",
+                f"{mentions} — your turn at the table{deadline}: {url}",
                 allowed_mentions=discord.AllowedMentions(
                     users=[discord.Object(user) for user in waiting]
                 ),
@@ -223,19 +301,30 @@ class TableController:
 
     async def _delete(self, message: discord.PartialMessage) -> None:
         with contextlib.suppress(discord.HTTPException):
-            await self.pacer.wait()
+            await self.pacer.wait(urgent=False)
             await message.delete()
 
     def schedule_table_edit(self, table_id: int) -> None:
         """Bring the table message up to date after `edit_delay`, coalesced (see `_refresh`)."""
-        self._refresh(("table", table_id), lambda: self._edit_table(table_id), self.edit_delay)
+        self._refresh(
+            ("table", table_id),
+            lambda: self._edit_table(table_id),
+            self.edit_delay,
+            # Render after the pacer lets the edit go: under load the wait is longer and the
+            # edit carries every change made meanwhile.
+            before=lambda: self.pacer.wait(urgent=False),
+        )
 
     def refresh_hand(self, table_id: int, user_id: int) -> None:
         """Bring one person's hand message up to date, coalesced (see `_refresh`)."""
         self._refresh(("hand", table_id, user_id), lambda: self._show_hand(table_id, user_id))
 
     def _refresh(
-        self, key: tuple[Any, ...], render_now: Callable[[], Awaitable[None]], delay: float = 0.0
+        self,
+        key: tuple[Any, ...],
+        render_now: Callable[[], Awaitable[None]],
+        delay: float = 0.0,
+        before: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         """At most one refresh of a message in flight; requests that come meanwhile merge into
         one more run after it. Each run renders the latest stored state, so under Discord's
@@ -251,6 +340,8 @@ class TableController:
                     await asyncio.sleep(delay)
                 failures = 0
                 while True:
+                    if before is not None:
+                        await before()
                     self._stale.discard(key)
                     try:
                         await render_now()
@@ -283,7 +374,6 @@ class TableController:
             table.message_id
         )
         try:
-            await self.pacer.wait()
             await message.edit(**render.table_message(table).kwargs())
         except discord.NotFound:
             if table.status.is_open:
@@ -294,14 +384,24 @@ class TableController:
             log.warning("table %s: may not edit the table message: %s", table_id, error)
 
     async def _send_channel(
-        self, channel_id: int, text: str | None, rendered: render.Rendered | None = None
+        self,
+        channel_id: int,
+        text: str | None,
+        rendered: render.Rendered | None = None,
+        *,
+        mention: tuple[int, ...] = (),
     ) -> discord.Message | None:
         channel = self.bot.get_partial_messageable(channel_id)
         try:
             await self.pacer.wait()
             if rendered is not None:
                 return await channel.send(**_send_kwargs(rendered))
-            return await channel.send(text or "", allowed_mentions=discord.AllowedMentions.none())
+            return await channel.send(
+                text or "",
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False, users=[discord.Object(u) for u in mention]
+                ),
+            )
         except discord.HTTPException as error:
             log.warning("channel %s: could not send: %s", channel_id, error)
             return None
@@ -342,8 +442,6 @@ class TableController:
                 return
             except discord.NotFound:
                 pass  # deleted by the person: send a new one
-        if ref is not None and ref.hand != state.hand_number:
-            await self._close_hand_message(ref)
         try:
             # The DM channel of an earlier hand is known; opening it again would cost a call
             # (discord.py keeps no DM cache without the members' users).
@@ -367,6 +465,9 @@ class TableController:
             user_id,
             DmRef(channel_id=sent.channel.id, message_id=sent.id, hand=state.hand_number),
         )
+        if ref is not None and ref.hand != state.hand_number:
+            # After the new hand is out: nobody waits on this edit.
+            self._spawn(self._close_hand_message(ref))
 
     async def _close_hand_message(self, ref: DmRef, text: str | None = None) -> None:
         """Take the controls off a finished hand's message, so no stale button looks live."""
@@ -376,7 +477,7 @@ class TableController:
             ref.message_id
         )
         with contextlib.suppress(discord.HTTPException):
-            await self.pacer.wait()
+            await self.pacer.wait(urgent=False)
             await message.edit(
                 content=text or HAND_OVER.format(hand=ref.hand), embed=None, view=None
             )
@@ -457,10 +558,7 @@ class TableController:
         elif kind == "leaveok":
             outcome = await service.leave(t, user.id)
             await interaction.response.edit_message(content=outcome.reply, view=None)
-            self.schedule_table_edit(t)
-            ref = await service.dm_ref(t, user.id)
-            if ref is not None and outcome.table.status is TableStatus.PLAYING:
-                self._spawn(self._close_hand_message(ref, "You left this game."))
+            self.publish_later(outcome)
             self.kick(t)
         elif kind == "cancel":
             await self._require_host(t, interaction)
@@ -485,8 +583,63 @@ class TableController:
             self.kick(t)
         elif kind in ("bid", "bidsel", "play", "playsel", "trump"):
             await self._act(interaction, click)
+        elif kind == "back":
+            outcome = await service.come_back(t, user.id)
+            table = outcome.table
+            if interaction.message is not None and interaction.message.id != table.message_id:
+                # Pressed in their hand message: it becomes their hand again, in place.
+                state = await service.hand_state(t, user.id)
+                rendered = render.hand_message(state, table, self._where(table))
+                await interaction.response.edit_message(**rendered.kwargs())
+                if not interaction.message.flags.ephemeral:
+                    self._last_dm[(t, user.id)] = (state.hand_number, _signature(rendered))
+            else:
+                await _reply(interaction, outcome.reply or "Welcome back.")
+            self.publish_later(outcome)
+            self.kick(t)
+        elif kind == "hostctl":
+            table = await self._require_host(t, interaction)
+            await interaction.response.send_message(
+                **_send_kwargs(render.host_panel(table)), ephemeral=True
+            )
+        elif kind in ("kick", "hostto", "timer", "pause", "resume"):
+            await self._host_action(interaction, click)
+        elif kind == "rematch":
+            outcome = await service.rematch(t, user.id)
+            opened = outcome.opened
+            assert opened is not None
+            await _reply(interaction, "Rematch table opened below: the others confirm with Join.")
+            self.publish_later(outcome)
         else:
             raise Refused(NOT_FOR_YOU)
+
+    async def _host_action(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        """A host control from the host panel; the panel is redrawn with the new state."""
+        t, kind, user = click.table_id, click.kind, interaction.user
+        manage = _can_manage(interaction)
+        value = click.values[0] if click.values else ""
+        if kind in ("kick", "hostto", "timer") and not value.isdigit():
+            raise Refused(NOT_FOR_YOU)
+        if kind == "kick":
+            outcome = await self.service.kick(t, user.id, int(value), can_manage=manage)
+        elif kind == "hostto":
+            outcome = await self.service.hand_over(t, user.id, int(value), can_manage=manage)
+        elif kind == "timer":
+            outcome = await self.service.set_turn_timer(t, user.id, int(value), can_manage=manage)
+        else:
+            outcome = await self.service.set_paused(t, user.id, kind == "pause", can_manage=manage)
+        table = outcome.table
+        if table.host_id == user.id or manage:
+            panel = render.host_panel(table)
+            await interaction.response.edit_message(
+                content=f"{outcome.reply}\n{panel.content}", embed=None, view=panel.view
+            )
+        else:
+            await interaction.response.edit_message(content=outcome.reply, view=None)
+        if kind == "kick":
+            self.refresh_hand(t, int(value))
+        self.publish_later(outcome)
+        self.kick(t)
 
     async def _act(self, interaction: discord.Interaction[Any], click: Click) -> None:
         if click.hand is None:
@@ -662,6 +815,7 @@ class TablesCog(commands.Cog, name="Tables"):
         scoring="How points are scored",
         trump="How trump is decided",
         first_lead="Who leads the first trick",
+        timer="Time each player has for a decision (2 min by default)",
     )
     @app_commands.choices(
         preset=PRESET_CHOICES,
@@ -671,16 +825,18 @@ class TablesCog(commands.Cog, name="Tables"):
         trump=_choices("trump"),
         first_lead=_choices("first_lead"),
     )
+    @app_commands.choices(timer=TIMER_CHOICES)
     async def start(
         self,
         interaction: discord.Interaction[Any],
-        preset: str = "classic",
+        preset: str | None = None,
         max_cards: app_commands.Range[int, 1, 26] | None = None,
         sequence: str | None = None,
         bidding: str | None = None,
         scoring: str | None = None,
         trump: str | None = None,
         first_lead: str | None = None,
+        timer: int | None = None,
     ) -> None:
         missing = _missing_permissions(interaction)
         if missing:
@@ -713,6 +869,7 @@ class TablesCog(commands.Cog, name="Tables"):
                 user_id=interaction.user.id,
                 name=interaction.user.display_name,
                 settings=settings,
+                turn_timer=timer,
             )
         except Refused as refusal:
             await _reply(interaction, _sentence(str(refusal)))
@@ -723,6 +880,80 @@ class TablesCog(commands.Cog, name="Tables"):
         if not isinstance(message, discord.InteractionMessage):
             message = await interaction.original_response()
         await self.service.set_message(outcome.table.table_id, message.id)
+
+    @ohhell.command(
+        name="settings",
+        description="Set the rules /ohhell start uses in this channel (Manage Channels)",
+    )
+    @app_commands.describe(
+        preset="The rule system",
+        max_cards="The most cards dealt in a hand",
+        sequence="The order of hand sizes",
+        bidding="How bids are made",
+        scoring="How points are scored",
+        trump="How trump is decided",
+        first_lead="Who leads the first trick",
+        timer="Time each player has for a decision",
+        clear="Forget this channel's defaults",
+    )
+    @app_commands.choices(
+        preset=PRESET_CHOICES,
+        sequence=_choices("sequence"),
+        bidding=_choices("bidding"),
+        scoring=_choices("scoring"),
+        trump=_choices("trump"),
+        first_lead=_choices("first_lead"),
+    )
+    @app_commands.choices(timer=TIMER_CHOICES)
+    async def channel_settings(
+        self,
+        interaction: discord.Interaction[Any],
+        preset: str | None = None,
+        max_cards: app_commands.Range[int, 1, 26] | None = None,
+        sequence: str | None = None,
+        bidding: str | None = None,
+        scoring: str | None = None,
+        trump: str | None = None,
+        first_lead: str | None = None,
+        timer: int | None = None,
+        clear: bool = False,
+    ) -> None:
+        options = {
+            "preset": preset,
+            "max_cards": max_cards,
+            "sequence": sequence,
+            "bidding": bidding,
+            "scoring": scoring,
+            "trump": trump,
+            "first_lead": first_lead,
+        }
+        settings: dict[str, object] = {k: v for k, v in options.items() if v is not None}
+        channel = interaction.channel_id or 0
+        if not clear and not settings and timer is None:
+            current = await self.service.channel_defaults(channel)
+            text = (
+                "This channel has no defaults: `/ohhell start` uses the classic preset."
+                if current is None
+                else "This channel's defaults: "
+                + ", ".join(
+                    f"{k} {timer_text(int(str(v))) if k == 'turn_timer' else v}"
+                    for k, v in current.items()
+                )
+            )
+            await _reply(interaction, text)
+            return
+        try:
+            text = await self.service.set_channel_defaults(
+                guild_id=interaction.guild_id or 0,
+                channel_id=channel,
+                user_id=interaction.user.id,
+                settings=None if clear else settings,
+                turn_timer=timer,
+                can_manage=_can_manage(interaction),
+            )
+        except Refused as refusal:
+            text = _sentence(str(refusal))
+        await _reply(interaction, text)
 
     async def _channel_table(self, interaction: discord.Interaction[Any]) -> TableView | None:
         row = await self.service.table_in_channel(interaction.channel_id or 0)
@@ -753,7 +984,9 @@ class TablesCog(commands.Cog, name="Tables"):
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         table = await self._channel_table(interaction)
         if table is not None:
-            await _reply(interaction, "\n".join(table.rules_summary))
+            source = f"\n*Rules from {table.rules_source}.*" if table.rules_source else ""
+            timer = f"\nTurn timer: {timer_text(table.turn_timer)}"
+            await _reply(interaction, "\n".join(table.rules_summary) + timer + source)
 
     @ohhell.command(name="leave", description="Leave this channel's table")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:

@@ -10,6 +10,12 @@ ComputerLevel = Literal["easy", "normal", "hard"]
 COMPUTER_LEVELS: tuple[ComputerLevel, ...] = ("easy", "normal", "hard")
 MAX_SEATS = 10
 
+TURN_TIMERS: tuple[int, ...] = (0, 30, 60, 120, 300, 900)
+"""The host's choices for the turn timer, in seconds (0: off)."""
+DEFAULT_TURN_TIMER = 120
+
+AwayReason = Literal["left", "timeout", "kicked"]
+
 
 class Seat(BaseModel):
     """One seat: a person (``user_id``) or a computer player (``level``)."""
@@ -22,7 +28,14 @@ class Seat(BaseModel):
     auto_play: bool = True
     """Play a forced single card automatically (004's "Auto Play One")."""
     left: bool = False
-    """The person left during the game: a computer (``level``) plays the seat for them."""
+    """The person is away from the game: a computer (``level``) plays the seat for them."""
+    away: AwayReason | None = None
+    """Why: they left, missed two turn deadlines in a row, or the host removed them (the one
+    case they cannot come back from)."""
+    missed: int = 0
+    """Turn deadlines missed in a row."""
+    pending: bool = False
+    """A rematch seat kept for this person until they confirm it."""
 
     @property
     def is_computer(self) -> bool:
@@ -41,6 +54,23 @@ class DmRef(BaseModel):
     hand: int
 
 
+class TurnClock(BaseModel):
+    """The running turn timer: who it waits for and when their time runs out."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    key: str
+    """Which turn this is (hand, phase, cards played): a new key starts a new timer."""
+    waiting: list[int]
+    """The seats it waits for. In simultaneous bidding the set shrinks as people bid, and the
+    timer goes on; any other change starts a new one."""
+    deadline: float
+    nudge_at: float
+    nudged: bool = False
+    paused_left: float | None = None
+    """While the game is paused: the seconds that were left."""
+
+
 class TableDocument(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -53,6 +83,18 @@ class TableDocument(BaseModel):
     dms: dict[str, DmRef] = Field(default_factory=dict)
     """By user id (as a string: JSON object keys)."""
     dms_closed: list[int] = Field(default_factory=list)
+    turn_timer: int = DEFAULT_TURN_TIMER
+    """Seconds a person has for each decision (0: no timer)."""
+    turn: TurnClock | None = None
+    paused: bool = False
+    last_activity: float = 0.0
+    """When a person last did something here (lobby expiry, abandonment)."""
+    grace_until: float = 0.0
+    """After a restart: nothing falls due before this (nobody loses a turn to downtime)."""
+    rules_source: str = ""
+    """Where the rules came from, e.g. "this channel's defaults"."""
+    closed_reason: str | None = None
+    rematch_of: int | None = None
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -61,4 +103,9 @@ class TableDocument(BaseModel):
         return None
 
     def humans(self) -> list[tuple[int, Seat]]:
+        """People playing their own seat (not away)."""
         return [(i, s) for i, s in enumerate(self.seats) if not s.is_computer]
+
+    def people(self) -> list[tuple[int, Seat]]:
+        """Every seat that belongs to a person, away or not."""
+        return [(i, s) for i, s in enumerate(self.seats) if s.user_id is not None]

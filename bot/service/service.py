@@ -8,7 +8,9 @@ a message the person can act on, and change nothing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -30,7 +32,16 @@ from bot.engine import (
     SettingsError,
 )
 from bot.engine.cards import SUITS
-from bot.service.document import COMPUTER_LEVELS, MAX_SEATS, DmRef, Seat, TableDocument
+from bot.service.document import (
+    COMPUTER_LEVELS,
+    DEFAULT_TURN_TIMER,
+    MAX_SEATS,
+    TURN_TIMERS,
+    DmRef,
+    Seat,
+    TableDocument,
+    TurnClock,
+)
 from bot.service.rules_text import describe, player_range
 from bot.service.views import (
     BidOption,
@@ -97,12 +108,22 @@ class TableService:
         decide: Decider,
         run_blocking: Callable[..., Awaitable[Any]] | None = None,
         rng: random.Random | None = None,
+        clock: Callable[[], float] = time.time,
+        lobby_timeout: float = 15 * 60,
+        abandon_after: float = 24 * 3600,
+        grace: float = 60.0,
     ) -> None:
         self.db = database
         self._decide = decide
         self._run_blocking = run_blocking or _run_in_thread
         self._rng = rng or random.Random()
         self._locks: dict[int, asyncio.Lock] = {}
+        self.clock = clock
+        self.lobby_timeout = lobby_timeout
+        self.abandon_after = abandon_after
+        self.grace = grace
+        self.due_changed = asyncio.Event()
+        """Set whenever a table's next deadline may have moved: the scheduler looks again."""
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
@@ -161,12 +182,25 @@ class TableService:
             host_id=row.host_id,
             status=row.status,
             preset=row.preset,
-            seats=tuple(SeatView(s.name, s.user_id, s.level, s.left) for s in document.seats),
+            seats=tuple(
+                SeatView(s.name, s.user_id, s.level, s.left, s.away, s.pending)
+                for s in document.seats
+            ),
             rules_summary=describe(settings, max(len(document.seats), 3)),
             player_range=player_range(settings),
             game=None if game is None else _public_game(game),
             dms_closed=tuple(document.dms_closed),
             start_problem=problem,
+            turn_timer=document.turn_timer,
+            deadline=_running_deadline(document),
+            paused=document.paused,
+            rules_source=document.rules_source,
+            closed_reason=document.closed_reason,
+            expires=(
+                document.last_activity + self.lobby_timeout
+                if row.status is TableStatus.LOBBY and self.lobby_timeout > 0
+                else None
+            ),
         )
 
     def _hand_state(
@@ -174,7 +208,8 @@ class TableService:
     ) -> HandState:
         view = game.view(seat)
         waiting = _waiting_for(game)
-        my_turn = seat in waiting
+        away = document.seats[seat].away if document.seats[seat].left else None
+        my_turn = seat in waiting and away is None
         may_change = view.phase is Phase.BIDDING and seat in view.to_act and not my_turn
         trump = view.trump if view.trump_decided else None
         pack = game.pack
@@ -223,6 +258,8 @@ class TableService:
             context=context,
             auto_play=document.seats[seat].auto_play,
             game_over=view.phase is Phase.GAME_OVER,
+            away=away,
+            deadline=_running_deadline(document) if my_turn else None,
         )
 
     # -- the lobby ----------------------------------------------------------------------------
@@ -235,15 +272,43 @@ class TableService:
         user_id: int,
         name: str,
         settings: dict[str, object],
+        turn_timer: int | None = None,
     ) -> Outcome:
+        """Open a lobby. The channel's defaults (see `set_channel_defaults`) come first; the
+        options given here override them."""
+        defaults = await self.db.channel_defaults(channel_id)
+        merged: dict[str, object] = {}
+        timer = DEFAULT_TURN_TIMER
+        if defaults is not None:
+            merged.update(defaults.settings)
+            timer = int(str(merged.pop(TIMER_FIELD, timer)))
+            if "preset" in settings and settings.get("preset") != merged.get("preset"):
+                # Another preset: the channel's option choices were made for its own preset.
+                merged = {}
+        merged.update(settings)
+        if turn_timer is not None:
+            timer = turn_timer
+        if timer not in TURN_TIMERS:
+            raise Refused(f"the turn timer can be {_timer_choices()}")
         try:
-            parsed = Settings.model_validate(settings)
+            parsed = Settings.model_validate(merged)
         except ValidationError as error:
             raise Refused(f"those rules are not valid: {_first_error(error)}") from None
+        if defaults is None:
+            source = f"the {parsed.preset} preset"
+        elif settings or turn_timer is not None:
+            source = (
+                f"this channel's defaults (set by <@{defaults.set_by}>), with the host's changes"
+            )
+        else:
+            source = f"this channel's defaults (set by <@{defaults.set_by}>)"
         document = TableDocument(
             settings=parsed.overrides(),
             seats=[Seat(user_id=user_id, name=name)],
             seed=self._rng.randrange(2**62),
+            turn_timer=timer,
+            rules_source=source,
+            last_activity=self.clock(),
         )
         try:
             row = await self.db.create_table(
@@ -256,6 +321,11 @@ class TableService:
             )
         except ChannelBusy as busy:
             raise Refused(f"this channel already has an open table (#{busy.table_id})") from None
+        # The lobby's expiry is a deadline like any other.
+        row = await self.db.save_table(
+            row, document=row.document, due_at=self._due_at(document, row.status)
+        )
+        self.due_changed.set()
         return Outcome(table=self._table_view(row, document), reply="Table opened.")
 
     async def set_message(self, table_id: int, message_id: int) -> None:
@@ -273,7 +343,17 @@ class TableService:
     async def join(self, table_id: int, user_id: int, name: str) -> Outcome:
         async with self._lock(table_id):
             row, document = await self._lobby(table_id)
-            if document.seat_of(user_id) is not None:
+            mine = document.seat_of(user_id)
+            if mine is not None and document.seats[mine].pending:
+                document.seats[mine].pending = False
+                document.seats[mine].name = name
+                return await self._save(
+                    row,
+                    document,
+                    [StoredEvent("confirmed", {}, user_id)],
+                    reply="Your seat is confirmed.",
+                )
+            if mine is not None:
                 raise Refused("you are already seated at this table")
             self._check_room(document)
             document.seats.append(Seat(user_id=user_id, name=name))
@@ -313,19 +393,25 @@ class TableService:
             if seat is None or document.seats[seat].left:
                 raise Refused("you are not seated at this table")
             if row.status is TableStatus.PLAYING:
-                document.seats[seat].left = True
-                document.seats[seat].level = "normal"
+                _hand_to_computer(document.seats[seat], "left")
                 humans = document.humans()
                 host = row.host_id
                 if host == user_id and humans:
                     host = humans[0][1].user_id or host
-                return await self._save(
+                game = Game.from_json(document.game) if document.game is not None else None
+                if game is not None:
+                    self._sync_turn(document, game)
+                outcome = await self._save(
                     row,
                     document,
                     [StoredEvent("left", {"seat": seat}, user_id)],
                     host_id=host,
-                    reply="You left the game; a computer player takes your seat.",
+                    reply="You left the game; a computer player takes your seat. "
+                    "Press **I'm back** on the table message to take it back.",
                 )
+                if game is not None:
+                    outcome.hands = {user_id: self._hand_state(row.id, document, game, seat)}
+                return outcome
             del document.seats[seat]
             humans = document.humans()
             if not humans:
@@ -377,6 +463,8 @@ class TableService:
         async with self._lock(table_id):
             row, document = await self._lobby(table_id)
             self._check_host(row, user_id, can_manage, "start the game")
+            unconfirmed = [s.name for s in document.seats if s.pending]
+            document.seats = [s for s in document.seats if not s.pending]
             settings = _settings(document)
             problem = _start_problem(settings, len(document.seats))
             if problem:
@@ -390,6 +478,7 @@ class TableService:
                 names=[s.name for s in document.seats],
             )
             document.game = game.to_json()
+            self._sync_turn(document, game)
             outcome = await self._save(
                 row,
                 document,
@@ -397,6 +486,10 @@ class TableService:
                 status=TableStatus.PLAYING,
                 reply="The game begins.",
             )
+            if unconfirmed:
+                outcome.announcements.append(
+                    "Started without " + ", ".join(unconfirmed) + " (seat not confirmed)."
+                )
             outcome.new_hand = True
             outcome.hands = self._all_hands(row.id, document, game)
             return outcome
@@ -425,7 +518,13 @@ class TableService:
             if seat is None:
                 raise Refused("you are not seated at this table")
             if document.seats[seat].left:
-                raise Refused("you left this game: a computer player has your seat")
+                raise Refused(
+                    "a computer player has your seat: press **I'm back** to take it back"
+                    if document.seats[seat].away != "kicked"
+                    else "the host removed you from this game"
+                )
+            if document.paused:
+                raise Refused("the game is paused: the host can resume it")
             if hand_number != game.hand_number:
                 raise Refused("that button is from an earlier hand: use your newest hand message")
             if isinstance(action, Play) and action.card == HIDDEN:
@@ -439,6 +538,7 @@ class TableService:
             except EngineError as error:
                 raise Refused(str(error)) from None
             events += _play_forced_cards(document, game)
+            document.seats[seat].missed = 0
             return await self._commit_game(
                 row, document, game, events, user_id, before, action=(seat, action)
             )
@@ -491,6 +591,8 @@ class TableService:
                 row, document, game = await self._playing(table_id)
             except Refused:
                 return None
+            if document.paused or _waiting_for_someone_away(document):
+                return None
             before = self._all_hands(row.id, document, game)
             forced = _play_forced_cards(document, game)
             if forced:  # e.g. left over from before a restart
@@ -513,6 +615,429 @@ class TableService:
 
     async def _outcome_unchanged(self, row: TableRow) -> Outcome:
         return Outcome(table=self._table_view(row, _load_document(row)))
+
+    # -- table life: deadlines, coming back, host controls, rematch -------------------------------
+
+    def _sync_turn(self, document: TableDocument, game: Game) -> None:
+        """Start a new turn timer when the game waits for other people than before."""
+        waiting = [
+            s
+            for s in (_waiting_for(game) if game.phase is not Phase.GAME_OVER else ())
+            if not document.seats[s].is_computer
+        ]
+        if not waiting or document.turn_timer <= 0:
+            document.turn = None
+            return
+        key = f"{game.hand_number}:{game.phase.value}:{game.played_mask()}"
+        current = document.turn
+        simultaneous = game.phase is Phase.BIDDING and game.rules.bidding not in ("hook", "open")
+        if (
+            current is not None
+            and current.key == key
+            and (
+                current.waiting == waiting
+                or (simultaneous and set(waiting) <= set(current.waiting))
+            )
+        ):
+            current.waiting = waiting
+            return
+        now = self.clock()
+        timer = document.turn_timer
+        document.turn = TurnClock(
+            key=key,
+            waiting=waiting,
+            deadline=now + timer,
+            nudge_at=now + timer / 2,
+            paused_left=timer if document.paused else None,
+        )
+
+    def _due_at(self, document: TableDocument, status: TableStatus) -> float | None:
+        """When the scheduler must next look at this table."""
+        due: list[float] = []
+        if status is TableStatus.LOBBY and self.lobby_timeout > 0:
+            due.append(document.last_activity + self.lobby_timeout)
+        if status is TableStatus.PLAYING:
+            if self.abandon_after > 0:
+                due.append(document.last_activity + self.abandon_after)
+            turn = document.turn
+            if turn is not None and not document.paused:
+                due.append(turn.deadline if turn.nudged else min(turn.nudge_at, turn.deadline))
+        if not due:
+            return None
+        return max(min(due), document.grace_until)
+
+    async def next_due(self) -> tuple[int, float] | None:
+        """The table whose deadline comes first, and when."""
+        return await self.db.next_due()
+
+    async def allow_grace(self) -> int:
+        """At start-up: deadlines that passed while the bot was down fall due again after the
+        grace period, in their order, so nobody loses a turn to the bot's own downtime.
+        Returns how many tables were given grace."""
+        now = self.clock()
+        overdue = await self.db.due_before(now + self.grace)
+        for position, (table_id, _) in enumerate(overdue):
+            async with self._lock(table_id):
+                try:
+                    row = await self._open_row(table_id)
+                    document = _load_document(row)
+                except (Refused, CorruptRow):
+                    continue
+                # A thousandth of a second apart: handled in the order they fell due.
+                document.grace_until = now + self.grace + position / 1000
+                try:
+                    await self.db.save_table(
+                        row,
+                        document=document.model_dump(),
+                        due_at=self._due_at(document, row.status),
+                    )
+                except VersionConflict:
+                    continue
+        self.due_changed.set()
+        return len(overdue)
+
+    async def tick(self, table_id: int) -> Outcome | None:
+        """Handle what is due at a table now: lobby expiry, abandonment, a halfway nudge, or a
+        turn deadline (a normal computer decides for whoever ran out of time)."""
+        async with self._lock(table_id):
+            try:
+                row = await self._open_row(table_id)
+                document = _load_document(row)
+            except TableGone:
+                return None
+            now = self.clock()
+            if now < document.grace_until:
+                await self._reschedule(row, document)
+                return None
+            if row.status is TableStatus.LOBBY:
+                if self.lobby_timeout > 0 and now >= document.last_activity + self.lobby_timeout:
+                    minutes = round(self.lobby_timeout / 60)
+                    return await self._close(
+                        row,
+                        document,
+                        "expired",
+                        f"nobody started the game within {minutes} minutes",
+                    )
+                await self._reschedule(row, document)
+                return None
+            if self.abandon_after > 0 and now >= document.last_activity + self.abandon_after:
+                hours = round(self.abandon_after / 3600, 1)
+                return await self._close(
+                    row, document, "abandoned", f"nobody played for {hours:g} hours"
+                )
+            turn = document.turn
+            if turn is None or document.paused or document.game is None:
+                await self._reschedule(row, document)
+                return None
+            if now < turn.deadline:
+                if not turn.nudged and now >= turn.nudge_at:
+                    turn.nudged = True
+                    outcome = await self._save(row, document, [])
+                    outcome.nudge = tuple(
+                        uid for s in turn.waiting if (uid := document.seats[s].user_id) is not None
+                    )
+                    return outcome
+                await self._reschedule(row, document)
+                return None
+            seat = turn.waiting[0]
+            game_json = document.game
+            version = row.version
+        action = await self._run_blocking(
+            self._decide, game_json, seat, "normal", document.seed + version
+        )
+        async with self._lock(table_id):
+            row, document, game = await self._playing(table_id)
+            if row.version != version:
+                return None  # something moved meanwhile: the scheduler looks again
+            before = self._all_hands(row.id, document, game)
+            try:
+                events = game.apply(seat, action)
+            except EngineError:
+                return None
+            person = document.seats[seat]
+            person.missed += 1
+            lines = [f"⏰ {person.name} ran out of time: {_decided_for(game, action)}."]
+            if person.missed >= 2:
+                _hand_to_computer(person, "timeout")
+                lines.append(
+                    f"{person.name} missed two turns in a row: a computer plays their seat "
+                    "until they press **I'm back**."
+                )
+            events += _play_forced_cards(document, game)
+            outcome = await self._commit_game(row, document, game, events, None, before)
+            outcome.announcements[:0] = lines
+            return outcome
+
+    async def _reschedule(self, row: TableRow, document: TableDocument) -> None:
+        """Nothing is due after all (e.g. a deadline moved): store the right next deadline."""
+        due = self._due_at(document, row.status)
+        if due != row.due_at:
+            with contextlib.suppress(VersionConflict):
+                await self.db.save_table(row, document=row.document, due_at=due)
+        elif due is not None and due <= self.clock():
+            # Due by the row, but nothing to do: look again a little later, not in a loop.
+            await self.db.save_table(row, document=row.document, due_at=self.clock() + 1)
+        self.due_changed.set()
+
+    async def _close(
+        self, row: TableRow, document: TableDocument, kind: str, reason: str
+    ) -> Outcome:
+        document.closed_reason = reason
+        document.turn = None
+        outcome = await self._save(
+            row,
+            document,
+            [StoredEvent(kind, {"reason": reason}, None)],
+            status=TableStatus.ABANDONED,
+        )
+        outcome.announcements.append(f"This table is closed: {reason}. Start a new one any time.")
+        outcome.finished = True
+        return outcome
+
+    async def come_back(self, table_id: int, user_id: int) -> Outcome:
+        """ "I'm back": take one's seat back from the computer player."""
+        async with self._lock(table_id):
+            row, document, game = await self._playing(table_id)
+            seat = document.seat_of(user_id)
+            if seat is None:
+                raise Refused("you are not seated at this table")
+            person = document.seats[seat]
+            if not person.left:
+                raise Refused("you are already playing your seat")
+            if person.away == "kicked":
+                raise Refused("the host removed you from this game")
+            person.left = False
+            person.away = None
+            person.level = None
+            person.missed = 0
+            before = self._all_hands(row.id, document, game)
+            before.pop(user_id, None)
+            self._sync_turn(document, game)
+            outcome = await self._save(
+                row,
+                document,
+                [StoredEvent("back", {"seat": seat}, user_id)],
+                reply="Welcome back: your seat is yours again.",
+            )
+            after = self._all_hands(row.id, document, game)
+            outcome.hands = {u: h for u, h in after.items() if before.get(u) != h}
+            return outcome
+
+    async def kick(
+        self, table_id: int, user_id: int, target: int, *, can_manage: bool = False
+    ) -> Outcome:
+        """The host removes a person: in the lobby the seat goes; in a game a computer plays it
+        to the end."""
+        async with self._lock(table_id):
+            row = await self._open_row(table_id)
+            document = _load_document(row)
+            self._check_host(row, user_id, can_manage, "remove players")
+            seat = document.seat_of(target)
+            if seat is None:
+                raise Refused("that person is not seated at this table")
+            if target == user_id:
+                raise Refused("you can't remove yourself: use Leave")
+            name = document.seats[seat].name
+            host = row.host_id
+            if row.status is TableStatus.LOBBY:
+                del document.seats[seat]
+            else:
+                if document.seats[seat].away == "kicked":
+                    raise Refused(f"{name} was already removed")
+                _hand_to_computer(document.seats[seat], "kicked")
+                if document.game is not None:
+                    self._sync_turn(document, Game.from_json(document.game))
+            if host == target:
+                people = [s.user_id for _, s in document.humans() if s.user_id is not None]
+                host = people[0] if people else user_id
+            outcome = await self._save(
+                row,
+                document,
+                [StoredEvent("kicked", {"user": target}, user_id)],
+                host_id=host,
+                reply=f"{name} is removed from the table.",
+            )
+            outcome.announcements.append(
+                f"{name} was removed from the table"
+                + (
+                    ": a computer player takes the seat."
+                    if row.status is TableStatus.PLAYING
+                    else "."
+                )
+            )
+            return outcome
+
+    async def hand_over(
+        self, table_id: int, user_id: int, target: int, *, can_manage: bool = False
+    ) -> Outcome:
+        async with self._lock(table_id):
+            row = await self._open_row(table_id)
+            document = _load_document(row)
+            self._check_host(row, user_id, can_manage, "hand over the host role")
+            seat = document.seat_of(target)
+            if seat is None or document.seats[seat].left or document.seats[seat].pending:
+                raise Refused("the new host must be a person playing at this table")
+            if target == row.host_id:
+                raise Refused("they are the host already")
+            outcome = await self._save(
+                row,
+                document,
+                [StoredEvent("host", {"user": target}, user_id)],
+                host_id=target,
+                reply=f"{document.seats[seat].name} is the host now.",
+            )
+            outcome.announcements.append(f"<@{target}> is the host of this table now.")
+            outcome.mention = (target,)
+            return outcome
+
+    async def set_paused(
+        self, table_id: int, user_id: int, paused: bool, *, can_manage: bool = False
+    ) -> Outcome:
+        """Pause (nobody plays, timers stop) or resume a game."""
+        async with self._lock(table_id):
+            row, document, game = await self._playing(table_id)
+            self._check_host(row, user_id, can_manage, "pause or resume the game")
+            if document.paused == paused:
+                raise Refused(f"the game is {'paused' if paused else 'running'} already")
+            now = self.clock()
+            turn = document.turn
+            document.paused = paused
+            if turn is not None and paused:
+                turn.paused_left = max(0.0, turn.deadline - now)
+            elif turn is not None and turn.paused_left is not None:
+                moved = now + turn.paused_left - turn.deadline
+                turn.deadline += moved
+                turn.nudge_at += moved
+                turn.paused_left = None
+            outcome = await self._save(
+                row,
+                document,
+                [StoredEvent("paused" if paused else "resumed", {}, user_id)],
+                reply="Paused." if paused else "Resumed.",
+            )
+            outcome.announcements.append(
+                "⏸ The host paused the game." if paused else "▶ The game goes on."
+            )
+            if not paused:
+                outcome.hands = self._all_hands(row.id, document, game)
+            return outcome
+
+    async def set_turn_timer(
+        self, table_id: int, user_id: int, seconds: int, *, can_manage: bool = False
+    ) -> Outcome:
+        async with self._lock(table_id):
+            row = await self._open_row(table_id)
+            document = _load_document(row)
+            self._check_host(row, user_id, can_manage, "change the turn timer")
+            if seconds not in TURN_TIMERS:
+                raise Refused(f"the turn timer can be {_timer_choices()}")
+            document.turn_timer = seconds
+            document.turn = None
+            if document.game is not None and row.status is TableStatus.PLAYING:
+                self._sync_turn(document, Game.from_json(document.game))
+            return await self._save(
+                row,
+                document,
+                [StoredEvent("timer", {"seconds": seconds}, user_id)],
+                reply=f"Turn timer: {timer_text(seconds)}.",
+            )
+
+    async def rematch(self, table_id: int, user_id: int) -> Outcome:
+        """After a game: a new lobby in the same channel with the same rules and seats. The
+        person who asked is seated; the others' seats wait for them to confirm."""
+        row = await self.db.load_table(table_id)
+        document = _load_document(row)
+        if row.status is not TableStatus.FINISHED:
+            raise Refused("a rematch can start once the game is over")
+        mine = document.seat_of(user_id)
+        if mine is None:
+            raise Refused("only the players of this game can start a rematch")
+        seats = []
+        for index, seat in enumerate(document.seats):
+            if seat.user_id is None:
+                seats.append(Seat(name=seat.name, level=seat.level))
+            elif seat.away != "kicked":
+                seats.append(Seat(user_id=seat.user_id, name=seat.name, pending=index != mine))
+        new = TableDocument(
+            settings=document.settings,
+            seats=seats,
+            seed=self._rng.randrange(2**62),
+            turn_timer=document.turn_timer,
+            rules_source=f"a rematch of table #{table_id}",
+            last_activity=self.clock(),
+            rematch_of=table_id,
+        )
+        try:
+            created = await self.db.create_table(
+                guild_id=row.guild_id,
+                channel_id=row.channel_id,
+                host_id=user_id,
+                preset=row.preset,
+                document=new.model_dump(),
+                event=StoredEvent("rematch", {"of": table_id}, user_id),
+            )
+        except ChannelBusy as busy:
+            raise Refused(f"this channel already has an open table (#{busy.table_id})") from None
+        created = await self.db.save_table(
+            created, document=created.document, due_at=self._due_at(new, created.status)
+        )
+        self.due_changed.set()
+        others = tuple(s.user_id for s in seats if s.pending and s.user_id is not None)
+        view = self._table_view(created, new)
+        outcome = Outcome(table=self._table_view(row, document), reply="Rematch table opened.")
+        outcome.opened = view
+        if others:
+            outcome.announcements.append(
+                "Rematch! "
+                + " ".join(f"<@{u}>" for u in others)
+                + " — press **Join** on the new table to keep your seat."
+            )
+            outcome.mention = others
+        return outcome
+
+    async def channel_defaults(self, channel_id: int) -> dict[str, object] | None:
+        defaults = await self.db.channel_defaults(channel_id)
+        return None if defaults is None else dict(defaults.settings)
+
+    async def set_channel_defaults(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        settings: dict[str, object] | None,
+        turn_timer: int | None = None,
+        can_manage: bool,
+    ) -> str:
+        """Store what /ohhell start uses in a channel (None: forget them). Manage Channels only.
+        Returns a summary of the stored defaults."""
+        if not can_manage:
+            raise Refused("only someone with Manage Channels can set this channel's defaults")
+        if settings is None:
+            await self.db.set_channel_defaults(
+                guild_id=guild_id, channel_id=channel_id, settings=None, set_by=user_id
+            )
+            return "This channel's defaults are cleared: tables start from the preset chosen."
+        try:
+            parsed = Settings.model_validate(settings)
+        except ValidationError as error:
+            raise Refused(f"those rules are not valid: {_first_error(error)}") from None
+        stored: dict[str, object] = dict(parsed.overrides())
+        stored["preset"] = parsed.preset
+        if turn_timer is not None:
+            if turn_timer not in TURN_TIMERS:
+                raise Refused(f"the turn timer can be {_timer_choices()}")
+            stored[TIMER_FIELD] = turn_timer
+        await self.db.set_channel_defaults(
+            guild_id=guild_id, channel_id=channel_id, settings=stored, set_by=user_id
+        )
+        timer = int(str(stored.get(TIMER_FIELD, DEFAULT_TURN_TIMER)))
+        lines = describe(parsed, 4)
+        return (
+            "New tables in this channel start with:\n"
+            + "\n".join(lines)
+            + f"\nTurn timer: {timer_text(timer)}"
+        )
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -549,8 +1074,8 @@ class TableService:
     ) -> dict[int, HandState]:
         return {
             seat.user_id: self._hand_state(table_id, document, game, index)
-            for index, seat in document.humans()
-            if seat.user_id is not None
+            for index, seat in document.people()
+            if seat.user_id is not None and seat.away != "kicked"
         }
 
     async def _commit_game(
@@ -565,6 +1090,7 @@ class TableService:
         action: tuple[int, Action] | None = None,
     ) -> Outcome:
         document.game = game.to_json()
+        self._sync_turn(document, game)
         over = game.phase is Phase.GAME_OVER
         results = _results(document, game) if over else []
         stored = []
@@ -599,6 +1125,8 @@ class TableService:
         results: list[PlayerResult] | None = None,
         reply: str | None = None,
     ) -> Outcome:
+        if any(event.user_id is not None for event in events):
+            document.last_activity = self.clock()
         try:
             saved = await self.db.save_table(
                 row,
@@ -608,10 +1136,57 @@ class TableService:
                 preset=preset,
                 events=events,
                 results=results or (),
+                due_at=self._due_at(document, status or row.status),
             )
         except VersionConflict:
             raise Refused("the table changed at the same moment: look again and retry") from None
+        self.due_changed.set()
         return Outcome(table=self._table_view(saved, document), reply=reply)
+
+
+TIMER_FIELD = "turn_timer"
+"""Channel defaults hold the turn timer beside the rule settings, under this name."""
+
+
+def timer_text(seconds: int) -> str:
+    if seconds <= 0:
+        return "off"
+    if seconds < 60:
+        return f"{seconds} s"
+    return f"{seconds // 60} min"
+
+
+def _timer_choices() -> str:
+    return ", ".join(timer_text(t) for t in TURN_TIMERS)
+
+
+def _running_deadline(document: TableDocument) -> float | None:
+    if document.turn is None or document.paused:
+        return None
+    return max(document.turn.deadline, document.grace_until)
+
+
+def _hand_to_computer(seat: Seat, why: str) -> None:
+    seat.left = True
+    seat.away = why  # type: ignore[assignment]
+    seat.level = "normal"
+    seat.missed = 0
+
+
+def _waiting_for_someone_away(document: TableDocument) -> bool:
+    """No person plays their own seat and someone only stepped away (missed their turns):
+    the game waits for them (or for abandonment) instead of computers playing it out."""
+    return not document.humans() and any(s.away == "timeout" for s in document.seats)
+
+
+def _decided_for(game: Game, action: Action) -> str:
+    if isinstance(action, Bid):
+        if game.rules.bidding in ("secret", "knock"):
+            return "a computer bid for them"
+        return f"a computer bid {action.n} for them"
+    if isinstance(action, ChooseTrump):
+        return f"a computer chose {action.suit} as trump for them"
+    return f"a computer played {action.card} for them"
 
 
 async def _run_in_thread(function: Callable[..., Any], *args: Any) -> Any:

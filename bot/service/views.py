@@ -14,7 +14,11 @@ class SeatView:
     user_id: int | None
     level: str | None
     left: bool = False
-    """The person left the game; a computer plays the seat."""
+    """The person is away from the game; a computer plays the seat."""
+    away: str | None = None
+    """Why: "left", "timeout" or "kicked"."""
+    pending: bool = False
+    """A rematch seat its person has not confirmed yet."""
 
     @property
     def is_computer(self) -> bool:
@@ -66,6 +70,10 @@ class HandState:
     """On this player's turn only: the bids so far or the trick on the table."""
     auto_play: bool
     game_over: bool = False
+    away: str | None = None
+    """A computer plays this seat: why ("left", "timeout", "kicked")."""
+    deadline: float | None = None
+    """On this player's turn, with a turn timer: when the time runs out (epoch seconds)."""
 
 
 @dataclass(frozen=True)
@@ -112,6 +120,14 @@ class TableView:
     dms_closed: tuple[int, ...] = ()
     start_problem: str | None = None
     """Why Start would be refused now (in the lobby), if it would."""
+    turn_timer: int = 0
+    deadline: float | None = None
+    """When the people waited for run out of time (epoch seconds); None: no timer running."""
+    paused: bool = False
+    rules_source: str = ""
+    closed_reason: str | None = None
+    expires: float | None = None
+    """A lobby: when it closes if nobody starts it."""
 
 
 @dataclass
@@ -129,3 +145,9 @@ class Outcome:
     finished: bool = False
     announcements: list[str] = field(default_factory=list)
     """Lines for the channel as new messages (hand scores, final standings)."""
+    nudge: tuple[int, ...] = ()
+    """People to remind that it is their turn (halfway through the turn timer)."""
+    opened: TableView | None = None
+    """A new table this change opened (a rematch): its message is to be posted."""
+    mention: tuple[int, ...] = ()
+    """People the announcements may notify."""

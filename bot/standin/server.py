@@ -562,7 +562,9 @@ class StandIn:
             body["guild_locale"] = "en-US"
             from bot.standin.world import TEXT_PERMISSIONS
 
-            body["member"] = payloads.member(member, permissions=int(TEXT_PERMISSIONS))
+            body["member"] = payloads.member(
+                member, permissions=int(TEXT_PERMISSIONS) | member.granted
+            )
             body["authorizing_integration_owners"] = {"0": str(guild.id)}
             body["context"] = 0
         else:

@@ -19,6 +19,7 @@ DISCORD_EPOCH_MS = 1_420_070_400_000
 class Perm(IntEnum):
     """Permission bits the stand-in enforces or reports."""
 
+    MANAGE_CHANNELS = 1 << 4
     ADD_REACTIONS = 1 << 6
     VIEW_CHANNEL = 1 << 10
     SEND_MESSAGES = 1 << 11
@@ -125,6 +126,8 @@ class Member:
     guild: Guild
     nick: str | None = None
     joined_at: dt.datetime = field(default_factory=utcnow)
+    granted: int = 0
+    """Permissions beyond a plain member's (e.g. Manage Channels), as interactions report."""
 
 
 @dataclass(eq=False)

@@ -35,9 +35,15 @@ def database_path(tmp_path: Path) -> Path:
 def start_bot(standin: StandIn, database_path: Path) -> BotFactory:
     @asynccontextmanager
     async def starting(**options: Any) -> AsyncIterator[OhHellBot]:
-        settings = BotSettings(discord_token="test", database_path=database_path, _env_file=None)
+        settings = BotSettings(
+            discord_token="test",
+            database_path=database_path,
+            _env_file=None,
+            **options.pop("settings", {}),
+        )
         bot, database, _ = await build(
             settings,
+            clock=options.pop("clock", None),
             decide=options.pop("decide", random_legal),
             workers=0,
             edit_delay=options.pop("edit_delay", 0.02),

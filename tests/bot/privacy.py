@@ -17,7 +17,19 @@ CARD = re.compile(r"(?:10|11|12|13|[2-9JQKA])[♣♦♥♠]|🃏")
 HAND_TITLE = re.compile(r"Your hand — hand (\d+)")
 TABLE_HAND = re.compile(r"^Hand (\d+) ·")
 EARLIER = re.compile(r"\((\d+) earlier tricks\)")
-PUBLIC_KINDS = {"join", "leave", "addcpu", "rules", "start", "cancel", "hand", "scores"}
+PUBLIC_KINDS = {
+    "join",
+    "leave",
+    "addcpu",
+    "rules",
+    "start",
+    "cancel",
+    "hand",
+    "scores",
+    "hostctl",
+    "back",
+    "rematch",
+}
 
 
 def _revisions(message: Message) -> list[dict[str, Any]]:

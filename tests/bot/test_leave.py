@@ -34,7 +34,9 @@ async def test_leaving_mid_game_hands_the_seat_to_a_computer(
         done = await cat.click(asked.reply, f"oh:leaveok:{t}")
         assert done.response_type == 7
         await standin.wait_for(lambda: "Cat (left; a computer plays)" in str(table_embed(table)))
-        await standin.wait_for(lambda: "You left this game." in (cat.dms()[-1].content or ""))
+        await standin.wait_for(
+            lambda: "A computer is playing your seat" in str(cat.dms()[-1].embeds)
+        )
         again = await cat.slash(standin.channel, "ohhell leave")
         assert again.ephemeral and "not seated" in (again.content or "")
         await play_until_over(standin, [ann, bob], table)

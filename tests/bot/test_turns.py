@@ -12,7 +12,7 @@ async def test_a_slow_turn_gets_one_mention_that_is_removed_after(
 ) -> None:
     async with start_bot(turn_ping_after=0.3):
         people = [standin.person(n) for n in ("Ann", "Bob", "Cat")]
-        table, t = await open_table(standin, people, preset="classic", max_cards=2)
+        table, t = await open_table(standin, people, preset="classic", max_cards=2, timer=0)
         await people[0].click(table, f"oh:start:{t}")
         await standin.wait_for(lambda: all(hand_message(p) for p in people))
         mover = next(p for p in people if my_turn_controls(p))
