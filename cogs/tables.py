@@ -135,6 +135,11 @@ class TableController:
 
     # -- deadlines --------------------------------------------------------------------------------
 
+    @property
+    def scheduling(self) -> bool:
+        """Whether the deadline scheduler runs (after start-up has loaded the open tables)."""
+        return self._scheduler is not None and not self._scheduler.done()
+
     def start_scheduler(self) -> None:
         if self._scheduler is None or self._scheduler.done():
             self._scheduler = asyncio.get_running_loop().create_task(self._run_scheduler())
@@ -145,6 +150,7 @@ class TableController:
         wake = self.service.due_changed
         while True:
             wake.clear()
+            self.service.watching = float("inf")
             try:
                 due = await self.service.next_due()
                 if due is not None and due[1] <= self.clock.now():
@@ -158,6 +164,7 @@ class TableController:
                 log.exception("scheduler: a deadline failed")
                 await self.clock.wait(asyncio.Event(), 5.0)
                 continue
+            self.service.watching = float("inf") if due is None else due[1]
             await self.clock.wait(wake, None if due is None else due[1] - self.clock.now())
 
     def kick(self, table_id: int) -> None:

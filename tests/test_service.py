@@ -154,3 +154,86 @@ async def test_concurrent_clicks_apply_once(service: TableService) -> None:
     assert len(applied) == 1
     assert all(isinstance(r, Refused) for r in results if isinstance(r, Exception))
     assert (await service.db.load_table(table_id)).version == before + 1
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def timed(tmp_path: Path):
+    database = await Database.open(tmp_path / "timed.sqlite3")
+    clock = Clock()
+
+    async def run_inline(function, *args):
+        return function(*args)
+
+    service = TableService(
+        database, decide=first_legal, run_blocking=run_inline, rng=random.Random(3), clock=clock
+    )
+    yield service, clock
+    await database.close()
+
+
+async def started(service: TableService, **settings: object) -> int:
+    t = await open_lobby(service, **settings)
+    await service.join(t, BOB, "Bob")
+    await service.join(t, CAT, "Cat")
+    await service.start_game(t, ANN)
+    return t
+
+
+async def test_secret_bids_share_one_deadline_that_does_not_restart_as_people_bid(timed) -> None:
+    service, clock = timed
+    t = await started(service, preset="classic", bidding="secret", bid_changes=False, max_cards=3)
+    first = (await service.table_view(t)).deadline
+    assert first == clock.now + 120
+    clock.now += 50
+    await service.act(t, BOB, 1, Bid(0))
+    assert (await service.table_view(t)).deadline == first
+    clock.now += 71
+    outcome = await service.tick(t)  # Ann and Cat ran out of time: one decision per tick
+    assert outcome is not None and "ran out of time" in outcome.announcements[0]
+    assert await service.tick(t) is not None
+    view = await service.table_view(t)
+    # Bidding is over (here the one-card hand then plays itself: every card is forced).
+    assert view.game is not None and (view.game.hand_number, view.game.phase) != (1, Phase.BIDDING)
+    assert view.deadline == clock.now + 120  # a new turn, a new timer
+
+
+async def test_pause_stops_the_clock_and_resume_gives_back_the_time_left(timed) -> None:
+    service, clock = timed
+    t = await started(service, preset="classic", max_cards=3)
+    deadline = (await service.table_view(t)).deadline
+    assert deadline is not None
+    clock.now += 100
+    await service.set_paused(t, ANN, True)
+    assert (await service.table_view(t)).deadline is None
+    # While paused, only abandonment (a day after the last action, the pause) is due.
+    assert (await service.db.load_table(t)).due_at == clock.now + 24 * 3600
+    with pytest.raises(Refused, match="paused"):
+        await service.act(t, await whose_turn(service, t), 1, Bid(0))
+    clock.now += 3600
+    assert await service.tick(t) is None
+    await service.set_paused(t, ANN, False)
+    assert (await service.table_view(t)).deadline == clock.now + 20
+    with pytest.raises(Refused, match="only the host"):
+        await service.set_paused(t, BOB, True)
+
+
+async def test_a_nudge_comes_once_halfway(timed) -> None:
+    service, clock = timed
+    t = await started(service, preset="classic", max_cards=3)
+    waiting = await whose_turn(service, t)
+    clock.now += 59
+    assert await service.tick(t) is None
+    clock.now += 2
+    outcome = await service.tick(t)
+    assert outcome is not None and outcome.nudge == (waiting,)
+    assert await service.tick(t) is None
+    row = await service.db.load_table(t)
+    assert row.due_at == (await service.table_view(t)).deadline

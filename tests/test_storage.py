@@ -168,3 +168,46 @@ async def test_leaderboard_shows_the_callers_row_outside_the_top(db: Database) -
     assert (board.caller.user_id, board.caller.rank) == (3, 3)
     inside = await db.leaderboard(1, caller_id=2, limit=2)
     assert inside.caller is None  # already in the top rows
+
+
+async def test_a_version_1_database_is_migrated_with_its_tables_kept(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as raw:
+        raw.executescript(MIGRATIONS[0])
+        raw.execute(
+            "INSERT INTO tables (guild_id, channel_id, host_id, status, preset, document,"
+            " created_at, updated_at) VALUES (1, 10, 100, 'playing', 'classic', '{}', 0, 0)"
+        )
+        raw.execute("PRAGMA user_version = 1")
+    database = await Database.open(path)
+    try:
+        table = await database.load_table(1)
+        assert table.status is TableStatus.PLAYING and table.due_at is None
+        assert await database.next_due() is None
+    finally:
+        await database.close()
+
+
+async def test_the_earliest_deadline_of_an_open_table_comes_first(db: Database) -> None:
+    first = await new_table(db, channel_id=10)
+    second = await new_table(db, channel_id=11)
+    third = await new_table(db, channel_id=12)
+    await db.save_table(first, document={}, due_at=300.0)
+    second = await db.save_table(second, document={}, due_at=200.0)
+    await db.save_table(third, document={}, due_at=100.0, status=TableStatus.CANCELLED)
+    assert await db.next_due() == (second.id, 200.0)
+    assert await db.due_before(250.0) == [(second.id, 200.0)]
+    kept = await db.save_table(second, document={"x": 1})  # KEEP: the deadline stays
+    assert kept.due_at == 200.0
+    await db.save_table(kept, document={}, status=TableStatus.FINISHED)
+    assert await db.next_due() == (first.id, 300.0)
+
+
+async def test_channel_defaults_are_stored_replaced_and_cleared(db: Database) -> None:
+    assert await db.channel_defaults(10) is None
+    await db.set_channel_defaults(guild_id=1, channel_id=10, settings={"preset": "x"}, set_by=5)
+    await db.set_channel_defaults(guild_id=1, channel_id=10, settings={"preset": "y"}, set_by=6)
+    stored = await db.channel_defaults(10)
+    assert stored is not None and stored.settings == {"preset": "y"} and stored.set_by == 6
+    await db.set_channel_defaults(guild_id=1, channel_id=10, settings=None, set_by=6)
+    assert await db.channel_defaults(10) is None

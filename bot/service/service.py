@@ -123,7 +123,10 @@ class TableService:
         self.abandon_after = abandon_after
         self.grace = grace
         self.due_changed = asyncio.Event()
-        """Set whenever a table's next deadline may have moved: the scheduler looks again."""
+        """Set when a table's deadline may now come before `watching`: the scheduler looks
+        again."""
+        self.watching = float("inf")
+        """The deadline the scheduler sleeps until (infinity: it is looking, wake it for any)."""
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         return self._locks.setdefault(table_id, asyncio.Lock())
@@ -325,7 +328,7 @@ class TableService:
         row = await self.db.save_table(
             row, document=row.document, due_at=self._due_at(document, row.status)
         )
-        self.due_changed.set()
+        self._due_moved(row.due_at)
         return Outcome(table=self._table_view(row, document), reply="Table opened.")
 
     async def set_message(self, table_id: int, message_id: int) -> None:
@@ -711,19 +714,20 @@ class TableService:
                 return None
             if row.status is TableStatus.LOBBY:
                 if self.lobby_timeout > 0 and now >= document.last_activity + self.lobby_timeout:
-                    minutes = round(self.lobby_timeout / 60)
                     return await self._close(
                         row,
                         document,
                         "expired",
-                        f"nobody started the game within {minutes} minutes",
+                        f"nobody started the game within {duration_text(self.lobby_timeout)}",
                     )
                 await self._reschedule(row, document)
                 return None
             if self.abandon_after > 0 and now >= document.last_activity + self.abandon_after:
-                hours = round(self.abandon_after / 3600, 1)
                 return await self._close(
-                    row, document, "abandoned", f"nobody played for {hours:g} hours"
+                    row,
+                    document,
+                    "abandoned",
+                    f"nobody played for {duration_text(self.abandon_after)}",
                 )
             turn = document.turn
             if turn is None or document.paused or document.game is None:
@@ -981,7 +985,7 @@ class TableService:
         created = await self.db.save_table(
             created, document=created.document, due_at=self._due_at(new, created.status)
         )
-        self.due_changed.set()
+        self._due_moved(created.due_at)
         others = tuple(s.user_id for s in seats if s.pending and s.user_id is not None)
         view = self._table_view(created, new)
         outcome = Outcome(table=self._table_view(row, document), reply="Rematch table opened.")
@@ -1140,8 +1144,14 @@ class TableService:
             )
         except VersionConflict:
             raise Refused("the table changed at the same moment: look again and retry") from None
-        self.due_changed.set()
+        self._due_moved(saved.due_at)
         return Outcome(table=self._table_view(saved, document), reply=reply)
+
+    def _due_moved(self, due: float | None) -> None:
+        # Most saves leave the earliest deadline where it was: only an earlier one wakes the
+        # scheduler (a later one it finds when it wakes and looks).
+        if due is not None and due < self.watching:
+            self.due_changed.set()
 
 
 TIMER_FIELD = "turn_timer"
@@ -1154,6 +1164,15 @@ def timer_text(seconds: int) -> str:
     if seconds < 60:
         return f"{seconds} s"
     return f"{seconds // 60} min"
+
+
+def duration_text(seconds: float) -> str:
+    """15 minutes, 1 hour, 24 hours."""
+    for size, unit in ((3600, "hour"), (60, "minute")):
+        if seconds >= size:
+            count = round(seconds / size, 1)
+            return f"{count:g} {unit}{'' if count == 1 else 's'}"
+    return f"{seconds:g} seconds"
 
 
 def _timer_choices() -> str:
