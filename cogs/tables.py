@@ -575,7 +575,7 @@ class TableController:
         elif kind == "cancelok":
             outcome = await service.cancel(t, user.id, can_manage=_can_manage(interaction))
             await interaction.response.edit_message(content=outcome.reply, view=None)
-            self.schedule_table_edit(t)
+            self.publish_later(outcome)
         elif kind == "hand":
             await self.send_hand(interaction, t)
         elif kind == "scores":

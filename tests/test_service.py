@@ -237,3 +237,21 @@ async def test_a_nudge_comes_once_halfway(timed) -> None:
     assert await service.tick(t) is None
     row = await service.db.load_table(t)
     assert row.due_at == (await service.table_view(t)).deadline
+
+
+async def test_a_table_saved_before_deadlines_existed_gets_them_without_expiring(timed) -> None:
+    service, clock = timed
+    t = await started(service, preset="classic", max_cards=3)
+    row = await service.db.load_table(t)
+    old = {k: v for k, v in row.document.items() if k not in ("last_activity", "turn")}
+    # As the previous schema left it: no deadline, no activity time.
+    await service.db.save_table(row, document=old, due_at=None)
+    clock.now = (await service.db.load_table(t)).updated_at + 5
+    await service.allow_grace()
+    row = await service.db.load_table(t)
+    assert row.due_at == clock.now + service.grace
+    clock.now += service.grace
+    outcome = await service.tick(t)  # the turn timer, started at restart, is halfway
+    assert outcome is not None and outcome.nudge and not outcome.announcements
+    view = await service.table_view(t)
+    assert view.status is TableStatus.PLAYING and view.deadline == row.due_at + 60

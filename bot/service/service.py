@@ -80,11 +80,16 @@ class TableGone(Refused):
 
 def _load_document(row: TableRow) -> TableDocument:
     try:
-        return TableDocument.model_validate(row.document)
+        document = TableDocument.model_validate(row.document)
     except ValidationError as error:
         raise CorruptRow(
             f"table #{row.id} could not be read: {error.error_count()} errors"
         ) from error
+    if not document.last_activity:
+        # Saved before tables kept this: the last save is the best guess (not the epoch, which
+        # would expire the table at once).
+        document.last_activity = row.updated_at
+    return document
 
 
 def _settings(document: TableDocument) -> Settings:
@@ -502,13 +507,16 @@ class TableService:
             row = await self._open_row(table_id)
             document = _load_document(row)
             self._check_host(row, user_id, can_manage, "cancel the table")
-            return await self._save(
+            document.turn = None
+            outcome = await self._save(
                 row,
                 document,
                 [StoredEvent("cancelled", {}, user_id)],
                 status=TableStatus.CANCELLED,
                 reply="The table is cancelled.",
             )
+            outcome.finished = True
+            return outcome
 
     # -- the game -----------------------------------------------------------------------------
 
@@ -679,15 +687,24 @@ class TableService:
         Returns how many tables were given grace."""
         now = self.clock()
         overdue = await self.db.due_before(now + self.grace)
-        for position, (table_id, _) in enumerate(overdue):
+        position = {table_id: index for index, (table_id, _) in enumerate(overdue)}
+        for table_id in await self.db.open_table_ids():
             async with self._lock(table_id):
                 try:
                     row = await self._open_row(table_id)
                     document = _load_document(row)
                 except (Refused, CorruptRow):
                     continue
-                # A thousandth of a second apart: handled in the order they fell due.
-                document.grace_until = now + self.grace + position / 1000
+                if table_id in position:
+                    # A thousandth of a second apart: handled in the order they fell due.
+                    document.grace_until = now + self.grace + position[table_id] / 1000
+                elif row.due_at is not None:
+                    continue
+                else:
+                    # Opened before deadlines were kept: start its timers now.
+                    document.grace_until = now + self.grace
+                    if row.status is TableStatus.PLAYING and document.game is not None:
+                        self._sync_turn(document, Game.from_json(document.game))
                 try:
                     await self.db.save_table(
                         row,

@@ -213,12 +213,15 @@ async def test_host_controls_kick_hand_over_pause_resume_and_cancel(
         # Someone with Manage Channels, not seated, may use the controls too.
         standin.guild.members[dan.id].granted = Perm.MANAGE_CHANNELS
         assert (await dan.click(table, f"oh:hostctl:{t}")).reply is not None
-        # Cancel, with a confirmation: kept, not counted.
+        # Cancel, with a confirmation: kept, not counted; the hands' controls go.
+        dm = hand_message(ann)
+        assert dm is not None
         asked = await bob.click(bobs_panel, f"oh:cancel:{t}")
         assert asked.reply is not None
         done = await bob.click(asked.reply, f"oh:cancelok:{t}")
         assert done.response_type == 7
         await standin.wait_for(lambda: "This game was cancelled" in str(table_embed(table)))
+        await standin.wait_for(lambda: "cancelled" in (dm.content or "") and not dm.components)
         await bot.tables.idle()
         board = await bot.tables.service.leaderboard(standin.guild.id)
         assert list(board.top) == []
