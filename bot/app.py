@@ -41,7 +41,6 @@ class OhHellBot(commands.Bot):
         *,
         edit_delay: float = 0.5,
         computer_delay: float = 1.0,
-        turn_ping_after: float = 20.0,
         clock: Clock | None = None,
     ) -> None:
         intents = discord.Intents.none()
@@ -55,7 +54,6 @@ class OhHellBot(commands.Bot):
             service,
             edit_delay=edit_delay,
             computer_delay=computer_delay,
-            turn_ping_after=turn_ping_after,
             clock=clock,
         )
         self._resumed = False
@@ -128,13 +126,13 @@ async def build(
         lobby_timeout=settings.lobby_timeout,
         abandon_after=settings.abandon_after,
         grace=settings.deadline_grace,
+        ping_after=turn_ping_after,
     )
     bot = OhHellBot(
         settings,
         service,
         edit_delay=edit_delay,
         computer_delay=computer_delay,
-        turn_ping_after=turn_ping_after,
         clock=clock,
     )
     return bot, database, pool

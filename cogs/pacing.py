@@ -25,7 +25,9 @@ class Pacer:
     def __init__(
         self,
         rate: float = DISCORD_GLOBAL_LIMIT * 0.9,
-        burst: float = 10,
+        # Discord counts calls per second: a burst plus a second's rate must stay under the
+        # limit, or a busy bot meets global 429s, which stall every call (answers too).
+        burst: float = 4,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         patience: float = 2.0,

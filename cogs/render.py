@@ -532,30 +532,20 @@ def host_panel(table: TableView) -> Rendered:
     view = discord.ui.View(timeout=None)
     t = table.table_id
     people = [s for s in table.seats if s.user_id is not None and s.user_id != table.host_id]
-    removable = [s for s in people if s.away != "kicked"]
-    if removable:
+    for kind, placeholder, choices in (
+        ("kick", "Remove a player…", [s for s in people if s.away != "kicked"]),
+        ("hostto", "Hand the host role to…", [s for s in people if not s.left and not s.pending]),
+    ):
+        if not choices:
+            continue
         view.add_item(
             TableSelect(
                 discord.ui.Select(
-                    custom_id=select_id("kick", t),
-                    placeholder="Remove a player…",
+                    custom_id=select_id(kind, t),
+                    placeholder=placeholder,
                     options=[
                         discord.SelectOption(label=s.name[:100], value=str(s.user_id))
-                        for s in removable[:25]
-                    ],
-                )
-            )
-        )
-    successors = [s for s in people if not s.left and not s.pending]
-    if successors:
-        view.add_item(
-            TableSelect(
-                discord.ui.Select(
-                    custom_id=select_id("hostto", t),
-                    placeholder="Hand the host role to…",
-                    options=[
-                        discord.SelectOption(label=s.name[:100], value=str(s.user_id))
-                        for s in successors[:25]
+                        for s in choices[:25]
                     ],
                 )
             )

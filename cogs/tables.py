@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.clock import Clock, SystemClock
-from bot.engine import Bid, Card, ChooseTrump, Play
+from bot.engine import Bid, ChooseTrump, Play
 from bot.engine.cards import HIDDEN
 from bot.service import DmRef, Outcome, Refused, TableService, TableView
 from bot.service.document import TURN_TIMERS
@@ -47,6 +47,29 @@ def _choices(field: str) -> list[app_commands.Choice[str]]:
 
 PRESET_CHOICES = _choices("preset")
 TIMER_CHOICES = [app_commands.Choice(name=timer_text(t), value=t) for t in TURN_TIMERS]
+# The rule options /ohhell start and /ohhell settings share.
+RULE_OPTION_HELP = {
+    "preset": "The rule system",
+    "max_cards": "The most cards dealt in a hand (a smaller number makes a shorter game)",
+    "sequence": "The order of hand sizes",
+    "bidding": "How bids are made",
+    "scoring": "How points are scored",
+    "trump": "How trump is decided",
+    "first_lead": "Who leads the first trick",
+    "timer": "Time each player has for a decision (2 min by default)",
+}
+RULE_OPTION_CHOICES = {
+    "preset": PRESET_CHOICES,
+    **{
+        field: _choices(field)
+        for field in ("sequence", "bidding", "scoring", "trump", "first_lead")
+    },
+}
+
+
+def _rule_options(**options: object) -> dict[str, object]:
+    """The rule settings given (the turn timer is not one of them)."""
+    return {k: v for k, v in options.items() if v is not None and k != "timer"}
 
 
 class TableController:
@@ -59,7 +82,6 @@ class TableController:
         *,
         edit_delay: float = 0.5,
         computer_delay: float = 1.0,
-        turn_ping_after: float = 20.0,
         clock: Clock | None = None,
     ) -> None:
         self.bot = bot
@@ -68,9 +90,7 @@ class TableController:
         self._scheduler: asyncio.Task[None] | None = None
         self.edit_delay = edit_delay
         self.computer_delay = computer_delay
-        self.turn_ping_after = turn_ping_after
         self._turns: dict[int, tuple[Any, ...]] = {}
-        self._turn_timers: dict[int, asyncio.Task[None]] = {}
         self._pings: dict[int, discord.PartialMessage] = {}
         self._refreshing: set[tuple[Any, ...]] = set()
         self._stale: set[tuple[Any, ...]] = set()
@@ -100,8 +120,6 @@ class TableController:
             self._scheduler.cancel()
             with contextlib.suppress(BaseException):
                 await self._scheduler
-        for timer in self._turn_timers.values():
-            timer.cancel()
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):
@@ -237,9 +255,9 @@ class TableController:
     # -- turn nudges ------------------------------------------------------------------------------
 
     def watch_turn(self, table: TableView) -> None:
-        """Edits do not notify, and a ping for every card would flood the channel: when a
-        person's turn has lasted `turn_ping_after` seconds, one short message mentions them;
-        it is deleted once the turn passes, so a table never leaves more than one."""
+        """Edits do not notify, and a ping for every card would flood the channel: when a turn
+        has lasted a while (the service's nudge, see `publish`), one short message mentions the
+        person; here it is deleted once the turn passes, so a table never leaves more than one."""
         game = table.game
         waiting: tuple[int, ...] = ()
         marker: tuple[Any, ...] = ()
@@ -254,23 +272,9 @@ class TableController:
         if self._turns.get(t) == marker:
             return
         self._turns[t] = marker
-        timer = self._turn_timers.pop(t, None)
-        if timer is not None:
-            timer.cancel()
         ping = self._pings.pop(t, None)
         if ping is not None:
             self._spawn(self._delete(ping))
-        # With a turn timer the service nudges halfway (see `publish`).
-        if waiting and self.turn_ping_after > 0 and table.deadline is None and not table.paused:
-            self._turn_timers[t] = asyncio.get_running_loop().create_task(
-                self._ping_later(table, marker, waiting)
-            )
-
-    async def _ping_later(
-        self, table: TableView, marker: tuple[Any, ...], waiting: tuple[int, ...]
-    ) -> None:
-        await asyncio.sleep(self.turn_ping_after)
-        await self._ping(table, marker, waiting)
 
     async def _ping(
         self, table: TableView, marker: tuple[Any, ...], waiting: tuple[int, ...]
@@ -652,7 +656,7 @@ class TableController:
         if click.hand is None:
             raise Refused(NOT_FOR_YOU)
         t, user = click.table_id, interaction.user
-        action = await self._action(click, t)
+        action = self._action(click)
         outcome = await self.service.act(t, user.id, click.hand, action)
         state = outcome.hands.get(user.id) or await self.service.hand_state(t, user.id)
         rendered = render.hand_message(state, outcome.table, self._where(outcome.table))
@@ -674,7 +678,9 @@ class TableController:
         self.publish_later(outcome)
         self.kick(t)
 
-    async def _action(self, click: Click, table_id: int) -> Bid | Play | ChooseTrump:
+    @staticmethod
+    def _action(click: Click) -> Bid | Play | ChooseTrump | int:
+        """The action a game control stands for; a card as its id in the pack."""
         kind = click.kind
         value = click.values[0] if click.values else click.arg
         if value is None:
@@ -689,21 +695,9 @@ class TableController:
             return ChooseTrump(value)  # type: ignore[arg-type]
         if value == "hidden":
             return Play(HIDDEN)
-        return Play(await self._card_for_id(table_id, value))
-
-    async def _card_for_id(self, table_id: int, value: str) -> Card:
         if not value.isdigit():
             raise Refused(NOT_FOR_YOU)
-        table = await self.service.table_view(table_id)
-        settings = await self.service.settings(table_id)
-        try:
-            pack = settings.resolve(len(table.seats)).pack
-        except Exception:
-            raise Refused(NOT_FOR_YOU) from None
-        index = int(value)
-        if index >= pack.size:
-            raise Refused(NOT_FOR_YOU)
-        return pack.cards[index]
+        return int(value)
 
     async def send_hand(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         state = await self.service.hand_state(table_id, interaction.user.id)
@@ -814,24 +808,8 @@ class TablesCog(commands.Cog, name="Tables"):
         return self.bot.tables.service
 
     @ohhell.command(name="start", description="Open a table in this channel")
-    @app_commands.describe(
-        preset="The rule system (classic by default)",
-        max_cards="The most cards dealt in a hand (a smaller number makes a shorter game)",
-        sequence="The order of hand sizes",
-        bidding="How bids are made",
-        scoring="How points are scored",
-        trump="How trump is decided",
-        first_lead="Who leads the first trick",
-        timer="Time each player has for a decision (2 min by default)",
-    )
-    @app_commands.choices(
-        preset=PRESET_CHOICES,
-        sequence=_choices("sequence"),
-        bidding=_choices("bidding"),
-        scoring=_choices("scoring"),
-        trump=_choices("trump"),
-        first_lead=_choices("first_lead"),
-    )
+    @app_commands.describe(**RULE_OPTION_HELP)
+    @app_commands.choices(**RULE_OPTION_CHOICES)
     @app_commands.choices(timer=TIMER_CHOICES)
     async def start(
         self,
@@ -859,16 +837,15 @@ class TablesCog(commands.Cog, name="Tables"):
             url = render.jump_url(existing.guild_id, existing.channel_id, existing.message_id)
             await _reply(interaction, f"This channel already has an open table: {url}")
             return
-        options = {
-            "preset": preset,
-            "max_cards": max_cards,
-            "sequence": sequence,
-            "bidding": bidding,
-            "scoring": scoring,
-            "trump": trump,
-            "first_lead": first_lead,
-        }
-        settings: dict[str, object] = {k: v for k, v in options.items() if v is not None}
+        settings = _rule_options(
+            preset=preset,
+            max_cards=max_cards,
+            sequence=sequence,
+            bidding=bidding,
+            scoring=scoring,
+            trump=trump,
+            first_lead=first_lead,
+        )
         try:
             outcome = await self.service.open_table(
                 guild_id=interaction.guild_id or 0,
@@ -892,25 +869,8 @@ class TablesCog(commands.Cog, name="Tables"):
         name="settings",
         description="Set the rules /ohhell start uses in this channel (Manage Channels)",
     )
-    @app_commands.describe(
-        preset="The rule system",
-        max_cards="The most cards dealt in a hand",
-        sequence="The order of hand sizes",
-        bidding="How bids are made",
-        scoring="How points are scored",
-        trump="How trump is decided",
-        first_lead="Who leads the first trick",
-        timer="Time each player has for a decision",
-        clear="Forget this channel's defaults",
-    )
-    @app_commands.choices(
-        preset=PRESET_CHOICES,
-        sequence=_choices("sequence"),
-        bidding=_choices("bidding"),
-        scoring=_choices("scoring"),
-        trump=_choices("trump"),
-        first_lead=_choices("first_lead"),
-    )
+    @app_commands.describe(**RULE_OPTION_HELP, clear="Forget this channel's defaults")
+    @app_commands.choices(**RULE_OPTION_CHOICES)
     @app_commands.choices(timer=TIMER_CHOICES)
     async def channel_settings(
         self,
@@ -925,16 +885,15 @@ class TablesCog(commands.Cog, name="Tables"):
         timer: int | None = None,
         clear: bool = False,
     ) -> None:
-        options = {
-            "preset": preset,
-            "max_cards": max_cards,
-            "sequence": sequence,
-            "bidding": bidding,
-            "scoring": scoring,
-            "trump": trump,
-            "first_lead": first_lead,
-        }
-        settings: dict[str, object] = {k: v for k, v in options.items() if v is not None}
+        settings = _rule_options(
+            preset=preset,
+            max_cards=max_cards,
+            sequence=sequence,
+            bidding=bidding,
+            scoring=scoring,
+            trump=trump,
+            first_lead=first_lead,
+        )
         channel = interaction.channel_id or 0
         if not clear and not settings and timer is None:
             current = await self.service.channel_defaults(channel)

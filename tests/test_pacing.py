@@ -94,3 +94,14 @@ async def test_a_cancelled_waiter_does_not_use_a_call() -> None:
     start = time.now
     await pacer.wait()
     assert time.now - start <= 0.1 + 1e-9
+
+
+async def test_no_one_second_window_holds_more_than_the_global_limit() -> None:
+    time = ManualTime()
+    pacer = Pacer(clock=time.clock, sleep=time.sleep)
+    stamps = []
+    while time.now < 5.0:
+        await pacer.wait()
+        stamps.append(time.now)
+    busiest = max(sum(1 for t in stamps if start <= t < start + 1.0) for start in stamps)
+    assert busiest < DISCORD_GLOBAL_LIMIT

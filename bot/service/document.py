@@ -64,11 +64,12 @@ class TurnClock(BaseModel):
     waiting: list[int]
     """The seats it waits for. In simultaneous bidding the set shrinks as people bid, and the
     timer goes on; any other change starts a new one."""
-    deadline: float
+    deadline: float | None
+    """None: no turn timer (the person is only nudged)."""
     nudge_at: float
     nudged: bool = False
-    paused_left: float | None = None
-    """While the game is paused: the seconds that were left."""
+    paused_at: float | None = None
+    """While the game is paused: since when (resuming moves the times on by the pause)."""
 
 
 class TableDocument(BaseModel):

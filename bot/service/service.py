@@ -117,6 +117,7 @@ class TableService:
         lobby_timeout: float = 15 * 60,
         abandon_after: float = 24 * 3600,
         grace: float = 60.0,
+        ping_after: float = 20.0,
     ) -> None:
         self.db = database
         self._decide = decide
@@ -127,6 +128,8 @@ class TableService:
         self.lobby_timeout = lobby_timeout
         self.abandon_after = abandon_after
         self.grace = grace
+        self.ping_after = ping_after
+        """With the turn timer off: seconds before a waiting person is nudged (0: never)."""
         self.due_changed = asyncio.Event()
         """Set when a table's deadline may now come before `watching`: the scheduler looks
         again."""
@@ -520,11 +523,18 @@ class TableService:
 
     # -- the game -----------------------------------------------------------------------------
 
-    async def act(self, table_id: int, user_id: int, hand_number: int, action: Action) -> Outcome:
+    async def act(
+        self, table_id: int, user_id: int, hand_number: int, action: Action | int
+    ) -> Outcome:
         """A person's bid, trump choice or card. ``hand_number`` comes from the button, so a
-        click on an earlier hand's message is refused instead of acting on this one."""
+        click on an earlier hand's message is refused instead of acting on this one. A card
+        may be given by its id in the game's pack (what a play button carries)."""
         async with self._lock(table_id):
             row, document, game = await self._playing(table_id)
+            if isinstance(action, int):
+                if not 0 <= action < game.pack.size:
+                    raise Refused("there is no such card in this game")
+                action = Play(game.pack.cards[action])
             seat = document.seat_of(user_id)
             if seat is None:
                 raise Refused("you are not seated at this table")
@@ -636,7 +646,8 @@ class TableService:
             for s in (_waiting_for(game) if game.phase is not Phase.GAME_OVER else ())
             if not document.seats[s].is_computer
         ]
-        if not waiting or document.turn_timer <= 0:
+        timer = document.turn_timer
+        if not waiting or (timer <= 0 and self.ping_after <= 0):
             document.turn = None
             return
         key = f"{game.hand_number}:{game.phase.value}:{game.played_mask()}"
@@ -653,13 +664,13 @@ class TableService:
             current.waiting = waiting
             return
         now = self.clock()
-        timer = document.turn_timer
         document.turn = TurnClock(
             key=key,
             waiting=waiting,
-            deadline=now + timer,
-            nudge_at=now + timer / 2,
-            paused_left=timer if document.paused else None,
+            deadline=now + timer if timer > 0 else None,
+            # With a timer, halfway; without, after `ping_after`.
+            nudge_at=now + (timer / 2 if timer > 0 else self.ping_after),
+            paused_at=now if document.paused else None,
         )
 
     def _due_at(self, document: TableDocument, status: TableStatus) -> float | None:
@@ -672,7 +683,10 @@ class TableService:
                 due.append(document.last_activity + self.abandon_after)
             turn = document.turn
             if turn is not None and not document.paused:
-                due.append(turn.deadline if turn.nudged else min(turn.nudge_at, turn.deadline))
+                if not turn.nudged:
+                    due.append(turn.nudge_at)
+                if turn.deadline is not None:
+                    due.append(turn.deadline)
         if not due:
             return None
         return max(min(due), document.grace_until)
@@ -750,7 +764,7 @@ class TableService:
             if turn is None or document.paused or document.game is None:
                 await self._reschedule(row, document)
                 return None
-            if now < turn.deadline:
+            if turn.deadline is None or now < turn.deadline:
                 if not turn.nudged and now >= turn.nudge_at:
                     turn.nudged = True
                     outcome = await self._save(row, document, [])
@@ -924,12 +938,13 @@ class TableService:
             turn = document.turn
             document.paused = paused
             if turn is not None and paused:
-                turn.paused_left = max(0.0, turn.deadline - now)
-            elif turn is not None and turn.paused_left is not None:
-                moved = now + turn.paused_left - turn.deadline
-                turn.deadline += moved
+                turn.paused_at = now
+            elif turn is not None and turn.paused_at is not None:
+                moved = now - turn.paused_at
+                if turn.deadline is not None:
+                    turn.deadline += moved
                 turn.nudge_at += moved
-                turn.paused_left = None
+                turn.paused_at = None
             outcome = await self._save(
                 row,
                 document,
@@ -971,7 +986,7 @@ class TableService:
         if row.status is not TableStatus.FINISHED:
             raise Refused("a rematch can start once the game is over")
         mine = document.seat_of(user_id)
-        if mine is None:
+        if mine is None or document.seats[mine].away == "kicked":
             raise Refused("only the players of this game can start a rematch")
         seats = []
         for index, seat in enumerate(document.seats):
@@ -1197,7 +1212,7 @@ def _timer_choices() -> str:
 
 
 def _running_deadline(document: TableDocument) -> float | None:
-    if document.turn is None or document.paused:
+    if document.turn is None or document.turn.deadline is None or document.paused:
         return None
     return max(document.turn.deadline, document.grace_until)
 
