@@ -417,6 +417,12 @@ class Database:
             row = await cursor.fetchone()
         return None if row is None else (int(row[0]), float(row[1]))
 
+    async def postpone(self, table_id: int, due_at: float) -> None:
+        """Move a table's deadline without touching its document (a table whose deadline could
+        not be handled must not hold up the others)."""
+        async with self._transaction():
+            await self._db.execute("UPDATE tables SET due_at = ? WHERE id = ?", (due_at, table_id))
+
     async def due_before(self, moment: float) -> list[tuple[int, float]]:
         """Open tables whose deadline is before `moment`, earliest first."""
         async with self._db.execute(

@@ -169,18 +169,18 @@ class TableController:
         while True:
             wake.clear()
             self.service.watching = float("inf")
-            try:
-                due = await self.service.next_due()
-                if due is not None and due[1] <= self.clock.now():
+            due = await self.service.next_due()
+            if due is not None and due[1] <= self.clock.now():
+                try:
                     outcome = await self.service.tick(due[0])
-                    if outcome is not None:
-                        await self.publish(outcome)
-                        self.kick(due[0])
+                except Exception:
+                    # One bad table must not hold up every other table's deadlines.
+                    log.exception("table %s: a deadline could not be handled", due[0])
+                    await self.service.postpone(due[0], 60.0)
                     continue
-            except Exception:
-                # One bad table must not stop every other table's timers.
-                log.exception("scheduler: a deadline failed")
-                await self.clock.wait(asyncio.Event(), 5.0)
+                if outcome is not None:
+                    self.publish_later(outcome)
+                    self.kick(due[0])
                 continue
             self.service.watching = float("inf") if due is None else due[1]
             await self.clock.wait(wake, None if due is None else due[1] - self.clock.now())

@@ -614,6 +614,11 @@ class TableService:
                 return None
             if document.paused or _waiting_for_someone_away(document):
                 return None
+            if (
+                not _forced_card_waiting(document, game)
+                and _computer_to_move(document, game) is None
+            ):
+                return None  # people must act: the usual answer, so kept cheap
             before = self._all_hands(row.id, document, game)
             forced = _play_forced_cards(document, game)
             if forced:  # e.g. left over from before a restart
@@ -694,6 +699,9 @@ class TableService:
     async def next_due(self) -> tuple[int, float] | None:
         """The table whose deadline comes first, and when."""
         return await self.db.next_due()
+
+    async def postpone(self, table_id: int, seconds: float) -> None:
+        await self.db.postpone(table_id, self.clock() + seconds)
 
     async def allow_grace(self) -> int:
         """At start-up: deadlines that passed while the bot was down fall due again after the
@@ -1323,6 +1331,14 @@ def _computer_to_move(document: TableDocument, game: Game) -> int | None:
         if document.seats[seat].is_computer:
             return seat
     return None
+
+
+def _forced_card_waiting(document: TableDocument, game: Game) -> bool:
+    if game.phase is not Phase.PLAYING:
+        return False
+    seat = game.to_act[0]
+    person = document.seats[seat]
+    return not person.is_computer and person.auto_play and len(game.legal_actions(seat)) == 1
 
 
 def _play_forced_cards(document: TableDocument, game: Game) -> list[Event]:

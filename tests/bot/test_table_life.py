@@ -4,6 +4,9 @@ per-channel defaults."""
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
 import pytest
 
 from bot.clock import ManualClock
@@ -341,3 +344,24 @@ async def test_channel_defaults_apply_and_can_be_overridden(
         cleared = await mod.slash(standin.channel, "ohhell settings", clear=True)
         assert "cleared" in (cleared.content or "")
         assert "the classic preset" in await start_and_cancel()
+
+
+async def test_a_corrupt_table_does_not_hold_up_other_tables_deadlines(
+    standin: StandIn, start_bot: BotFactory, database_path: Path
+) -> None:
+    clock = ManualClock()
+    async with start_bot(clock=clock) as bot:
+        people = [standin.person(n) for n in ("Ann", "Bob", "Cat")]
+        other_channel = await standin.add_text_channel("second")
+        broken, broken_id = await open_table(standin, people, channel=other_channel)
+        await start_game(standin, people, preset="classic", max_cards=3, timer=30)
+        with sqlite3.connect(database_path) as raw:
+            raw.execute(
+                "UPDATE tables SET document = '{\"seats\": 7}', due_at = ? WHERE id = ?",
+                (clock.now() - 1, broken_id),
+            )
+        clock.advance(31)
+        await standin.wait_for(lambda: said(standin, "ran out of time"))
+        row = await bot.tables.service.db.load_table(broken_id)
+        assert row.due_at is not None and row.due_at > clock.now()  # postponed, not retried
+        assert "Waiting for players" in table_embed(broken)["description"]  # left as it was
