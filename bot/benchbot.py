@@ -120,6 +120,11 @@ class Table:
         return None
 
 
+def _click_kind(data: dict[str, Any]) -> str:
+    custom_id = str(data.get("custom_id", ""))
+    return custom_id.split(":")[1] if ":" in custom_id else str(data.get("name", "command"))
+
+
 async def bench(tables: int, preset: str, target: int | None, out: Any) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         database_path = Path(folder) / "bench.sqlite3"
@@ -145,12 +150,17 @@ async def bench(tables: int, preset: str, target: int | None, out: Any) -> dict[
                 await process.stop()
             elapsed = time.monotonic() - started
             calls = list(standin.calls)
-            latencies = [
-                (r.interaction.responded_at - r.interaction.created_at) * 1000
+            answered = [
+                (
+                    r.interaction.created_at - started,
+                    _click_kind(r.interaction.data),
+                    (r.interaction.responded_at - r.interaction.created_at) * 1000,
+                )
                 for run in runs
                 for r in run.results
                 if r.interaction.responded_at is not None
             ]
+            latencies = [ms for _, _, ms in answered]
         database = await Database.open(database_path)
         try:
             cards = 0
@@ -189,6 +199,24 @@ async def bench(tables: int, preset: str, target: int | None, out: Any) -> dict[
     print(
         f"REST calls outside interactions: {len(outside)} = "
         f"{figures['rest_calls_per_card']} a card; 429s: {figures['rate_limited']}",
+        file=out,
+    )
+    by_kind: dict[str, list[float]] = {}
+    for _, kind, ms in answered:
+        by_kind.setdefault(kind, []).append(ms)
+    print(
+        "  p99 by click: "
+        + ", ".join(f"{k} {percentile(v, 0.99):.0f} ms ({len(v)})" for k, v in by_kind.items()),
+        file=out,
+    )
+    quarter = elapsed / 4
+    quarters = [
+        [ms for at, _, ms in answered if q * quarter <= at < (q + 1) * quarter] or [0.0]
+        for q in range(4)
+    ]
+    print(
+        "  p99 by quarter of the run: "
+        + ", ".join(f"{percentile(q, 0.99):.0f} ms" for q in quarters),
         file=out,
     )
     for route, count in routes.most_common(8):
