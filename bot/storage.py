@@ -288,6 +288,7 @@ class Database:
         preset: str,
         document: dict[str, Any],
         event: Event | None = None,
+        due_at: float | None = None,
     ) -> TableRow:
         """Open a lobby in a channel; `ChannelBusy` if the channel has an open table."""
         now = self._clock()
@@ -297,7 +298,7 @@ class Database:
                 raise ChannelBusy(existing)
             cursor = await self._db.execute(
                 "INSERT INTO tables (guild_id, channel_id, host_id, status, preset, document,"
-                " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                " created_at, updated_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     guild_id,
                     channel_id,
@@ -307,6 +308,7 @@ class Database:
                     _dumps(document),
                     now,
                     now,
+                    due_at,
                 ),
             )
             table_id = cursor.lastrowid

@@ -68,8 +68,8 @@ RULE_OPTION_CHOICES = {
 
 
 def _rule_options(**options: object) -> dict[str, object]:
-    """The rule settings given (the turn timer is not one of them)."""
-    return {k: v for k, v in options.items() if v is not None and k != "timer"}
+    """The rule settings a command was given."""
+    return {k: v for k, v in options.items() if v is not None}
 
 
 class TableController:
@@ -245,12 +245,8 @@ class TableController:
         text = f"This game was {table.status.value}" + (
             f": {table.closed_reason}." if table.closed_reason else "."
         )
-        for seat in table.seats:
-            if seat.user_id is None:
-                continue
-            ref = await self.service.dm_ref(table.table_id, seat.user_id)
-            if ref is not None:
-                self._spawn(self._close_hand_message(ref, text))
+        for ref in (await self.service.dm_refs(table.table_id)).values():
+            self._spawn(self._close_hand_message(ref, text))
 
     # -- turn nudges ------------------------------------------------------------------------------
 
@@ -599,7 +595,7 @@ class TableController:
             table = outcome.table
             if interaction.message is not None and interaction.message.id != table.message_id:
                 # Pressed in their hand message: it becomes their hand again, in place.
-                state = await service.hand_state(t, user.id)
+                state = outcome.hands.get(user.id) or await service.hand_state(t, user.id)
                 rendered = render.hand_message(state, table, self._where(table))
                 await interaction.response.edit_message(**rendered.kwargs())
                 if not interaction.message.flags.ephemeral:

@@ -37,6 +37,7 @@ from bot.service.document import (
     DEFAULT_TURN_TIMER,
     MAX_SEATS,
     TURN_TIMERS,
+    AwayReason,
     DmRef,
     Seat,
     TableDocument,
@@ -299,8 +300,7 @@ class TableService:
         merged.update(settings)
         if turn_timer is not None:
             timer = turn_timer
-        if timer not in TURN_TIMERS:
-            raise Refused(f"the turn timer can be {_timer_choices()}")
+        _check_timer(timer)
         try:
             parsed = Settings.model_validate(merged)
         except ValidationError as error:
@@ -321,23 +321,40 @@ class TableService:
             rules_source=source,
             last_activity=self.clock(),
         )
+        row = await self._create_lobby(
+            guild_id,
+            channel_id,
+            user_id,
+            parsed.preset,
+            document,
+            StoredEvent("opened", {"settings": parsed.overrides()}, user_id),
+        )
+        return Outcome(table=self._table_view(row, document), reply="Table opened.")
+
+    async def _create_lobby(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        preset: str,
+        document: TableDocument,
+        event: StoredEvent,
+    ) -> TableRow:
         try:
             row = await self.db.create_table(
                 guild_id=guild_id,
                 channel_id=channel_id,
-                host_id=user_id,
-                preset=parsed.preset,
+                host_id=host_id,
+                preset=preset,
                 document=document.model_dump(),
-                event=StoredEvent("opened", {"settings": parsed.overrides()}, user_id),
+                event=event,
+                # The lobby's expiry is a deadline like any other.
+                due_at=self._due_at(document, TableStatus.LOBBY),
             )
         except ChannelBusy as busy:
             raise Refused(f"this channel already has an open table (#{busy.table_id})") from None
-        # The lobby's expiry is a deadline like any other.
-        row = await self.db.save_table(
-            row, document=row.document, due_at=self._due_at(document, row.status)
-        )
         self._due_moved(row.due_at)
-        return Outcome(table=self._table_view(row, document), reply="Table opened.")
+        return row
 
     async def set_message(self, table_id: int, message_id: int) -> None:
         """Remember the table message (not an action: retried on a version conflict, which only
@@ -405,10 +422,7 @@ class TableService:
                 raise Refused("you are not seated at this table")
             if row.status is TableStatus.PLAYING:
                 _hand_to_computer(document.seats[seat], "left")
-                humans = document.humans()
-                host = row.host_id
-                if host == user_id and humans:
-                    host = humans[0][1].user_id or host
+                host = _host_after(document, row.host_id, user_id)
                 game = Game.from_json(document.game) if document.game is not None else None
                 if game is not None:
                     self._sync_turn(document, game)
@@ -424,8 +438,7 @@ class TableService:
                     outcome.hands = {user_id: self._hand_state(row.id, document, game, seat)}
                 return outcome
             del document.seats[seat]
-            humans = document.humans()
-            if not humans:
+            if not document.humans():
                 return await self._save(
                     row,
                     document,
@@ -433,14 +446,11 @@ class TableService:
                     status=TableStatus.CANCELLED,
                     reply="You left; the table is closed.",
                 )
-            host = row.host_id
-            if host == user_id:
-                host = humans[0][1].user_id or host
             return await self._save(
                 row,
                 document,
                 [StoredEvent("left", {}, user_id)],
-                host_id=host,
+                host_id=_host_after(document, row.host_id, user_id),
                 reply="You left the table.",
             )
 
@@ -601,8 +611,12 @@ class TableService:
                     continue
 
     async def dm_ref(self, table_id: int, user_id: int) -> DmRef | None:
+        return (await self.dm_refs(table_id)).get(user_id)
+
+    async def dm_refs(self, table_id: int) -> dict[int, DmRef]:
+        """Every person's hand message at this table, by user id."""
         row = await self.db.load_table(table_id)
-        return _load_document(row).dms.get(str(user_id))
+        return {int(user): ref for user, ref in _load_document(row).dms.items()}
 
     async def step(self, table_id: int) -> Outcome | None:
         """Make the next automatic move, if any: a computer's decision, or a forced card for a
@@ -881,7 +895,6 @@ class TableService:
             if target == user_id:
                 raise Refused("you can't remove yourself: use Leave")
             name = document.seats[seat].name
-            host = row.host_id
             if row.status is TableStatus.LOBBY:
                 del document.seats[seat]
             else:
@@ -890,14 +903,11 @@ class TableService:
                 _hand_to_computer(document.seats[seat], "kicked")
                 if document.game is not None:
                     self._sync_turn(document, Game.from_json(document.game))
-            if host == target:
-                people = [s.user_id for _, s in document.humans() if s.user_id is not None]
-                host = people[0] if people else user_id
             outcome = await self._save(
                 row,
                 document,
                 [StoredEvent("kicked", {"user": target}, user_id)],
-                host_id=host,
+                host_id=_host_after(document, row.host_id, target, fallback=user_id),
                 reply=f"{name} is removed from the table.",
             )
             outcome.announcements.append(
@@ -973,8 +983,7 @@ class TableService:
             row = await self._open_row(table_id)
             document = _load_document(row)
             self._check_host(row, user_id, can_manage, "change the turn timer")
-            if seconds not in TURN_TIMERS:
-                raise Refused(f"the turn timer can be {_timer_choices()}")
+            _check_timer(seconds)
             document.turn_timer = seconds
             document.turn = None
             if document.game is not None and row.status is TableStatus.PLAYING:
@@ -1011,21 +1020,14 @@ class TableService:
             last_activity=self.clock(),
             rematch_of=table_id,
         )
-        try:
-            created = await self.db.create_table(
-                guild_id=row.guild_id,
-                channel_id=row.channel_id,
-                host_id=user_id,
-                preset=row.preset,
-                document=new.model_dump(),
-                event=StoredEvent("rematch", {"of": table_id}, user_id),
-            )
-        except ChannelBusy as busy:
-            raise Refused(f"this channel already has an open table (#{busy.table_id})") from None
-        created = await self.db.save_table(
-            created, document=created.document, due_at=self._due_at(new, created.status)
+        created = await self._create_lobby(
+            row.guild_id,
+            row.channel_id,
+            user_id,
+            row.preset,
+            new,
+            StoredEvent("rematch", {"of": table_id}, user_id),
         )
-        self._due_moved(created.due_at)
         others = tuple(s.user_id for s in seats if s.pending and s.user_id is not None)
         view = self._table_view(created, new)
         outcome = Outcome(table=self._table_view(row, document), reply="Rematch table opened.")
@@ -1069,8 +1071,7 @@ class TableService:
         stored: dict[str, object] = dict(parsed.overrides())
         stored["preset"] = parsed.preset
         if turn_timer is not None:
-            if turn_timer not in TURN_TIMERS:
-                raise Refused(f"the turn timer can be {_timer_choices()}")
+            _check_timer(turn_timer)
             stored[TIMER_FIELD] = turn_timer
         await self.db.set_channel_defaults(
             guild_id=guild_id, channel_id=channel_id, settings=stored, set_by=user_id
@@ -1215,8 +1216,10 @@ def duration_text(seconds: float) -> str:
     return f"{seconds:g} seconds"
 
 
-def _timer_choices() -> str:
-    return ", ".join(timer_text(t) for t in TURN_TIMERS)
+def _check_timer(seconds: int) -> None:
+    if seconds not in TURN_TIMERS:
+        choices = ", ".join(timer_text(t) for t in TURN_TIMERS)
+        raise Refused(f"the turn timer can be {choices}")
 
 
 def _running_deadline(document: TableDocument) -> float | None:
@@ -1225,9 +1228,21 @@ def _running_deadline(document: TableDocument) -> float | None:
     return max(document.turn.deadline, document.grace_until)
 
 
-def _hand_to_computer(seat: Seat, why: str) -> None:
+def _host_after(document: TableDocument, host: int, gone: int, fallback: int | None = None) -> int:
+    """Who hosts once `gone` is no longer playing: the same host, or else the first person
+    still playing their seat (not one whose rematch seat is unconfirmed)."""
+    if host != gone:
+        return host
+    people = sorted(document.humans(), key=lambda entry: entry[1].pending)
+    for _, seat in people:
+        if seat.user_id is not None:
+            return seat.user_id
+    return host if fallback is None else fallback
+
+
+def _hand_to_computer(seat: Seat, why: AwayReason) -> None:
     seat.left = True
-    seat.away = why  # type: ignore[assignment]
+    seat.away = why
     seat.level = "normal"
     seat.missed = 0
 
