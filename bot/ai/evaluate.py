@@ -3,6 +3,7 @@ table's scoring."""
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
@@ -98,25 +99,41 @@ def bid_values(
 ) -> dict[int, float]:
     """Expected utility of each bid, given the trick distribution; a player one trick away from
     its bid steers onto it with chance ``control``."""
+    table = _bid_table(scoring, cards_each, players, control)
     out: dict[int, float] = {}
     for b in bids:
-        made = score(scoring, b, b, cards_each, players)
+        row = table[b]
         v = 0.0
         for t, q in enumerate(dist):
-            if not q:
-                continue
+            if q:
+                v += q * row[t]
+        out[b] = v
+    return out
+
+
+@functools.lru_cache(maxsize=256)
+def _bid_table(
+    scoring: str, cards_each: int, players: int, control: float
+) -> tuple[tuple[float, ...], ...]:
+    """``[bid][tricks]``: the utility ``bid_values`` counts for taking ``tricks`` after bidding
+    ``bid`` (computed once per table shape: it is the bidding hot path of ``hard``'s samples)."""
+    rows = []
+    for b in range(cards_each + 1):
+        made = utility(scoring, score(scoring, b, b, cards_each, players))
+        row = []
+        for t in range(cards_each + 1):
             if t == b:
-                v += q * utility(scoring, made)
+                row.append(float(made))
                 continue
             miss = utility(scoring, score(scoring, b, t, cards_each, players))
             if abs(t - b) == 1:
-                v += q * (control * utility(scoring, made) + (1 - control) * miss)
+                row.append(control * made + (1 - control) * miss)
             else:
                 step = t - 1 if t > b else t + 1
                 near = utility(scoring, score(scoring, b, step, cards_each, players))
-                v += q * (control * near + (1 - control) * miss)
-        out[b] = v
-    return out
+                row.append(control * near + (1 - control) * miss)
+        rows.append(tuple(row))
+    return tuple(rows)
 
 
 def shift_probs(probs: list[float], excess: float) -> list[float]:
