@@ -18,7 +18,7 @@ import multiprocessing
 import os
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from bot.engine import Game, Phase, Settings
@@ -118,7 +118,9 @@ def percentile(xs: list[float], q: float) -> float:
     return s[i]
 
 
-def run(cfg: Config, hands: int, workers: int, progress: bool = True) -> dict[str, Any]:
+def run(
+    cfg: Config, hands: int, workers: int, progress: bool = True, save: str | None = None
+) -> dict[str, Any]:
     deals = max(1, math.ceil(hands / cfg.players))
     results: list[SeatResult] = []
     times: list[float] = []
@@ -140,6 +142,10 @@ def run(cfg: Config, hands: int, workers: int, progress: bool = True) -> dict[st
             if progress and i % max(1, deals // 10) == 0:
                 print(f"  {i}/{deals} deals, {time.perf_counter() - started:.0f} s", flush=True)
     results.sort(key=lambda r: (r.deal, r.seat))
+    if save:
+        with open(save, "w", encoding="utf-8") as f:
+            for r in results:
+                f.write(json.dumps(asdict(r)) + "\n")
     cand = [float(r.points) for r in results]
     base = [float(r.control_points) for r in results]
     diff = [a - b for a, b in zip(cand, base, strict=True)]
@@ -215,6 +221,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--iterations", type=int, default=None, help="hard: fixed samples instead")
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--save", default=None, help="write each hand's result to this file (JSON lines)"
+    )
     a = p.parse_args(argv)
     if a.rules:
         rules = json.loads(a.rules)
@@ -227,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
         }
     Settings.model_validate(rules).resolve(a.players)
     cfg = Config(a.candidate, a.baseline, rules, a.players, a.budget, a.iterations, a.seed)
-    fig = run(cfg, a.hands, a.workers)
+    fig = run(cfg, a.hands, a.workers, save=a.save)
     print(report(fig))
     print(json.dumps(fig))
     return 0

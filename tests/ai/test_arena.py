@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -42,3 +43,14 @@ def test_arena_control_is_the_baseline_itself() -> None:
     fig = run(cfg, hands=8, workers=1, progress=False)
     assert fig["difference"] == 0.0
     assert fig["candidate_points"] == fig["baseline_points"]
+
+
+def test_arena_saves_each_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "hands.jsonl"
+    args = ["--candidate", "easy", "--baseline", "random", "--hands", "8", "--workers", "1"]
+    assert main([*args, "--save", str(path)]) == 0
+    fig = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    hands = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [(h["deal"], h["seat"]) for h in hands] == [(d, s) for d in range(2) for s in range(4)]
+    mean = sum(h["points"] for h in hands) / len(hands)
+    assert abs(mean - fig["candidate_points"]) < 1e-2
