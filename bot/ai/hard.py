@@ -10,8 +10,11 @@ Budget: ``deadline`` (a ``time.perf_counter`` value) or a fixed number of ``iter
 from __future__ import annotations
 
 import functools
+import math
 import random
 import time
+from collections.abc import Callable, Hashable
+from typing import TypeVar
 
 from bot.engine import SUITS, Action, Bid, ChooseTrump, Game, Phase, Play, score
 
@@ -24,6 +27,9 @@ from .sanitise import Determiniser
 
 INFER = True
 """Samples follow the others' bids (``bot.ai.infer``)."""
+
+C = TypeVar("C", bound=Hashable)
+S = TypeVar("S")
 
 _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
@@ -216,43 +222,88 @@ def decide(
         legal = sorted(a.n for a in view.legal_actions if isinstance(a, Bid))
         guess = normal.choose_bid(table)
         cands = [b for b in legal if abs(b - guess) <= 2] or legal
-        totals = dict.fromkeys(cands, 0.0)
-        done = 0
-        while more(done):
+
+        def draw_bidding() -> tuple[Game, dict[int, int]]:
             d = draw()
-            est = {s: _estimate_bid(d, s) for s in d.seats if s != me}
-            for b in cands:
-                g = d.copy()
-                _finish_bidding(g, me, b, est)
-                totals[b] += rollout(g, me, scoring)
-            done += 1
-        return Bid(max(cands, key=lambda b: (totals[b], -abs(b - guess))))
+            return d, {s: _estimate_bid(d, s) for s in d.seats if s != me}
+
+        def bid_value(sample: tuple[Game, dict[int, int]], b: int) -> float:
+            g = sample[0].copy()
+            _finish_bidding(g, me, b, sample[1])
+            return rollout(g, me, scoring)
+
+        bid = _race(cands, draw_bidding, bid_value, more, lambda b: -abs(b - guess))
+        return Bid(bid)
     if view.phase is Phase.TRUMP_CHOICE:
-        t_totals = [0.0] * 4
-        done = 0
-        while more(done):
-            d = draw()
-            for t in range(4):
-                g = d.copy()
-                g.apply_fast(me, t)
-                t_totals[t] += rollout(g, me, scoring)
-            done += 1
-        return ChooseTrump(SUITS[max(range(4), key=t_totals.__getitem__)])
-    moves = _moves(det.public, me)
-    m_totals = dict.fromkeys(moves, 0.0)
-    done = 0
-    while more(done):
-        d = draw()
-        for mv in moves:
+
+        def trump_value(d: Game, t: int) -> float:
             g = d.copy()
-            g.apply_fast(me, mv[0], mv[1])
-            m_totals[mv] += rollout(g, me, scoring)
-        done += 1
-    card, suit = max(moves, key=lambda mv: (m_totals[mv], -mv[0]))
+            g.apply_fast(me, t)
+            return rollout(g, me, scoring)
+
+        trump = _race(list(range(4)), draw, trump_value, more, lambda t: -t)
+        return ChooseTrump(SUITS[trump])
+
+    def move_value(d: Game, mv: tuple[int, int]) -> float:
+        g = d.copy()
+        g.apply_fast(me, mv[0], mv[1])
+        return rollout(g, me, scoring)
+
+    moves = _moves(det.public, me)
+    card, suit = _race(moves, draw, move_value, more, lambda mv: -mv[0])
     action = Play(table.pack.cards[card], SUITS[suit] if suit >= 0 else None)
     if action in view.legal_actions:
         return action
     return normal.decide(table, rng)
+
+
+PRUNE_FROM = 24
+"""Samples before a candidate may be dropped ..."""
+PRUNE_EVERY = 8
+"""... and how often the candidates are compared after that."""
+PRUNE_Z = 2.5
+"""A candidate this many standard errors behind the leader (paired over the same samples) is
+dropped, so the samples go to the candidates still in doubt."""
+
+
+def _race(
+    cands: list[C],
+    draw: Callable[[], S],
+    value: Callable[[S, C], float],
+    more: Callable[[int], bool],
+    order: Callable[[C], float],
+) -> C:
+    """The candidate with the best mean value over samples, each sample valuing every
+    candidate still in the race; ties go to the highest ``order``. Stops early when one is
+    left."""
+    active = list(cands)
+    total = dict.fromkeys(cands, 0.0)
+    square = dict.fromkeys(cands, 0.0)
+    product: dict[tuple[C, C], float] = {}
+    n = 0
+    while len(active) > 1 and more(n):
+        sample = draw()
+        vals = [value(sample, c) for c in active]
+        for i, (a, va) in enumerate(zip(active, vals, strict=True)):
+            total[a] += va
+            square[a] += va * va
+            for b, vb in zip(active[i + 1 :], vals[i + 1 :], strict=True):
+                product[a, b] = product.get((a, b), 0.0) + va * vb
+        n += 1
+        if n >= PRUNE_FROM and n % PRUNE_EVERY == 0:
+            lead = max(active, key=lambda c: (total[c], order(c)))
+            keep = [lead]
+            for c in active:
+                if c == lead:
+                    continue
+                gap = (total[lead] - total[c]) / n
+                cross = product.get((lead, c), product.get((c, lead), 0.0))
+                var = (square[lead] + square[c] - 2 * cross) / n - gap * gap
+                # the same value on every sample (var 0) is no reason to keep both
+                if var > 1e-9 and gap <= PRUNE_Z * math.sqrt(var / n):
+                    keep.append(c)
+            active = [c for c in active if c in keep]
+    return max(active, key=lambda c: (total[c], order(c)))
 
 
 def _moves(g: Game, me: int) -> list[tuple[int, int]]:
