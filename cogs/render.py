@@ -517,7 +517,7 @@ def computer_level_picker(table_id: int) -> Rendered:
                     discord.SelectOption(
                         label="Hard",
                         value="hard",
-                        description="Searches possible deals; thinks ~1 s",
+                        description="Searches possible deals; thinks up to 1 s",
                     ),
                 ],
             )
