@@ -16,7 +16,7 @@ from bot.engine import Game
 from . import normal
 from .cards import NO_TRUMPS, TRUMP_PENDING, suits_for
 from .evaluate import card_probs
-from .knowledge import Table, sample_hands
+from .knowledge import NoDeal, Table, sample_hands
 from .sanitise import Determiniser
 
 MISS_ONE = 0.2
@@ -137,5 +137,10 @@ def consistent_sample(det: Determiniser, model: BidModel, rng: random.Random) ->
                 unknown[q] = det.unknown[q]
             else:
                 pool &= ~hands[q]
-        hands = sample_hands(rng, pool, known, unknown, t.voids, t.suits.eff, t.seats)
+        try:
+            hands = sample_hands(rng, pool, known, unknown, t.voids, t.suits.eff, t.seats)
+        except NoDeal:  # the kept hands took cards a void-bound seat needs: start again
+            hands = sample_hands(
+                rng, det.pool, det.known, det.unknown, t.voids, t.suits.eff, t.seats
+            )
     return det.public.with_hands(hands)

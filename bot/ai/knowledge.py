@@ -162,6 +162,15 @@ class Table:
         )
 
 
+class NoDeal(ValueError):
+    """No deal of the pool fits the hand sizes and voids (the kept hands of a partial redeal
+    can leave such a pool; a real game's view never does)."""
+
+
+QUICK_TRIES = 4
+"""Plain random deals tried before the careful sampler."""
+
+
 def sample_hands(
     rng: random.Random,
     pool: int,
@@ -172,45 +181,138 @@ def sample_hands(
     seats: tuple[int, ...],
 ) -> list[int]:
     """Deal ``pool`` so that seat ``s`` gets ``unknown[s]`` more cards beside ``known[s]`` and
-    no card of a suit it is void in; what is left over stays undealt. Falls back to ignoring
-    voids if random attempts keep failing (they can't contradict a real deal, so this is rare)."""
+    no card of a suit it is void in; what is left over stays undealt. Raises ``NoDeal`` when no
+    such deal exists."""
     cards = bits(pool)
     need = sum(unknown[s] for s in seats)
     spare = len(cards) - need
     if spare < 0:
-        raise ValueError("fewer unseen cards than unseen places")
-    constrained = any(voids[s] for s in seats if unknown[s])
-    for attempt in range(30):
+        raise NoDeal("fewer unseen cards than unseen places")
+    if not any(voids[s] for s in seats if unknown[s]):
         rng.shuffle(cards)
-        if constrained:
-            # most-restricted cards first: those of suits somebody lacks
-            cards.sort(key=lambda c: -sum(eff[c] < 4 and voids[s] >> eff[c] & 1 for s in seats))
         hands = list(known)
-        cap = list(unknown)
-        left_over = spare
-        ok = True
-        ignore = attempt == 29
-        for c in cards:
-            e = eff[c]
-            total = left_over
-            for s in seats:
-                if cap[s] and (ignore or e >= 4 or not voids[s] >> e & 1):
-                    total += cap[s]
-            if total == 0:
-                ok = False
-                break
-            r = rng.randrange(total)
-            if r < left_over:
-                left_over -= 1
-                continue
-            r -= left_over
-            for s in seats:
-                if cap[s] and (ignore or e >= 4 or not voids[s] >> e & 1):
-                    if r < cap[s]:
-                        hands[s] |= 1 << c
-                        cap[s] -= 1
-                        break
-                    r -= cap[s]
-        if ok:
+        i = 0
+        for s in seats:
+            for c in cards[i : i + unknown[s]]:
+                hands[s] |= 1 << c
+            i += unknown[s]
+        return hands
+    for _ in range(QUICK_TRIES):
+        hands = _quick_deal(rng, cards, known, unknown, voids, eff, seats, spare)
+        if hands is not None:
             return hands
-    raise AssertionError("unreachable: the last attempt ignores voids")
+    return _careful_deal(rng, cards, known, unknown, voids, eff, seats, spare)
+
+
+def _quick_deal(
+    rng: random.Random,
+    cards: list[int],
+    known: list[int],
+    unknown: list[int],
+    voids: list[int],
+    eff: list[int],
+    seats: tuple[int, ...],
+    spare: int,
+) -> list[int] | None:
+    """One random deal, card by card, each to a place that may take it; None at a dead end."""
+    rng.shuffle(cards)
+    # most-restricted cards first: those of suits somebody lacks
+    cards.sort(key=lambda c: -sum(eff[c] < 4 and voids[s] >> eff[c] & 1 for s in seats))
+    hands = list(known)
+    cap = list(unknown)
+    left_over = spare
+    for c in cards:
+        e = eff[c]
+        total = left_over
+        for s in seats:
+            if cap[s] and (e >= 4 or not voids[s] >> e & 1):
+                total += cap[s]
+        if total == 0:
+            return None
+        r = rng.randrange(total)
+        if r < left_over:
+            left_over -= 1
+            continue
+        r -= left_over
+        for s in seats:
+            if cap[s] and (e >= 4 or not voids[s] >> e & 1):
+                if r < cap[s]:
+                    hands[s] |= 1 << c
+                    cap[s] -= 1
+                    break
+                r -= cap[s]
+    return hands
+
+
+def _fits(
+    counts: list[int], cap: list[int], left_over: int, voids: list[int], seats: tuple[int, ...]
+) -> bool:
+    """Hall's condition: every set of suits has at least as many places that take one of them
+    as it has cards left (cards of no suit, e.g. the joker, go anywhere)."""
+    for group in range(1, 16):
+        cards = 0
+        for e in range(4):
+            if group >> e & 1:
+                cards += counts[e]
+        if not cards:
+            continue
+        room = left_over
+        for s in seats:
+            if cap[s] and group & ~voids[s]:
+                room += cap[s]
+        if cards > room:
+            return False
+    return True
+
+
+def _careful_deal(
+    rng: random.Random,
+    cards: list[int],
+    known: list[int],
+    unknown: list[int],
+    voids: list[int],
+    eff: list[int],
+    seats: tuple[int, ...],
+    spare: int,
+) -> list[int]:
+    """A random deal that never dead-ends: a card goes only where the cards after it can still
+    all be placed (checked with ``_fits``)."""
+    rng.shuffle(cards)
+    counts = [0] * 4
+    for c in cards:
+        if eff[c] < 4:
+            counts[eff[c]] += 1
+    cap = list(unknown)
+    left_over = spare
+    if not _fits(counts, cap, left_over, voids, seats):
+        raise NoDeal("no deal of the unseen cards fits the voids shown")
+    hands = list(known)
+    for c in cards:
+        e = eff[c]
+        if e < 4:
+            counts[e] -= 1
+        options: list[tuple[int, int]] = []  # (seat or -1 for undealt, weight)
+        if left_over and _fits(counts, cap, left_over - 1, voids, seats):
+            options.append((-1, left_over))
+        for s in seats:
+            if cap[s] and (e >= 4 or not voids[s] >> e & 1):
+                cap[s] -= 1
+                if _fits(counts, cap, left_over, voids, seats):
+                    options.append((s, cap[s] + 1))
+                cap[s] += 1
+        place = _weighted(rng, options)
+        if place < 0:
+            left_over -= 1
+        else:
+            hands[place] |= 1 << c
+            cap[place] -= 1
+    return hands
+
+
+def _weighted(rng: random.Random, options: list[tuple[int, int]]) -> int:
+    r = rng.randrange(sum(w for _, w in options))
+    for place, w in options:
+        if r < w:
+            return place
+        r -= w
+    raise AssertionError("unreachable: r is below the total weight")

@@ -9,7 +9,7 @@ import pytest
 from bot.ai.cards import NO_TRUMPS, suits_for
 from bot.ai.common import wants_trick
 from bot.ai.evaluate import bid_values, card_probs, trick_distribution
-from bot.ai.knowledge import sample_hands
+from bot.ai.knowledge import NoDeal, sample_hands
 from bot.engine import PACKS, Card
 
 
@@ -91,3 +91,47 @@ def test_samples_keep_known_cards_sizes_and_voids() -> None:
         assert not hands[1] & pack.suit_masks[2]
         assert not hands[2] & (pack.suit_masks[2] | pack.suit_masks[3])
         assert not hands[1] & hands[2] and not hands[2] & hands[3] and not hands[1] & hands[3]
+
+
+def test_samples_keep_voids_when_only_a_few_cards_fit() -> None:
+    """A seat that may hold only hearts needs the pool's three hearts, while most of the pool
+    stays undealt: plain random dealing dead-ends most of the time here."""
+    pack = PACKS["52"]
+    suits = suits_for("52", 0)
+    hearts = pack.suit_masks[2]
+    pool = ids("2H", "9H", "QH") | (pack.full_mask & ~hearts & ~pack.suit_masks[3])
+    pool &= ~ids("AC", "AD", "KC", "KD", "QC", "QD", "JC", "JD", "10C", "10D")  # 19 cards
+    voids = [0, 0b1011, 0b1100, 0b0001]  # seat 1: hearts only; seat 2: no hearts or spades
+    for seed in range(300):
+        hands = sample_hands(
+            random.Random(seed), pool, [0, 0, 0, 0], [0, 3, 3, 3], voids, suits.eff, (0, 1, 2, 3)
+        )
+        assert hands[1] == ids("2H", "9H", "QH")
+        for s in (2, 3):
+            assert hands[s].bit_count() == 3
+            for e in range(4):
+                if voids[s] >> e & 1:
+                    assert not hands[s] & pack.suit_masks[e], (seed, s, e)
+        assert not hands[2] & hands[3]
+
+
+def test_samples_reach_every_deal_that_fits() -> None:
+    pack = PACKS["52"]
+    suits = suits_for("52", 0)
+    pool = ids("2C", "3C", "2H", "3H")
+    voids = [0, 1 << 2, 0, 0]  # seat 1 lacks hearts
+    seen = set()
+    rng = random.Random(5)
+    for _ in range(400):
+        hands = sample_hands(rng, pool, [0, 0, 0, 0], [0, 1, 1, 0], voids, suits.eff, (0, 1, 2))
+        seen.add((hands[1], hands[2]))
+    # seat 1 takes a club; seat 2 any other card: 2 x 3 deals
+    assert len(seen) == 6
+    assert all(h1 & pack.suit_masks[0] for h1, _ in seen)
+
+
+def test_no_deal_fits_is_an_error_not_a_broken_void() -> None:
+    suits = suits_for("52", 0)
+    pool = ids("2H", "3H", "4C")
+    with pytest.raises(NoDeal):
+        sample_hands(random.Random(1), pool, [0, 0], [0, 2], [0, 1 << 2], suits.eff, (0, 1))
