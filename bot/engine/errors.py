@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class EngineError(Exception):
     """Base of every error the engine raises on purpose."""
@@ -15,6 +17,18 @@ class EngineError(Exception):
             self.rule = rule
         self.record_message = record or message
         """The same fault told in the third person, for record checking."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Subclasses take other arguments than ``args``: rebuild from the attributes, so an
+        # error raised in a worker process reaches the parent whole.
+        return (_restore, (type(self), self.args, self.__dict__))
+
+
+def _restore(cls: type[EngineError], args: tuple[Any, ...], state: dict[str, Any]) -> EngineError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
 
 
 class SettingsError(EngineError, ValueError):

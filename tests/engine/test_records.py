@@ -250,3 +250,22 @@ def test_cli_illegal_record_exits_1(tmp_path: Path) -> None:
     f.write_text("{not json")
     p = _cli(f)
     assert p.returncode == 1 and json.loads(p.stdout)["error"]["rule"] == "format"
+
+
+def test_errors_cross_a_process_boundary_whole() -> None:
+    """A worker process hands its exception to the parent by pickling it."""
+    import pickle
+
+    from bot.engine import IllegalPlay
+
+    err = RecordError(2, 7, "follow-suit", "Player 1 played 10C but must follow diamonds")
+    back = pickle.loads(pickle.dumps(err))
+    assert type(back) is RecordError
+    assert (back.hand, back.action, back.rule) == (2, 7, "follow-suit")
+    assert str(back) == str(err) == "hand 2, action 7: Player 1 played 10C but must follow diamonds"
+    play = pickle.loads(pickle.dumps(IllegalPlay("you must follow hearts", record="x")))
+    assert (play.message, play.rule, play.record_message) == (
+        "you must follow hearts",
+        "follow-suit",
+        "x",
+    )
