@@ -24,11 +24,24 @@ log = logging.getLogger(__name__)
 
 def decide_in_worker(game_json: str, seat: int, level: str, seed: int) -> Action:
     """A computer player's decision, from the game's JSON (picklable: runs in a worker)."""
-    from bot.ai import LEVELS, decide
+    from bot.ai import LEVELS, NothingToDecide, decide
 
     if level not in LEVELS:
         raise ValueError(f"no computer level {level!r}")
-    return decide(game_json, seat, level=level, seed=seed)
+    # A bug in a level must not stall the table: the simpler levels stand in, and it is logged.
+    chain = [level] + [fallback for fallback in ("normal", "random") if fallback != level]
+    for i, current in enumerate(chain):
+        try:
+            return decide(game_json, seat, level=current, seed=seed)
+        except NothingToDecide:
+            raise
+        except Exception:
+            if i == len(chain) - 1:
+                raise
+            log.exception(
+                "computer level %s failed for seat %s; %s decides", current, seat, chain[i + 1]
+            )
+    raise AssertionError("unreachable: the last level's error is raised")
 
 
 class OhHellBot(commands.Bot):
