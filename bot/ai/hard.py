@@ -21,12 +21,15 @@ from bot.engine import SUITS, Action, Bid, ChooseTrump, Game, Phase, Play, score
 from . import normal
 from .cards import JOKER_WINS, NO_TRUMPS, Suits, bits, suits_for
 from .evaluate import card_probs, utility
-from .infer import BidModel, consistent_sample
+from .infer import BidModel, PlayModel, consistent_sample
 from .knowledge import Table
 from .sanitise import Determiniser
 
 INFER = True
 """Samples follow the others' bids (``bot.ai.infer``)."""
+
+INFER_PLAY = True
+"""... and their plays this hand."""
 
 C = TypeVar("C", bound=Hashable)
 S = TypeVar("S")
@@ -119,24 +122,135 @@ def _next_table(seats: tuple[int, ...], dealer: int) -> dict[int, int]:
     return {a: seats[(i + 1) % len(seats)] for i, a in enumerate(seats)}
 
 
-def rollout(g: Game, me: int, scoring: str) -> float:
-    """Play the hand in progress to its end with the policy; ``me``'s utility for it."""
+MODEL_BIDS = True
+"""In bidding samples the later bidders bid as ``normal`` would (``BidModel.bid``) with their
+sampled hands, having seen the bids before them (this seat's candidate among them)."""
+
+MODEL_OTHERS = True
+"""In play-outs the other seats play as ``normal`` does: from their own cards, the cards
+played and the voids shown, not from the sampled deal's other hands."""
+
+
+def rollout(g: Game, me: int, scoring: str, voids: list[int] | None = None) -> float:
+    """Play the hand in progress to its end; ``me``'s utility for it. ``me`` plays with the
+    quick policy (which sees the sampled deal); the others as ``normal`` would (with
+    ``MODEL_OTHERS``). ``voids``: the suits each seat has shown it lacks so far."""
     number = g.hand_number
     if g.phase is _BIDDING or g.phase is _TRUMP:
         raise ValueError("a rollout starts after bidding")
     trump = g.trump_id
     suits = suits_for(g.pack.name, trump if trump >= 0 else NO_TRUMPS)
     bids = [b if b is not None else 0 for b in g.bids]
+    others = _Others(g, suits, scoring, voids) if MODEL_OTHERS else None
     while g.phase is _PLAYING and g.hand_number == number:
         s = g.turn
         m = g.legal_mask(s)
-        if m & (m - 1):
-            g.apply_fast(s, _pick(g, s, m, suits, bids, scoring))
+        named = -1
+        if not m & (m - 1):
+            c = m.bit_length() - 1
+        elif s == me or others is None:
+            c = _pick(g, s, m, suits, bids, scoring)
         else:
-            g.apply_fast(s, m.bit_length() - 1)
+            c, named = others.choose(g, s, m)
+        if others is not None:
+            others.played(g, s, c)
+        g.apply_fast(s, c, named)
     log = g.history()[number - 1]
     assert log.points is not None
     return utility(scoring, log.points[me])
+
+
+class _Others:
+    """The other seats of a play-out, playing as ``normal`` does (``normal.choose_card``) from
+    what each of them knows."""
+
+    __slots__ = ("eff", "first", "live", "nxt", "pack", "seats", "sit", "suits", "voids")
+
+    def __init__(self, g: Game, suits: Suits, scoring: str, voids: list[int] | None) -> None:
+        self.suits = suits
+        self.eff = suits.eff
+        self.pack = g.pack
+        seats = g.seats
+        self.seats = seats
+        self.nxt = _next_table(seats, g.dealer)
+        self.voids = list(voids) if voids is not None else [0] * g.players
+        held = 0
+        for q in seats:
+            held |= g.hand_mask(q)
+        # cards not played and not a turned card left on the table
+        self.live = g.unseen_mask(seats[0]) | held
+        dealer = g.dealer
+        self.first = dealer if g.rules.first_lead == "dealer" else self.nxt[dealer]
+        self.sit = normal.PlaySituation(
+            pack=g.pack,
+            suits=suits,
+            scoring=scoring,
+            cards_each=g.cards_each,
+            players=len(seats),
+            mine=0,
+            out=0,
+            share=0.0,
+            voids=self.voids,
+            trick=[],
+            led=-1,
+            after=[],
+            opponents=[],
+            bid=0,
+            won=0,
+            left=0,
+            leads_first=False,
+        )
+
+    def choose(self, g: Game, s: int, legal: int) -> tuple[int, int]:
+        """Seat ``s``'s card (one copy of each face) and, for a joker led in no trumps, the
+        suit it names (else -1)."""
+        p = self.sit
+        mine = g.hand_mask(s)
+        out = self.live & ~mine
+        pool = out.bit_count()
+        trick = list(g.trick_ids)
+        after: list[int] = []
+        q = s
+        for _ in range(len(self.seats) - len(trick) - 1):
+            q = self.nxt[q]
+            after.append(q)
+        p.mine = mine
+        p.out = out
+        held = sum(g.hand_mask(o).bit_count() for o in self.seats if o != s)
+        p.share = held / pool if pool else 0.0
+        p.trick = trick
+        p.led = g.led_id
+        p.after = after
+        p.opponents = [o for o in self.seats if o != s]
+        p.bid = g.bids[s] or 0
+        p.won = g.tricks_won[s]
+        p.left = mine.bit_count()
+        p.leads_first = s == self.first
+        face = self.pack.face_of
+        ids: list[int] = []
+        faces = 0
+        for c in bits(legal):
+            if not faces >> face[c] & 1:
+                faces |= 1 << face[c]
+                ids.append(c)
+        c, want = normal.choose_card(p, ids)
+        named = -1
+        if c == self.pack.joker and not trick and g.trump_id == NO_TRUMPS:
+            named = normal.joker_suit(mine, self.suits, bits(g.joker_suits(s)), want)
+        return c, named
+
+    def played(self, g: Game, s: int, c: int) -> None:
+        """Note card ``c`` leaving seat ``s``'s hand, and the void it shows."""
+        self.live &= ~(1 << c)
+        led = g.led_id
+        if led >= 0:
+            _note_void(self.voids, self.eff, led, s, c)
+
+
+def _note_void(voids: list[int], eff: list[int], led: int, seat: int, card: int) -> None:
+    e = eff[card]
+    if 0 <= led < 4 and e != led and e != JOKER_WINS:
+        voids[seat] |= 1 << led
 
 
 def _estimate_bid(g: Game, s: int) -> int:
@@ -193,6 +307,26 @@ def _finish_bidding(g: Game, me: int, my_bid: int, estimates: dict[int, int]) ->
         g.apply_fast(s, _best_trump(g, s))
 
 
+def _finish_bidding_as_normal(
+    g: Game, me: int, my_bid: int, model: BidModel, probs: dict[int, list[float]]
+) -> None:
+    """The rest of the bidding, each other seat bidding as ``normal`` would with its sampled
+    hand (``probs``) and the bids it has seen."""
+    secret = model.secret
+    while g.phase is _BIDDING:
+        s = g.turn
+        m = g.legal_mask(s)
+        if s == me:
+            want = my_bid
+        else:
+            seen = [-1] * g.players if secret else [b if b is not None else -1 for b in g.bids]
+            want = model.bid(s, probs[s], seen)
+        g.apply_fast(s, min(bits(m), key=lambda b: (abs(b - want), b)))
+    if g.phase is _TRUMP:
+        s = g.turn
+        g.apply_fast(s, _best_trump(g, s))
+
+
 def decide(
     table: Table,
     det: Determiniser,
@@ -208,9 +342,10 @@ def decide(
     me = table.seat
     scoring = table.rules.scoring
     model = BidModel(table)
+    plays = PlayModel(table) if INFER_PLAY else None
 
     def draw() -> Game:
-        return consistent_sample(det, model, rng) if INFER else det.sample(rng)
+        return consistent_sample(det, model, rng, plays) if INFER else det.sample(rng)
 
     def more(done: int) -> bool:
         if iterations is not None:
@@ -223,17 +358,32 @@ def decide(
         guess = normal.choose_bid(table)
         cands = [b for b in legal if abs(b - guess) <= 2] or legal
 
-        def draw_bidding() -> tuple[Game, dict[int, int]]:
+        if MODEL_BIDS:
+
+            def draw_bidding() -> tuple[Game, dict[int, list[float]]]:
+                d = draw()
+                return d, {s: model.probs(s, d.hand_mask(s)) for s in d.seats if s != me}
+
+            def bid_value(sample: tuple[Game, dict[int, list[float]]], b: int) -> float:
+                g = sample[0].copy()
+                _finish_bidding_as_normal(g, me, b, model, sample[1])
+                return rollout(g, me, scoring)
+
+            bid = _race(cands, draw_bidding, bid_value, more, lambda b: -abs(b - guess))
+            return Bid(bid)
+
+        def draw_estimates() -> tuple[Game, dict[int, int]]:
             d = draw()
             return d, {s: _estimate_bid(d, s) for s in d.seats if s != me}
 
-        def bid_value(sample: tuple[Game, dict[int, int]], b: int) -> float:
+        def estimate_value(sample: tuple[Game, dict[int, int]], b: int) -> float:
             g = sample[0].copy()
             _finish_bidding(g, me, b, sample[1])
             return rollout(g, me, scoring)
 
-        bid = _race(cands, draw_bidding, bid_value, more, lambda b: -abs(b - guess))
+        bid = _race(cands, draw_estimates, estimate_value, more, lambda b: -abs(b - guess))
         return Bid(bid)
+
     if view.phase is Phase.TRUMP_CHOICE:
 
         def trump_value(d: Game, t: int) -> float:
@@ -244,12 +394,18 @@ def decide(
         trump = _race(list(range(4)), draw, trump_value, more, lambda t: -t)
         return ChooseTrump(SUITS[trump])
 
+    moves = _moves(det.public, me)
+    led = det.public.led_id
+    voids_after: dict[tuple[int, int], list[int]] = {}
+    for mv in moves:
+        voids_after[mv] = list(table.voids)
+        _note_void(voids_after[mv], table.suits.eff, led, me, mv[0])
+
     def move_value(d: Game, mv: tuple[int, int]) -> float:
         g = d.copy()
         g.apply_fast(me, mv[0], mv[1])
-        return rollout(g, me, scoring)
+        return rollout(g, me, scoring, voids_after[mv])
 
-    moves = _moves(det.public, me)
     card, suit = _race(moves, draw, move_value, more, lambda mv: -mv[0])
     action = Play(table.pack.cards[card], SUITS[suit] if suit >= 0 else None)
     if action in view.legal_actions:

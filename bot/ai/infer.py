@@ -10,11 +10,12 @@ bids tell about the hidden hands.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from bot.engine import Game
 
 from . import normal
-from .cards import NO_TRUMPS, TRUMP_PENDING, suits_for
+from .cards import JOKER_WINS, NO_TRUMPS, TRUMP_PENDING, bits, suits_for
 from .evaluate import card_probs
 from .knowledge import NoDeal, Table, sample_hands
 from .sanitise import Determiniser
@@ -110,21 +111,179 @@ class BidModel:
         return w
 
 
-def consistent_sample(det: Determiniser, model: BidModel, rng: random.Random) -> Game:
-    """A deal of the unseen cards that follows the bids: each seat whose modelled bid misses
-    its real one keeps its sampled hand only with the weight's chance; the others' hands are
+PLAY_MISS = 0.25
+"""A sample's weight per play of this hand that ``normal``'s play would not remake with the
+seat's sampled cards."""
+
+
+@dataclass(frozen=True, slots=True)
+class _PastPlay:
+    """A play seen this hand, with what the player knew when it made it."""
+
+    card: int
+    later: int
+    """Cards the seat played from this one on (this one included): with its current cards,
+    the hand it held then."""
+    situation: normal.PlaySituation
+    """Everything but ``mine``, ``out`` and ``share``, which depend on the hand it held."""
+    live: int
+    """Cards not yet played (and not a turned card left on the table)."""
+    in_hands: int
+    """Cards in all the seats' hands then."""
+
+
+class PlayModel:
+    """The plays of this hand as a model of the hidden hands that made them: each other seat
+    is modelled as playing the way ``normal`` does (``normal.choose_card``)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        rules = table.rules
+        pack = table.pack
+        view = table.view
+        suits = table.suits
+        self.face = pack.face_of
+        self.masks = suits.masks
+        self.plays: dict[int, list[_PastPlay]] = {}
+        joker_nt = pack.joker >= 0 and suits.trump < 0
+        if table.blind or not table.playing or joker_nt:
+            return
+        seats = table.seats
+        order = table.order
+        n = table.cards_each
+        k = len(seats)
+        nxt = {a: order[(i + 1) % k] for i, a in enumerate(order)}
+        dealer = view.dealer
+        first = dealer if rules.first_lead == "dealer" else nxt[dealer]
+        live = table.pool | table.played | table.mine
+        for q in seats:
+            live |= table.known[q]
+        in_hands = n * k
+        won = [0] * len(view.names)
+        voids = [0] * len(view.names)
+        used = 0
+        tricks = [(tv.seats, tv.cards, tv.winner, tv.value) for tv in view.tricks]
+        if view.trick:
+            tricks.append(
+                (tuple(q for q, _ in view.trick), tuple(c for _, c in view.trick), None, 0)
+            )
+        for t, (trick_seats, cards, winner, value) in enumerate(tricks):
+            ids: list[int] = []
+            led = -1
+            for i, (q, card) in enumerate(zip(trick_seats, cards, strict=True)):
+                c = next(c for c in pack.ids(card) if not used >> c & 1)
+                used |= 1 << c
+                if i == 0:
+                    led = suits.eff[c]
+                after = list(trick_seats[i + 1 :])
+                if winner is None:  # the trick in progress: the rest of the table follows
+                    after = []
+                    r = q
+                    for _ in range(k - i - 1):
+                        r = nxt[r]
+                        after.append(r)
+                if q != table.seat:
+                    sit = normal.PlaySituation(
+                        pack=pack,
+                        suits=suits,
+                        scoring=rules.scoring,
+                        cards_each=n,
+                        players=k,
+                        mine=0,
+                        out=0,
+                        share=0.0,
+                        voids=list(voids),
+                        trick=list(ids),
+                        led=led,
+                        after=after,
+                        opponents=[o for o in seats if o != q],
+                        bid=max(table.bids[q], 0),
+                        won=won[q],
+                        left=n - t,
+                        leads_first=q == first,
+                    )
+                    self.plays.setdefault(q, []).append(
+                        _PastPlay(card=c, later=0, situation=sit, live=live, in_hands=in_hands)
+                    )
+                e = suits.eff[c]
+                if i > 0 and 0 <= led < 4 and e != led and e != JOKER_WINS:
+                    voids[q] |= 1 << led
+                ids = [*ids, c]
+                live &= ~(1 << c)
+                in_hands -= 1
+            if winner is not None:
+                won[winner] += value
+        # the cards each seat played from each of its plays on
+        for plays in self.plays.values():
+            later = 0
+            for j in range(len(plays) - 1, -1, -1):
+                later |= 1 << plays[j].card
+                plays[j] = _PastPlay(
+                    card=plays[j].card,
+                    later=later,
+                    situation=plays[j].situation,
+                    live=plays[j].live,
+                    in_hands=plays[j].in_hands,
+                )
+
+    def kept(self, seat: int, hand: int, rng: random.Random) -> bool:
+        """Keep ``seat``'s sampled ``hand``? Each play the model would not remake with it
+        keeps it only with chance ``PLAY_MISS``."""
+        face = self.face
+        for play in self.plays.get(seat, ()):
+            mine = hand | play.later
+            p = play.situation
+            legal = mine
+            if p.trick:
+                follow = mine & self.masks[p.led] if 0 <= p.led < 4 else 0
+                if follow:
+                    legal = follow
+            ids: list[int] = []
+            faces = 0
+            for c in bits(legal):
+                if not faces >> face[c] & 1:
+                    faces |= 1 << face[c]
+                    ids.append(c)
+            if len(ids) < 2:
+                continue
+            out = play.live & ~mine
+            pool = out.bit_count()
+            p.mine = mine
+            p.out = out
+            p.share = (play.in_hands - mine.bit_count()) / pool if pool else 0.0
+            c, _ = normal.choose_card(p, ids)
+            if face[c] != face[play.card] and rng.random() >= PLAY_MISS:
+                return False
+        return True
+
+
+def consistent_sample(
+    det: Determiniser, model: BidModel, rng: random.Random, plays: PlayModel | None = None
+) -> Game:
+    """A deal of the unseen cards that follows the bids (and, with ``plays``, the plays of
+    this hand): each seat whose modelled bid misses its real one, or whose modelled plays miss
+    its real ones, keeps its sampled hand only with the weight's chance; the others' hands are
     dealt again (from what the kept hands leave) until all are kept or ``TRIES`` run out."""
     t = det.table
-    if not model.observed:
+    checked = {q for q, _ in model.observed} | (set(plays.plays) if plays is not None else set())
+    if not checked:
         return det.sample(rng)
     hands = sample_hands(rng, det.pool, det.known, det.unknown, t.voids, t.suits.eff, t.seats)
     bids = t.bids
     played_by = t.played_by
+    seen_by = dict(model.observed)
     for _ in range(TRIES):
         redeal: list[int] = []
-        for q, seen in model.observed:
-            d = abs(model.bid(q, model.probs(q, hands[q] | played_by[q]), seen) - bids[q])
-            if d and rng.random() >= (MISS_ONE if d == 1 else MISS_MORE):
+        for q in t.seats:
+            if q not in checked:
+                continue
+            if q in seen_by:
+                seen = seen_by[q]
+                d = abs(model.bid(q, model.probs(q, hands[q] | played_by[q]), seen) - bids[q])
+                if d and rng.random() >= (MISS_ONE if d == 1 else MISS_MORE):
+                    redeal.append(q)
+                    continue
+            if plays is not None and not plays.kept(q, hands[q], rng):
                 redeal.append(q)
         if not redeal:
             break

@@ -198,9 +198,9 @@ def sample_hands(
             i += unknown[s]
         return hands
     for _ in range(QUICK_TRIES):
-        hands = _quick_deal(rng, cards, known, unknown, voids, eff, seats, spare)
-        if hands is not None:
-            return hands
+        dealt = _quick_deal(rng, cards, known, unknown, voids, eff, seats, spare)
+        if dealt is not None:
+            return dealt
     return _careful_deal(rng, cards, known, unknown, voids, eff, seats, spare)
 
 

@@ -4,10 +4,11 @@ everything aimed at taking exactly the tricks bid (or whatever the scoring pays 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
-from bot.engine import SUITS, Action, Bid, ChooseTrump, Phase, Play
+from bot.engine import SUITS, Action, Bid, ChooseTrump, Pack, Phase
 
-from .cards import JOKER_WINS, NO_TRUMPS, TRUMP_PENDING, Suits, bits, suits_for
+from .cards import JOKER_WINS, TRUMP_PENDING, Suits, bits, suits_for
 from .common import (
     first_action,
     highest,
@@ -128,79 +129,133 @@ def choose_trump(table: Table) -> int:
     return min(scored)[2]
 
 
-def name_joker(table: Table, actions: list[Play], want: bool) -> Action:
-    masks = table.suits.masks
+@dataclass(slots=True)
+class PlaySituation:
+    """What ``normal``'s card play reads: one seat's knowledge at its turn to play, as card
+    masks. Built from a ``Table`` by ``normal`` and from a sampled game by ``hard``'s
+    play-outs, which model the other players as playing like ``normal``."""
 
-    def length(a: Play) -> int:
-        assert a.suit is not None
-        return (table.mine & masks[SUITS.index(a.suit)]).bit_count()
+    pack: Pack
+    suits: Suits
+    scoring: str
+    cards_each: int
+    players: int
+    mine: int
+    out: int
+    """Cards that may be in another player's hand."""
+    share: float
+    """The fraction of ``out`` the others hold (the rest is undealt)."""
+    voids: list[int]
+    """Per seat, the suits (bits 0-3) it has shown it lacks."""
+    trick: list[int]
+    """Cards played to this trick so far."""
+    led: int
+    after: list[int]
+    """Seats still to play to this trick after this one."""
+    opponents: list[int]
+    bid: int
+    won: int
+    left: int
+    """Tricks left in this hand, this one included."""
+    leads_first: bool
+    """The seat led the hand's first trick (its cards are valued as the leader's)."""
 
-    return max(actions, key=length) if want else min(actions, key=length)
+
+def situation(table: Table) -> PlaySituation:
+    return PlaySituation(
+        pack=table.pack,
+        suits=table.suits,
+        scoring=table.rules.scoring,
+        cards_each=table.cards_each,
+        players=len(table.seats),
+        mine=table.mine,
+        out=others_out(table),
+        share=unknown_share(table),
+        voids=table.voids,
+        trick=[c for _, c in table.trick],
+        led=table.led,
+        after=to_play_after(table),
+        opponents=[p for p in table.seats if p != table.seat],
+        bid=table.bids[table.seat],
+        won=table.won[table.seat],
+        left=table.left,
+        leads_first=leads_first(table),
+    )
+
+
+def joker_suit(mine: int, suits: Suits, allowed: list[int], want: bool) -> int:
+    """The suit to name for a joker led in no trumps: the longest held when tricks are
+    wanted, the shortest otherwise."""
+
+    def length(suit: int) -> int:
+        return (mine & suits.masks[suit]).bit_count()
+
+    return max(allowed, key=length) if want else min(allowed, key=length)
 
 
 def play(table: Table) -> Action:
     cards = legal_cards(table)
     if not cards:
         return first_action(table)
-    ids = list(cards)
-    me = table.seat
-    want = wants_trick(
-        table.rules.scoring,
-        table.bids[me],
-        table.won[me],
-        table.left,
-        table.cards_each,
-        len(table.seats),
-    )
-    out = others_out(table)
-    need = table.bids[me] - table.won[me]
-    keep = 0
-    if want and 0 < need < table.left:
-        # more sure power than tricks still wanted: duck now, keep the winners for later
-        probs = hand_probs(table, table.suits)
-        strong = [(c, p) for c, p in zip(bits(table.mine), probs, strict=True) if p >= _SURPLUS_P]
-        if sum(p for _, p in strong) >= need + _SURPLUS_MARGIN:
-            want = False
-            keep = sum(1 << c for c, _ in strong)
-    play_to = follow if table.trick else lead
-    c = play_to(table, ids, want, out, keep)
+    c, want = choose_card(situation(table), list(cards))
     acts = cards[c]
     if len(acts) > 1:
-        return name_joker(table, acts, want)
+        named = {SUITS.index(a.suit): a for a in acts if a.suit is not None}
+        return named[joker_suit(table.mine, table.suits, list(named), want)]
     return acts[0]
 
 
-def _ruff_risk(table: Table, c: int, suit: int, after: list[int], out: int) -> bool:
-    s = table.suits
+def choose_card(p: PlaySituation, ids: list[int]) -> tuple[int, bool]:
+    """The card to play among ``ids`` (legal, one copy each), and whether the seat wants the
+    trick."""
+    want = wants_trick(p.scoring, p.bid, p.won, p.left, p.cards_each, p.players)
+    need = p.bid - p.won
+    keep = 0
+    if want and 0 < need < p.left:
+        # more sure power than tricks still wanted: duck now, keep the winners for later
+        probs = card_probs(
+            p.mine, p.suits, p.pack, p.out, p.share, p.players, p.cards_each, p.leads_first
+        )
+        strong = [(c, q) for c, q in zip(bits(p.mine), probs, strict=True) if q >= _SURPLUS_P]
+        if sum(q for _, q in strong) >= need + _SURPLUS_MARGIN:
+            want = False
+            keep = sum(1 << c for c, _ in strong)
+    play_to = follow if p.trick else lead
+    return play_to(p, ids, want, keep), want
+
+
+def _ruff_risk(p: PlaySituation, c: int, suit: int, after: list[int]) -> bool:
+    s = p.suits
+    out = p.out
     if s.eff[c] == JOKER_WINS:
         return False
-    if table.trump == NO_TRUMPS:
-        j = table.pack.joker
-        return j >= 0 and bool(out >> j & 1)
     trump = s.trump
-    if trump < 0 or s.eff[c] == trump or not s.masks[trump] & out:
+    if trump < 0:
+        j = p.pack.joker
+        return j >= 0 and bool(out >> j & 1)
+    if s.eff[c] == trump or not s.masks[trump] & out:
         return False
-    if any(table.voids[p] >> suit & 1 for p in after):
+    if any(p.voids[q] >> suit & 1 for q in after):
         return True
     return (s.masks[suit] & out).bit_count() < 2 * len(after)
 
 
-def follow(table: Table, ids: list[int], want: bool, out: int, keep: int = 0) -> int:
+def follow(p: PlaySituation, ids: list[int], want: bool, keep: int = 0) -> int:
     """The card to play to a trick led by another seat; ``keep``: winners to save."""
-    s = table.suits
+    s = p.suits
     st = s.strength
-    trick = [c for _, c in table.trick]
+    trick = p.trick
     best = trick[s.winner_index(trick)]
     winners = [c for c in ids if s.beats(c, best)]
     losers = [c for c in ids if c not in winners]
-    after = to_play_after(table)
+    after = p.after
 
     def holds(c: int) -> bool:
         if not after:
             return True
-        if s.above[c] & out:
+        if s.above[c] & p.out:
             return False
-        return not _ruff_risk(table, c, table.led, after, out)
+        return not _ruff_risk(p, c, p.led, after)
 
     if want:
         if winners:
@@ -216,17 +271,18 @@ def follow(table: Table, ids: list[int], want: bool, out: int, keep: int = 0) ->
     return highest(ids, st) if holds(low) else low
 
 
-def lead(table: Table, ids: list[int], want: bool, out: int, keep: int = 0) -> int:
-    s = table.suits
+def lead(p: PlaySituation, ids: list[int], want: bool, keep: int = 0) -> int:
+    s = p.suits
     st = s.strength
     trump = s.trump
-    opponents = [p for p in table.seats if p != table.seat]
+    opponents = p.opponents
+    out = p.out
 
     def sure(c: int) -> bool:
         if s.above[c] & out:
             return False
         e = s.eff[c]
-        return e == JOKER_WINS or not _ruff_risk(table, c, e, opponents, out)
+        return e == JOKER_WINS or not _ruff_risk(p, c, e, opponents)
 
     if want:
         winners = [c for c in ids if sure(c)]
@@ -246,7 +302,7 @@ def lead(table: Table, ids: list[int], want: bool, out: int, keep: int = 0) -> i
         if e == JOKER_WINS:
             return (-100, 0)
         higher = (s.above[c] & out).bit_count()
-        all_void = e < 4 and all(table.voids[p] >> e & 1 for p in opponents)
+        all_void = e < 4 and all(p.voids[q] >> e & 1 for q in opponents)
         penalty = 3 if e == trump else 0
         if all_void or higher == 0:
             penalty += 10

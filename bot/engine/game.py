@@ -433,6 +433,12 @@ class Game:
         return tuple(self._trick)
 
     @property
+    def led_id(self) -> int:
+        """The suit led to the trick in progress (0-3; a joker led in no trumps counts as the
+        suit it was named), or -1 between tricks."""
+        return self._led if self._trick else -1
+
+    @property
     def turn(self) -> int:
         """The seat the game waits for first (``to_act[0]``); -1 once the game is over."""
         return self._turn
