@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from bot.engine import Pack, score
 
-from .cards import JOKER_WINS, Suits, bits
+from .cards import JOKER_WINS, Suits
 
 
 def utility(scoring: str, points: int) -> int:
@@ -32,18 +32,26 @@ def card_probs(
     trump = suits.trump
     eff = suits.eff
     masks = suits.masks
+    above = suits.above
     f = min(1.0, max(0.0, others_share))
+    q = 1 - f
     opp = max(1, players - 1)
     lengths = [(mine & masks[s]).bit_count() for s in range(4)]
+    # per side suit: the chance its winners are not ruffed (the same for every card of it)
+    safe_of = [-1.0] * 4
+    halve = cards_each <= 2 and not leads_first
     probs: list[float] = []
     spare: list[int] = []
-    for c in bits(mine):
+    while mine:
+        low = mine & -mine
+        mine ^= low
+        c = low.bit_length() - 1
         e = eff[c]
         if e == JOKER_WINS:
             probs.append(1.0)
             continue
-        higher = (suits.above[c] & out).bit_count()
-        clear = (1 - f) ** higher
+        higher = (above[c] & out).bit_count()
+        clear = q**higher
         length = lengths[e]
         if e == trump:
             protect = min(1.0, (length - 1) / (higher + 1)) * 0.55 if higher else 0.0
@@ -51,21 +59,23 @@ def card_probs(
             if p < 0.5:
                 spare.append(len(probs))
         else:
-            suit_out = (masks[e] & out).bit_count()
-            each = suit_out * f / opp
-            if trump >= 0:
-                trumps_out = (masks[trump] & out).bit_count() * f
-                ruff = 1 - math.exp(-each) * min(1.0, trumps_out / opp)
-                safe = ruff**opp if ruff > 0 else 0.0
-            else:
-                safe = 1.0
-                if pack.joker >= 0 and out >> pack.joker & 1:
-                    safe = 1 - f / opp
+            safe = safe_of[e]
+            if safe < 0:
+                if trump >= 0:
+                    each = (masks[e] & out).bit_count() * f / opp
+                    trumps_out = (masks[trump] & out).bit_count() * f
+                    ruff = 1 - math.exp(-each) * min(1.0, trumps_out / opp)
+                    safe = ruff**opp if ruff > 0 else 0.0
+                else:
+                    safe = 1.0
+                    if pack.joker >= 0 and out >> pack.joker & 1:
+                        safe = 1 - f / opp
+                safe_of[e] = safe
             protect = 0.35 if length > higher and higher <= 2 else 0.0
             p = (clear + (1 - clear) * protect) * safe
             if trump < 0 and length >= 5 and higher == 0:
                 p = min(1.0, p + 0.1 * (length - 4))
-            if cards_each <= 2 and not leads_first:
+            if halve:
                 p *= 0.5
         probs.append(max(0.0, min(1.0, p)))
     if trump >= 0 and spare:
