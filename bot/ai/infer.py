@@ -230,7 +230,8 @@ class PlayModel:
         """Keep ``seat``'s sampled ``hand``? Each play the model would not remake with it
         keeps it only with chance ``PLAY_MISS``."""
         face = self.face
-        for play in self.plays.get(seat, ()):
+        plays = self.plays.get(seat, [])
+        for i, play in enumerate(plays):
             mine = hand | play.later
             p = play.situation
             legal = mine
@@ -253,6 +254,10 @@ class PlayModel:
             p.share = (play.in_hands - mine.bit_count()) / pool if pool else 0.0
             c, _ = normal.choose_card(p, ids)
             if face[c] != face[play.card] and rng.random() >= PLAY_MISS:
+                # Check this play first next time: the hand is kept with the same chance in
+                # any order, and a play that drops hands tends to drop the next ones too.
+                if i:
+                    plays.insert(0, plays.pop(i))
                 return False
         return True
 
