@@ -26,6 +26,17 @@ def bits(mask: int) -> list[int]:
     return out
 
 
+def one_of_each_face(mask: int, face_of: tuple[int, ...]) -> list[int]:
+    """The cards of ``mask``, one copy of each (the lowest id) where a pack holds duplicates."""
+    out: list[int] = []
+    faces = 0
+    for c in bits(mask):
+        if not faces >> face_of[c] & 1:
+            faces |= 1 << face_of[c]
+            out.append(c)
+    return out
+
+
 class Suits:
     """Per-hand tables for one pack and one trump: effective suit, strength and the cards
     ranking strictly above each card in its effective suit."""

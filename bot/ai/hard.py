@@ -19,7 +19,7 @@ from typing import TypeVar
 from bot.engine import SUITS, Action, Bid, ChooseTrump, Game, Phase, Play, score
 
 from . import normal
-from .cards import JOKER_WINS, NO_TRUMPS, Suits, bits, suits_for
+from .cards import JOKER_WINS, NO_TRUMPS, Suits, bits, one_of_each_face, suits_for
 from .evaluate import card_probs, utility
 from .infer import BidModel, PlayModel, consistent_sample
 from .knowledge import Table
@@ -226,14 +226,7 @@ class _Others:
         p.won = g.tricks_won[s]
         p.left = mine.bit_count()
         p.leads_first = s == self.first
-        face = self.pack.face_of
-        ids: list[int] = []
-        faces = 0
-        for c in bits(legal):
-            if not faces >> face[c] & 1:
-                faces |= 1 << face[c]
-                ids.append(c)
-        c, want = normal.choose_card(p, ids)
+        c, want = normal.choose_card(p, one_of_each_face(legal, self.pack.face_of))
         named = -1
         if c == self.pack.joker and not trick and g.trump_id == NO_TRUMPS:
             named = normal.joker_suit(mine, self.suits, bits(g.joker_suits(s)), want)
