@@ -28,7 +28,7 @@ def decide_in_worker(game_json: str, seat: int, level: str, seed: int) -> Action
 
     if level not in LEVELS:
         raise ValueError(f"no computer level {level!r}")
-    # A bug in a level must not stall the table: the simpler levels stand in, and it is logged.
+    # A bug in a level must not stall the table: normal (then random) stands in, and it is logged.
     chain = [level] + [fallback for fallback in ("normal", "random") if fallback != level]
     for i, current in enumerate(chain):
         try:

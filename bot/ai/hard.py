@@ -29,7 +29,7 @@ INFER = True
 """Samples follow the others' bids (``bot.ai.infer``)."""
 
 INFER_PLAY = True
-"""... and their plays this hand."""
+"""Samples also follow the others' plays this hand (``bot.ai.infer.PlayModel``)."""
 
 C = TypeVar("C", bound=Hashable)
 S = TypeVar("S")

@@ -125,9 +125,11 @@ class _PastPlay:
     """Cards the seat played from this one on (this one included): with its current cards,
     the hand it held then."""
     situation: normal.PlaySituation
-    """Everything but ``mine``, ``out`` and ``share``, which depend on the hand it held."""
+    """Everything but ``mine``, ``out`` and ``share``, which depend on the hand it held: a
+    scratch object that ``PlayModel.kept`` fills in for each hand it checks."""
     live: int
-    """Cards not yet played (and not a turned card left on the table)."""
+    """Cards not yet played: the hands and the undealt cards (not a turned card left on the
+    table)."""
     in_hands: int
     """Cards in all the seats' hands then."""
 
@@ -175,13 +177,11 @@ class PlayModel:
                 used |= 1 << c
                 if i == 0:
                     led = suits.eff[c]
-                after = list(trick_seats[i + 1 :])
-                if winner is None:  # the trick in progress: the rest of the table follows
-                    after = []
-                    r = q
-                    for _ in range(k - i - 1):
-                        r = nxt[r]
-                        after.append(r)
+                after = []  # who plays to the trick after q (the trick in progress too)
+                r = q
+                for _ in range(k - i - 1):
+                    r = nxt[r]
+                    after.append(r)
                 if q != table.seat:
                     sit = normal.PlaySituation(
                         pack=pack,
@@ -194,7 +194,7 @@ class PlayModel:
                         share=0.0,
                         voids=list(voids),
                         trick=list(ids),
-                        led=led,
+                        led=led if i else -1,
                         after=after,
                         opponents=[o for o in seats if o != q],
                         bid=max(table.bids[q], 0),
@@ -211,7 +211,7 @@ class PlayModel:
                 ids = [*ids, c]
                 live &= ~(1 << c)
                 in_hands -= 1
-            if winner is not None:
+            if winner is not None:  # None: in progress, or every card cancelled
                 won[winner] += value
         # the cards each seat played from each of its plays on
         for plays in self.plays.values():
@@ -272,7 +272,8 @@ def consistent_sample(
     bids = t.bids
     played_by = t.played_by
     seen_by = dict(model.observed)
-    to_check = [q for q in t.seats if q in checked]
+    # a seat whose every card is known has nothing to deal again
+    to_check = [q for q in t.seats if q in checked and det.unknown[q]]
     # Every hand is checked again each round, the kept ones too: a stricter filter than the
     # weights alone (measured better than checking only the hands dealt again, seed 30).
     for _ in range(TRIES):

@@ -275,8 +275,9 @@ def _careful_deal(
     seats: tuple[int, ...],
     spare: int,
 ) -> list[int]:
-    """A random deal that never dead-ends: a card goes only where the cards after it can still
-    all be placed (checked with ``_fits``)."""
+    """A random deal (not a uniform one: each card's place is weighed by the room left) that
+    never dead-ends: a card goes only where the cards after it can still all be placed
+    (checked with ``_fits``)."""
     rng.shuffle(cards)
     counts = [0] * 4
     for c in cards:

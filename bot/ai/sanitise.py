@@ -114,6 +114,7 @@ class Determiniser:
         ]
 
     def sample(self, rng: random.Random) -> Game:
+        """A deal of the unseen cards. Never ``NoDeal``: the real deal fits what the seat saw."""
         t = self.table
         hands = sample_hands(
             rng, self.pool, self.known, self.unknown, t.voids, t.suits.eff, t.seats

@@ -434,8 +434,8 @@ class Game:
 
     @property
     def led_id(self) -> int:
-        """The suit led to the trick in progress (0-3; a joker led in no trumps counts as the
-        suit it was named), or -1 between tricks."""
+        """The suit led to the trick in progress (0-3; a joker led counts as the trump suit, or
+        in no trumps as the suit it was named), or -1 between tricks."""
         return self._led if self._trick else -1
 
     @property
