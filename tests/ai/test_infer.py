@@ -79,7 +79,7 @@ def test_the_play_model_remakes_every_play_normal_made_from_the_real_hands(
 
     monkeypatch.setattr(infer, "PLAY_MISS", 0.0)
     checked = 0
-    for seed in range(5):
+    for seed in range(30):
         players = 5 if rules.get("preset") == "oh-hell" else 4
         g = Game.new(Settings.model_validate(rules), players, seed=seed, first_dealer=0)
         first = g.hand_number
