@@ -26,6 +26,14 @@ def bits(mask: int) -> list[int]:
     return out
 
 
+def note_void(voids: list[int], eff: list[int], led: int, seat: int, card: int) -> None:
+    """``seat`` played ``card`` to a trick led in suit ``led`` (-1: it led): not following
+    shows it lacks that suit (a joker in no trumps follows anything)."""
+    e = eff[card]
+    if 0 <= led < 4 and e != led and e != JOKER_WINS:
+        voids[seat] |= 1 << led
+
+
 def one_of_each_face(mask: int, face_of: tuple[int, ...]) -> list[int]:
     """The cards of ``mask``, one copy of each (the lowest id) where a pack holds duplicates."""
     out: list[int] = []

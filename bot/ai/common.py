@@ -3,6 +3,8 @@ wants from the next trick given its bid and the scoring."""
 
 from __future__ import annotations
 
+import functools
+
 from bot.engine import HIDDEN, SUITS, Action, Bid, ChooseTrump, Play, score
 
 from .cards import bits
@@ -42,6 +44,21 @@ def wants_trick(scoring: str, bid: int, won: int, left: int, cards_each: int, k:
     now = utility(scoring, score(scoring, bid, won, cards_each, k))
     more = utility(scoring, score(scoring, bid, won + 1, cards_each, k))
     return more > now
+
+
+@functools.cache
+def successors(seats: tuple[int, ...]) -> dict[int, int]:
+    """Each seat's next seat in playing order."""
+    return {a: seats[(i + 1) % len(seats)] for i, a in enumerate(seats)}
+
+
+def seats_after(nxt: dict[int, int], seat: int, count: int) -> list[int]:
+    """The ``count`` seats that play after ``seat``, in order."""
+    out = []
+    for _ in range(count):
+        seat = nxt[seat]
+        out.append(seat)
+    return out
 
 
 def next_seat(table: Table, seat: int) -> int:

@@ -19,7 +19,8 @@ from typing import TypeVar
 from bot.engine import SUITS, Action, Bid, ChooseTrump, Game, Phase, Play, score
 
 from . import normal
-from .cards import JOKER_WINS, NO_TRUMPS, Suits, bits, one_of_each_face, suits_for
+from .cards import JOKER_WINS, NO_TRUMPS, Suits, bits, note_void, one_of_each_face, suits_for
+from .common import seats_after, successors
 from .evaluate import card_probs, utility
 from .infer import BidModel, PlayModel, consistent_sample
 from .knowledge import Table
@@ -64,12 +65,7 @@ def _pick(g: Game, s: int, m: int, suits: Suits, bids: list[int], scoring: str) 
     want = _wants(scoring, bids[s], won, left, n, k)
     cards = bits(m)
     trick = g.trick_ids
-    after: list[int] = []
-    p = s
-    nxt = _next_table(seats, g.dealer)
-    for _ in range(k - len(trick) - 1):
-        p = nxt[p]
-        after.append(p)
+    after = seats_after(successors(seats), s, k - len(trick) - 1)
 
     def beaten(c: int, led: int) -> bool:
         bm = beaters[c]
@@ -117,15 +113,6 @@ def _pick(g: Game, s: int, m: int, suits: Suits, bids: list[int], scoring: str) 
     return min(cards, key=st.__getitem__)
 
 
-@functools.lru_cache(maxsize=256)
-def _next_table(seats: tuple[int, ...], dealer: int) -> dict[int, int]:
-    return {a: seats[(i + 1) % len(seats)] for i, a in enumerate(seats)}
-
-
-MODEL_BIDS = True
-"""In bidding samples the later bidders bid as ``normal`` would (``BidModel.bid``) with their
-sampled hands, having seen the bids before them (this seat's candidate among them)."""
-
 MODEL_OTHERS = True
 """In play-outs the other seats play as ``normal`` does: from their own cards, the cards
 played and the voids shown, not from the sampled deal's other hands."""
@@ -172,7 +159,7 @@ class _Others:
         self.pack = g.pack
         seats = g.seats
         self.seats = seats
-        self.nxt = _next_table(seats, g.dealer)
+        self.nxt = successors(seats)
         self.voids = list(voids) if voids is not None else [0] * g.players
         held = 0
         for q in seats:
@@ -209,11 +196,7 @@ class _Others:
         out = self.live & ~mine
         pool = out.bit_count()
         trick = list(g.trick_ids)
-        after: list[int] = []
-        q = s
-        for _ in range(len(self.seats) - len(trick) - 1):
-            q = self.nxt[q]
-            after.append(q)
+        after = seats_after(self.nxt, s, len(self.seats) - len(trick) - 1)
         p.mine = mine
         p.out = out
         held = sum(g.hand_mask(o).bit_count() for o in self.seats if o != s)
@@ -237,33 +220,7 @@ class _Others:
         self.live &= ~(1 << c)
         led = g.led_id
         if led >= 0:
-            _note_void(self.voids, self.eff, led, s, c)
-
-
-def _note_void(voids: list[int], eff: list[int], led: int, seat: int, card: int) -> None:
-    e = eff[card]
-    if 0 <= led < 4 and e != led and e != JOKER_WINS:
-        voids[seat] |= 1 << led
-
-
-def _estimate_bid(g: Game, s: int) -> int:
-    """A later bidder's bid in a sample: its hand valued as ``normal`` values one."""
-    trump = g.trump_id
-    suits = suits_for(g.pack.name, trump if trump >= 0 else NO_TRUMPS)
-    out = g.unseen_mask(s)
-    pool = out.bit_count()
-    held = sum(g.hand_mask(q).bit_count() for q in g.seats if q != s)
-    probs = card_probs(
-        g.hand_mask(s),
-        suits,
-        g.pack,
-        out,
-        held / pool if pool else 0.0,
-        len(g.seats),
-        g.cards_each,
-        False,
-    )
-    return round(sum(min(1.0, p + (1 - p) * normal.LIFT) for p in probs))
+            note_void(self.voids, self.eff, led, s, c)
 
 
 def _best_trump(g: Game, s: int) -> int:
@@ -289,22 +246,12 @@ def _best_trump(g: Game, s: int) -> int:
     return best
 
 
-def _finish_bidding(g: Game, me: int, my_bid: int, estimates: dict[int, int]) -> None:
-    while g.phase is _BIDDING:
-        s = g.turn
-        m = g.legal_mask(s)
-        want = my_bid if s == me else estimates[s]
-        g.apply_fast(s, min(bits(m), key=lambda b: (abs(b - want), b)))
-    if g.phase is _TRUMP:
-        s = g.turn
-        g.apply_fast(s, _best_trump(g, s))
-
-
-def _finish_bidding_as_normal(
+def _finish_bidding(
     g: Game, me: int, my_bid: int, model: BidModel, probs: dict[int, list[float]]
 ) -> None:
-    """The rest of the bidding, each other seat bidding as ``normal`` would with its sampled
-    hand (``probs``) and the bids it has seen."""
+    """The rest of the bidding, each later bidder bidding as ``normal`` would (``BidModel.bid``)
+    with its sampled hand (``probs``) and the bids it has seen, this seat's candidate among
+    them."""
     secret = model.secret
     while g.phase is _BIDDING:
         s = g.turn
@@ -351,30 +298,16 @@ def decide(
         guess = normal.choose_bid(table)
         cands = [b for b in legal if abs(b - guess) <= 2] or legal
 
-        if MODEL_BIDS:
-
-            def draw_bidding() -> tuple[Game, dict[int, list[float]]]:
-                d = draw()
-                return d, {s: model.probs(s, d.hand_mask(s)) for s in d.seats if s != me}
-
-            def bid_value(sample: tuple[Game, dict[int, list[float]]], b: int) -> float:
-                g = sample[0].copy()
-                _finish_bidding_as_normal(g, me, b, model, sample[1])
-                return rollout(g, me, scoring)
-
-            bid = _race(cands, draw_bidding, bid_value, more, lambda b: -abs(b - guess))
-            return Bid(bid)
-
-        def draw_estimates() -> tuple[Game, dict[int, int]]:
+        def draw_bidding() -> tuple[Game, dict[int, list[float]]]:
             d = draw()
-            return d, {s: _estimate_bid(d, s) for s in d.seats if s != me}
+            return d, {s: model.probs(s, d.hand_mask(s)) for s in d.seats if s != me}
 
-        def estimate_value(sample: tuple[Game, dict[int, int]], b: int) -> float:
+        def bid_value(sample: tuple[Game, dict[int, list[float]]], b: int) -> float:
             g = sample[0].copy()
-            _finish_bidding(g, me, b, sample[1])
+            _finish_bidding(g, me, b, model, sample[1])
             return rollout(g, me, scoring)
 
-        bid = _race(cands, draw_estimates, estimate_value, more, lambda b: -abs(b - guess))
+        bid = _race(cands, draw_bidding, bid_value, more, lambda b: -abs(b - guess))
         return Bid(bid)
 
     if view.phase is Phase.TRUMP_CHOICE:
@@ -392,7 +325,7 @@ def decide(
     voids_after: dict[tuple[int, int], list[int]] = {}
     for mv in moves:
         voids_after[mv] = list(table.voids)
-        _note_void(voids_after[mv], table.suits.eff, led, me, mv[0])
+        note_void(voids_after[mv], table.suits.eff, led, me, mv[0])
 
     def move_value(d: Game, mv: tuple[int, int]) -> float:
         g = d.copy()

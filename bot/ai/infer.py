@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from bot.engine import Game
 
 from . import normal
-from .cards import JOKER_WINS, NO_TRUMPS, TRUMP_PENDING, one_of_each_face, suits_for
+from .cards import NO_TRUMPS, TRUMP_PENDING, note_void, one_of_each_face, suits_for
+from .common import seats_after, successors
 from .evaluate import card_probs
 from .knowledge import NoDeal, Table, sample_hands
 from .sanitise import Determiniser
@@ -139,7 +140,6 @@ class PlayModel:
     is modelled as playing the way ``normal`` does (``normal.choose_card``)."""
 
     def __init__(self, table: Table) -> None:
-        self.table = table
         rules = table.rules
         pack = table.pack
         view = table.view
@@ -151,10 +151,9 @@ class PlayModel:
         if table.blind or not table.playing or joker_nt:
             return
         seats = table.seats
-        order = table.order
         n = table.cards_each
         k = len(seats)
-        nxt = {a: order[(i + 1) % k] for i, a in enumerate(order)}
+        nxt = successors(seats)
         dealer = view.dealer
         first = dealer if rules.first_lead == "dealer" else nxt[dealer]
         live = table.pool | table.played | table.mine
@@ -163,6 +162,7 @@ class PlayModel:
         in_hands = n * k
         won = [0] * len(view.names)
         voids = [0] * len(view.names)
+        before = [0] * len(view.names)  # per seat, the cards it played before this play
         used = 0
         tricks = [(tv.seats, tv.cards, tv.winner, tv.value) for tv in view.tricks]
         if view.trick:
@@ -177,11 +177,6 @@ class PlayModel:
                 used |= 1 << c
                 if i == 0:
                     led = suits.eff[c]
-                after = []  # who plays to the trick after q (the trick in progress too)
-                r = q
-                for _ in range(k - i - 1):
-                    r = nxt[r]
-                    after.append(r)
                 if q != table.seat:
                     sit = normal.PlaySituation(
                         pack=pack,
@@ -195,36 +190,25 @@ class PlayModel:
                         voids=list(voids),
                         trick=list(ids),
                         led=led if i else -1,
-                        after=after,
+                        after=seats_after(nxt, q, k - i - 1),
                         opponents=[o for o in seats if o != q],
                         bid=max(table.bids[q], 0),
                         won=won[q],
                         left=n - t,
                         leads_first=q == first,
                     )
+                    later = table.played_by[q] & ~before[q]
                     self.plays.setdefault(q, []).append(
-                        _PastPlay(card=c, later=0, situation=sit, live=live, in_hands=in_hands)
+                        _PastPlay(card=c, later=later, situation=sit, live=live, in_hands=in_hands)
                     )
-                e = suits.eff[c]
-                if i > 0 and 0 <= led < 4 and e != led and e != JOKER_WINS:
-                    voids[q] |= 1 << led
+                if i > 0:
+                    note_void(voids, suits.eff, led, q, c)
+                before[q] |= 1 << c
                 ids = [*ids, c]
                 live &= ~(1 << c)
                 in_hands -= 1
             if winner is not None:  # None: in progress, or every card cancelled
                 won[winner] += value
-        # the cards each seat played from each of its plays on
-        for plays in self.plays.values():
-            later = 0
-            for j in range(len(plays) - 1, -1, -1):
-                later |= 1 << plays[j].card
-                plays[j] = _PastPlay(
-                    card=plays[j].card,
-                    later=later,
-                    situation=plays[j].situation,
-                    live=plays[j].live,
-                    in_hands=plays[j].in_hands,
-                )
 
     def kept(self, seat: int, hand: int, rng: random.Random) -> bool:
         """Keep ``seat``'s sampled ``hand``? Each play the model would not remake with it

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from bot.engine import SUITS, Card, Pack, Phase, PlayerView, Rules
 
-from .cards import JOKER_WINS, NO_TRUMPS, TRUMP_PENDING, Suits, bits, suits_for
+from .cards import JOKER_WINS, NO_TRUMPS, TRUMP_PENDING, Suits, bits, note_void, suits_for
 
 
 @dataclass(slots=True)
@@ -83,8 +83,8 @@ class Table:
                 e = eff[c]
                 if i == 0:
                     led = SUITS.index(tv.joker_suit) if e == JOKER_WINS and tv.joker_suit else e
-                elif e != led and e != JOKER_WINS and 0 <= led < 4:
-                    voids[s] |= 1 << led
+                else:
+                    note_void(voids, eff, led, s, c)
         trick: list[tuple[int, int]] = []
         led = SUITS.index(view.led) if view.led is not None else -1
         for i, (s, card) in enumerate(view.trick):
@@ -92,9 +92,8 @@ class Table:
             played |= 1 << c
             played_by[s] |= 1 << c
             trick.append((s, c))
-            e = eff[c]
-            if i > 0 and e != led and e != JOKER_WINS and 0 <= led < 4:
-                voids[s] |= 1 << led
+            if i > 0:
+                note_void(voids, eff, led, s, c)
         seat = view.seat
         blind = view.blind
         known = [0] * np_
