@@ -32,22 +32,22 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict bot/engine
-	$(BIN)/mypy bot cogs
+	$(BIN)/mypy bot cogs standin tools
 
 pytest: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 bench: $(BENCH_STAMP)
-	$(BIN)/python -m bot.engine.bench
+	$(BIN)/python -m tools.bench_engine
 
 bench-bot: $(STAMP)
-	$(BIN)/python -m bot.benchbot
+	$(BIN)/python -m tools.benchbot
 
 demo: $(STAMP)
-	$(BIN)/python -m bot.demo
+	$(BIN)/python -m tools.demo
 
 arena: $(STAMP)
-	$(BIN)/python -m bot.ai.arena
+	$(BIN)/python -m tools.arena
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -152,7 +152,7 @@ async def build(
 
 
 async def run(settings: BotSettings) -> None:
-    from bot.standin.connect import point_discord_py_at
+    from cogs.endpoint import point_discord_py_at
 
     if settings.discord_api_base and settings.discord_gateway_url:
         point_discord_py_at(settings.discord_api_base, settings.discord_gateway_url)

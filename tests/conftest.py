@@ -1,4 +1,4 @@
-"""Shared fixtures. `standin`: a running local Discord (bot.standin) that fails the test at
+"""Shared fixtures. `standin`: a running local Discord (standin) that fails the test at
 teardown when the bot broke one of Discord's rules the test did not take with
 `standin.take_violations()`. Options: `@pytest.mark.standin(ack_deadline=0.5, ...)`."""
 
@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.standin.server import StandIn
-from bot.standin.testing import running_standin, violations_report
+from standin.server import StandIn
+from standin.testing import running_standin, violations_report
 
 
 def pytest_configure(config: pytest.Config) -> None:

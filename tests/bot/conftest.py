@@ -13,8 +13,8 @@ import pytest
 from bot.app import OhHellBot, build
 from bot.config import BotSettings
 from bot.engine import Action, Game
-from bot.standin.server import StandIn
-from bot.standin.testing import run_bot
+from standin.server import StandIn
+from standin.testing import run_bot
 
 
 def random_legal(game_json: str, seat: int, level: str, seed: int) -> Action:

@@ -8,10 +8,10 @@ from collections import Counter
 from typing import Any
 
 from bot.engine import Game
-from bot.standin.driver import Person
-from bot.standin.server import StandIn
-from bot.standin.world import Message
 from cogs.render import card_text
+from standin.driver import Person
+from standin.server import StandIn
+from standin.world import Message
 
 CARD = re.compile(r"(?:10|11|12|13|[2-9JQKA])[♣♦♥♠]|🃏")
 HAND_TITLE = re.compile(r"Your hand — hand (\d+)")

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from bot.engine import Game
-from bot.simulated_people import (
+from standin.server import StandIn
+from tests.bot.conftest import BotFactory
+from tests.bot.privacy import assert_private_hands_stay_private
+from tools.simulated_people import (
     game_over,
     hand_message,
     open_table,
@@ -11,9 +14,6 @@ from bot.simulated_people import (
     table_embed,
     table_id_of,
 )
-from bot.standin.server import StandIn
-from tests.bot.conftest import BotFactory
-from tests.bot.privacy import assert_private_hands_stay_private
 
 
 async def test_three_people_play_a_short_classic_game(

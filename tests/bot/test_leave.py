@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.simulated_people import hand_message, open_table, play_until_over, table_embed
-from bot.standin.server import StandIn
+from standin.server import StandIn
 from tests.bot.conftest import BotFactory
+from tools.simulated_people import hand_message, open_table, play_until_over, table_embed
 
 
 async def test_leaving_a_lobby_asks_first(standin: StandIn, start_bot: BotFactory) -> None:

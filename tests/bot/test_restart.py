@@ -9,18 +9,18 @@ from collections import Counter
 from pathlib import Path
 
 from bot.engine import Game, Phase
-from bot.simulated_people import (
+from bot.storage import Database
+from standin.server import StandIn
+from standin.testing import BotProcess
+from tests.bot.conftest import BotFactory
+from tests.bot.test_variants import NAMES
+from tools.simulated_people import (
     game_over,
     my_turn_controls,
     open_table,
     play_until_over,
     take_turn,
 )
-from bot.standin.server import StandIn
-from bot.standin.testing import BotProcess
-from bot.storage import Database
-from tests.bot.conftest import BotFactory
-from tests.bot.test_variants import NAMES
 
 REFRESH_WINDOW = 3.0
 """Seconds after a restart in which a click on a not-yet-refreshed message may be refused."""

@@ -5,17 +5,17 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.simulated_people import (
+from standin.driver import Person
+from standin.server import StandIn
+from standin.world import Message, MessageFlag, Perm
+from tests.bot.conftest import BotFactory
+from tools.simulated_people import (
     hand_message,
     my_turn_controls,
     open_table,
     play_until_over,
     table_embed,
 )
-from bot.standin.driver import Person
-from bot.standin.server import StandIn
-from bot.standin.world import Message, MessageFlag, Perm
-from tests.bot.conftest import BotFactory
 
 
 async def open_and_start(

@@ -11,7 +11,11 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.service import Refused
-from bot.simulated_people import (
+from standin.driver import Person
+from standin.server import StandIn
+from standin.world import Channel, Message, Perm
+from tests.bot.conftest import BotFactory
+from tools.simulated_people import (
     game_over,
     hand_message,
     my_turn_controls,
@@ -20,10 +24,6 @@ from bot.simulated_people import (
     table_embed,
     take_turn,
 )
-from bot.standin.driver import Person
-from bot.standin.server import StandIn
-from bot.standin.world import Channel, Message, Perm
-from tests.bot.conftest import BotFactory
 
 
 def said(standin: StandIn, text: str, channel: Channel | None = None) -> list[Message]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.simulated_people import hand_message, my_turn_controls, open_table, take_turn
-from bot.standin.server import StandIn
+from standin.server import StandIn
 from tests.bot.conftest import BotFactory
+from tools.simulated_people import hand_message, my_turn_controls, open_table, take_turn
 
 
 async def test_a_slow_turn_gets_one_mention_that_is_removed_after(

@@ -8,7 +8,12 @@ from typing import Any
 import pytest
 
 from bot.engine import Game
-from bot.simulated_people import (
+from standin.driver import Person
+from standin.server import StandIn
+from standin.world import Message
+from tests.bot.conftest import BotFactory
+from tests.bot.privacy import assert_private_hands_stay_private
+from tools.simulated_people import (
     add_computer,
     game_over,
     hand_message,
@@ -18,11 +23,6 @@ from bot.simulated_people import (
     table_embed,
     take_turn,
 )
-from bot.standin.driver import Person
-from bot.standin.server import StandIn
-from bot.standin.world import Message
-from tests.bot.conftest import BotFactory
-from tests.bot.privacy import assert_private_hands_stay_private
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus")
 

@@ -47,7 +47,7 @@ def test_only_replay_main_opens_files() -> None:
 def test_importing_the_engine_loads_no_impure_module() -> None:
     # A fresh interpreter: what importing every engine module pulls in, directly or not.
     code = (
-        "import sys, bot.engine, bot.engine.records, bot.engine.replay, bot.engine.bench\n"
+        "import sys, bot.engine, bot.engine.records, bot.engine.replay\n"
         "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))"
     )
     out = subprocess.run(

@@ -4,8 +4,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.standin.server import StandIn
-from bot.standin.testing import run_bot
+from standin.server import StandIn
+from standin.testing import run_bot
 from tests.standin.sample_bot import SampleBot
 
 

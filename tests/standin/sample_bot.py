@@ -1,6 +1,6 @@
 """A small discord.py bot that uses every response type the Oh Hell bot will use.
 
-In-process: `SampleBot(guild_id=...)` run with `bot.standin.testing.run_bot`. As a process:
+In-process: `SampleBot(guild_id=...)` run with `standin.testing.run_bot`. As a process:
 `python -m tests.standin.sample_bot` with env DISCORD_API_BASE, DISCORD_GATEWAY_URL,
 DISCORD_TOKEN and SAMPLE_GUILD_ID.
 """
@@ -228,7 +228,7 @@ def build_group(bot: SampleBot) -> app_commands.Group:
 
 
 async def main() -> None:
-    from bot.standin.connect import point_from_env
+    from cogs.endpoint import point_from_env
 
     if not point_from_env():
         raise SystemExit("set DISCORD_API_BASE and DISCORD_GATEWAY_URL")

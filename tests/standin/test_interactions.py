@@ -5,10 +5,10 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.standin.driver import DriverError
-from bot.standin.server import StandIn
-from bot.standin.testing import run_bot
-from bot.standin.world import MessageFlag
+from standin.driver import DriverError
+from standin.server import StandIn
+from standin.testing import run_bot
+from standin.world import MessageFlag
 from tests.standin.sample_bot import SampleBot
 
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.standin.connect import point_discord_py_at, restore_discord_py
-from bot.standin.server import StandIn
-from bot.standin.testing import run_bot
-from bot.standin.world import Perm
+from cogs.endpoint import point_discord_py_at, restore_discord_py
+from standin.server import StandIn
+from standin.testing import run_bot
+from standin.world import Perm
 from tests.standin.sample_bot import SampleBot
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import aiohttp
 import discord
 
-from bot.standin.server import StandIn
-from bot.standin.testing import run_bot
-from bot.standin.world import Perm
+from standin.server import StandIn
+from standin.testing import run_bot
+from standin.world import Perm
 from tests.standin.sample_bot import BAD_CUSTOM_ID, SampleBot
 
 POST_MESSAGE = "POST /channels/{channel_id}/messages"

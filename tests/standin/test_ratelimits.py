@@ -5,9 +5,9 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.standin.ratelimit import RateLimits
-from bot.standin.server import StandIn
-from bot.standin.testing import ManualClock
+from standin.ratelimit import RateLimits
+from standin.server import StandIn
+from standin.testing import ManualClock
 from tests.standin.sample_bot import SampleBot
 
 POST_MESSAGE = "POST /channels/{channel_id}/messages"

@@ -3,8 +3,8 @@ reach the new bot — after a clean close, and after a SIGKILL."""
 
 from __future__ import annotations
 
-from bot.standin.server import StandIn
-from bot.standin.testing import BotProcess, run_bot
+from standin.server import StandIn
+from standin.testing import BotProcess, run_bot
 from tests.standin.sample_bot import SampleBot
 
 SAMPLE = "tests.standin.sample_bot"

@@ -10,8 +10,8 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.standin.server import StandIn
-from bot.standin.testing import running_standin, violations_report
+from standin.server import StandIn
+from standin.testing import running_standin, violations_report
 
 BAD_BODY = {
     "content": "bad",

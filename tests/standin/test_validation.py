@@ -1,4 +1,4 @@
-"""Tests for bot/standin/validation.py: Discord's limits and its OpenAPI description."""
+"""Tests for standin/validation.py: Discord's limits and its OpenAPI description."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
-from bot.standin.validation import (
+from standin.validation import (
     SpecValidator,
     Violation,
     _best_error,

@@ -1,4 +1,4 @@
-"""Figures for the stand-in: `python -m bot.standin.bench [N]`.
+"""Figures for the stand-in: `python -m standin.bench [N]`.
 
 Times the real discord.py client against the stand-in on this machine: login to ready, slash
 command round trips, button round trips and channel messages, with the spec checks on and off.
@@ -15,8 +15,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.standin.server import StandIn
-from bot.standin.testing import run_bot
+from standin.server import StandIn
+from standin.testing import run_bot
 
 
 class _Bot(discord.Client):

@@ -1,6 +1,6 @@
 """The arena: a candidate level against a baseline level on fixed deal seeds.
 
-``python -m bot.ai.arena --candidate normal --baseline random --hands 500``
+``python -m tools.arena --candidate normal --baseline random --hands 500``
 
 Each deal (one hand, from its seed) is played once with the baseline in every seat (the
 control) and once per seat with the candidate in that seat and the baseline in the others, so
@@ -21,9 +21,8 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from bot.ai import LEVELS, Level, decide
 from bot.engine import Game, Phase, Settings
-
-from . import LEVELS, Level, decide
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Point the real discord.py client at a stand-in (the only module here that imports discord)."""
+"""Point the real discord.py client at another Discord API base and gateway (`DISCORD_API_BASE`,
+`DISCORD_GATEWAY_URL`: the local stand-in in tests and the demo)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ first response), REST calls per card played outside interaction callbacks and in
 webhooks (those are exempt from Discord's global 50 requests a second, so the rest decide how
 many tables one bot can serve), 429s met, actions lost, and the bot's peak memory.
 
-    python -m bot.benchbot [--tables 100] [--preset first-to-101] [--target 101]
+    python -m tools.benchbot [--tables 100] [--preset first-to-101] [--target 101]
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bot.simulated_people import game_over, my_turn_controls, open_table, take_turn
-from bot.standin.driver import InteractionResult
-from bot.standin.server import StandIn
-from bot.standin.testing import BotProcess
-from bot.standin.world import Message
 from bot.storage import Database
+from standin.driver import InteractionResult
+from standin.server import StandIn
+from standin.testing import BotProcess
+from standin.world import Message
+from tools.simulated_people import game_over, my_turn_controls, open_table, take_turn
 
 INTERACTION_ROUTES = (
     "POST /interactions/",

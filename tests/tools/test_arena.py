@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.ai.arena import main
+from tools.arena import main
 
 
 def test_arena_prints_figures_ending_with_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -37,7 +37,7 @@ def test_arena_prints_figures_ending_with_json(capsys: pytest.CaptureFixture[str
 
 def test_arena_control_is_the_baseline_itself() -> None:
     # the same level against itself: every candidate hand equals its control hand
-    from bot.ai.arena import Config, run
+    from tools.arena import Config, run
 
     cfg = Config("normal", "normal", {"preset": "first-to-101"}, 4, 1.0, None, 0)
     fig = run(cfg, hands=8, workers=1, progress=False)

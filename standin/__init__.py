@@ -1,8 +1,8 @@
 """A local Discord stand-in that the real discord.py client logs into (see `server.StandIn`)."""
 
-from bot.standin.driver import DriverError, InteractionResult, Person
-from bot.standin.server import Call, Interaction, StandIn
-from bot.standin.world import Channel, ChannelKind, Guild, Message, Perm, User, World
+from standin.driver import DriverError, InteractionResult, Person
+from standin.server import Call, Interaction, StandIn
+from standin.world import Channel, ChannelKind, Guild, Message, Perm, User, World
 
 __all__ = [
     "Call",

@@ -36,7 +36,7 @@ __all__ = [
 
 _HTTP_METHODS = ("get", "put", "post", "patch", "delete", "head", "options")
 _SPEC_URI = "urn:discord-openapi"
-_REPO_ROOT = Path(__file__).resolve().parents[2]
+_REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from bot.standin.server import StandIn
+from standin.server import StandIn
 
 if TYPE_CHECKING:
     import discord
@@ -69,7 +69,7 @@ async def run_bot(
 ) -> AsyncIterator[ClientT]:
     """Log `bot` (a discord.Client, not yet started) into `standin` as a task on this loop, wait
     until it is ready, and close it on exit. Errors from the bot's task are raised here."""
-    from bot.standin.connect import point_discord_py_at, restore_discord_py
+    from cogs.endpoint import point_discord_py_at, restore_discord_py
 
     previous = point_discord_py_at(standin.api_base, standin.gateway_url)
     bot._connection.guild_ready_timeout = FAST_GUILD_READY_TIMEOUT
@@ -118,7 +118,7 @@ class BotProcess:
         self.module = module
         self.extra_env = env or {}
         self.args = list(args)
-        self.cwd = cwd or Path(__file__).resolve().parents[2]
+        self.cwd = cwd or Path(__file__).resolve().parents[1]
         self.process: asyncio.subprocess.Process | None = None
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in stop()
 

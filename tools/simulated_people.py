@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.standin.driver import Person
-from bot.standin.server import StandIn
-from bot.standin.world import Channel, Message
+from standin.driver import Person
+from standin.server import StandIn
+from standin.world import Channel, Message
 
 GAME_KINDS = ("bid", "play", "trump")
 

@@ -12,11 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.standin import payloads
-from bot.standin.world import TEXT_PERMISSIONS, Channel, Message, User
+from standin import payloads
+from standin.world import TEXT_PERMISSIONS, Channel, Message, User
 
 if TYPE_CHECKING:
-    from bot.standin.server import Interaction, StandIn
+    from standin.server import Interaction, StandIn
 
 JSON = dict[str, Any]
 
@@ -402,7 +402,7 @@ class Person:
         *,
         trigger: Interaction | None = None,
     ) -> InteractionResult:
-        from bot.standin.server import Interaction
+        from standin.server import Interaction
 
         standin = self.standin
         inter = Interaction(

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bot.engine import bench
+from tools import bench_engine as bench
 
 
 def test_bench_prints_the_figures_as_its_last_line(capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from bot.standin.world import (
+from standin.world import (
     TEXT_PERMISSIONS,
     Attachment,
     Channel,
@@ -69,7 +69,7 @@ def member(m: Member, *, with_user: bool = True, permissions: int | None = None)
 
 
 def roles(guild: Guild) -> list[JSON]:
-    from bot.standin.world import BOT_PERMISSIONS
+    from standin.world import BOT_PERMISSIONS
 
     def role(role_id: int, name: str, perms: int, position: int, managed: bool) -> JSON:
         return {

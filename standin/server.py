@@ -1,6 +1,6 @@
 """The local Discord stand-in: an aiohttp HTTP API and gateway WebSocket on 127.0.0.1.
 
-The real discord.py client logs into it (see `bot.standin.connect`). It speaks raw JSON, as
+The real discord.py client logs into it (see `cogs.endpoint`). It speaks raw JSON, as
 Discord does, enforces Discord's rules (interaction deadlines, permissions, closed DMs, limits,
 rate limits), checks every body against the OpenAPI description when it is present, and logs
 every REST call.
@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from aiohttp import BodyPartReader, WSMsgType, web
 
-from bot.standin import payloads
-from bot.standin.ratelimit import RateLimits
-from bot.standin.validation import SpecValidator, Violation, check_limits, default_spec_path
-from bot.standin.world import (
+from standin import payloads
+from standin.ratelimit import RateLimits
+from standin.validation import SpecValidator, Violation, check_limits, default_spec_path
+from standin.world import (
     Attachment,
     Channel,
     ChannelKind,
@@ -39,7 +39,7 @@ from bot.standin.world import (
 )
 
 if TYPE_CHECKING:
-    from bot.standin.driver import Person
+    from standin.driver import Person
 
 _log = logging.getLogger(__name__)
 
@@ -279,7 +279,7 @@ class StandIn:
     def person(self, name: str, **kwargs: Any) -> Person:
         """A driver for a person called `name`, created (a member of every guild) if new —
         announced to a connected bot by GUILD_MEMBER_ADD."""
-        from bot.standin.driver import Person
+        from standin.driver import Person
 
         try:
             user = self.world.user_named(name)
@@ -560,7 +560,7 @@ class StandIn:
             body["guild_id"] = str(guild.id)
             body["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
             body["guild_locale"] = "en-US"
-            from bot.standin.world import TEXT_PERMISSIONS
+            from standin.world import TEXT_PERMISSIONS
 
             body["member"] = payloads.member(
                 member, permissions=int(TEXT_PERMISSIONS) | member.granted

@@ -4,7 +4,7 @@ Ann (a simulated person) opens a table, seats three computer players through the
 plays her cards by clicking in her DMs; the real bot runs it all. What the channel and Ann's DMs
 show is printed as it changes.
 
-    python -m bot.demo [--preset classic] [--max-cards 4] [--levels easy normal hard]
+    python -m tools.demo [--preset classic] [--max-cards 4] [--levels easy normal hard]
 """
 
 from __future__ import annotations
@@ -18,17 +18,17 @@ from typing import Any
 
 from bot.app import build
 from bot.config import BotSettings
-from bot.simulated_people import (
+from standin.driver import Person
+from standin.server import StandIn
+from standin.testing import run_bot
+from standin.world import Message
+from tools.simulated_people import (
     add_computer,
     game_over,
     my_turn_controls,
     open_table,
     take_turn,
 )
-from bot.standin.driver import Person
-from bot.standin.server import StandIn
-from bot.standin.testing import run_bot
-from bot.standin.world import Message
 
 
 def message_text(message: Message) -> list[str]:

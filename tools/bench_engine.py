@@ -1,6 +1,6 @@
 """Benchmark: random full hands per second, this engine against OpenSpiel's ``oh_hell``.
 
-``python -m bot.engine.bench [--seconds S] [--runs N]``. Both engines are driven from Python the
+``python -m tools.bench_engine [--seconds S] [--runs N]``. Both engines are driven from Python the
 same way: every decision uniformly random among the legal ones, the deal included (OpenSpiel's
 chance outcomes, all uniform in oh_hell, are sampled with ``random``). Whole games of
 ``first-to-101`` are played and their hands counted. The last line of output is JSON.
