@@ -19,17 +19,52 @@ To watch a whole game without Discord, run `make demo`: it plays one on a local 
 """
 
 
+BAD_TOKEN = (
+    "Discord refused the token in DISCORD_TOKEN. Check it on the developer portal "
+    "(https://discord.com/developers/applications → your application → Bot → Reset Token) "
+    "and put the new one in .env."
+)
+NO_ROUTE = (
+    "Could not reach Discord ({error}). Check this machine's network connection (and any "
+    "proxy or firewall), then run `make run` again."
+)
+DISCORD_DOWN = (
+    "Discord answered {status} while the bot was logging in: it may be down for a while. "
+    "See https://discordstatus.com and try again later."
+)
+
+
 def main() -> int:
     settings = BotSettings()
     if settings.discord_token is None:
         print(NO_TOKEN, file=sys.stderr, end="")
         return 2
     settings.configure_logging()
+    import aiohttp
+    import discord
+
     from bot.app import run
 
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run(settings))
+    # Start-up failures get one line saying what to do; a connection lost later is retried
+    # with backoff by discord.py and logged.
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(run(settings))
+    except discord.LoginFailure:
+        print(BAD_TOKEN, file=sys.stderr)
+        return 1
+    except discord.HTTPException as error:
+        print(DISCORD_DOWN.format(status=error.status), file=sys.stderr)
+        return 1
+    except (TimeoutError, aiohttp.ClientError, OSError, discord.GatewayNotFound) as error:
+        print(NO_ROUTE.format(error=_short(error)), file=sys.stderr)
+        return 1
     return 0
+
+
+def _short(error: BaseException) -> str:
+    text = str(error) or type(error).__name__
+    return text.splitlines()[0][:200]
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
-"""Wiring: settings → database → service → the discord.py bot and its cog. The one place that
-knows every part."""
+"""The composition root: settings → database → service → the discord.py client. The one place
+that knows every part; nothing in the product imports it."""
 
 from __future__ import annotations
 
@@ -10,14 +10,12 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-import discord
-from discord.ext import commands
-
 from bot.clock import Clock, SystemClock
 from bot.config import BotSettings
 from bot.engine import Action
 from bot.service import TableService
 from bot.storage import Database
+from cogs.client import OhHellBot
 
 log = logging.getLogger(__name__)
 
@@ -42,71 +40,6 @@ def decide_in_worker(game_json: str, seat: int, level: str, seed: int) -> Action
                 "computer level %s failed for seat %s; %s decides", current, seat, chain[i + 1]
             )
     raise AssertionError("unreachable: the last level's error is raised")
-
-
-class OhHellBot(commands.Bot):
-    """The bot: one cog of tables, persistent buttons, commands synced at start-up."""
-
-    def __init__(
-        self,
-        settings: BotSettings,
-        service: TableService,
-        *,
-        edit_delay: float = 0.5,
-        computer_delay: float = 1.0,
-        clock: Clock | None = None,
-    ) -> None:
-        intents = discord.Intents.none()
-        intents.guilds = True
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
-        from cogs.tables import TableController
-
-        self.settings = settings
-        self.tables = TableController(
-            self,
-            service,
-            edit_delay=edit_delay,
-            computer_delay=computer_delay,
-            clock=clock,
-        )
-        self._resumed = False
-
-    async def setup_hook(self) -> None:
-        from cogs.items import TableButton, TableSelect
-        from cogs.tables import TablesCog
-
-        self.add_dynamic_items(TableButton, TableSelect)
-        await self.add_cog(TablesCog(self))
-        if self.settings.dev_guild_id:
-            guild = discord.Object(self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
-
-    async def on_ready(self) -> None:
-        log.info("logged in as %s", self.user)
-        if not self._resumed:
-            self._resumed = True
-            await self.tables.resume_open_tables()
-
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Components no persistent item claims (foreign, malformed or forged custom_ids, or
-        one that is not on the message clicked) still get an answer, instead of Discord's
-        "This interaction failed"."""
-        from cogs.items import on_message, parse
-        from cogs.tables import NOT_FOR_YOU
-
-        if interaction.type is not discord.InteractionType.component:
-            return
-        data: dict[str, Any] = dict(interaction.data or {})
-        custom_id = str(data.get("custom_id", ""))
-        if parse(custom_id) is None or not on_message(interaction.message, custom_id):
-            await interaction.response.send_message(NOT_FOR_YOU, ephemeral=True)
-
-    async def close(self) -> None:
-        await self.tables.close()
-        await super().close()
 
 
 async def build(

@@ -6,12 +6,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
-
-if TYPE_CHECKING:
-    from cogs.tables import TableController
 
 # Buttons: oh:<kind>:<table>[:<hand>][:<arg>]; selects the same with the prefix "os:".
 _TAIL = (
@@ -57,6 +54,7 @@ class Click:
     hand: int | None
     arg: str | None
     values: tuple[str, ...] = ()
+    """A select's chosen values, each one of the options the message offered."""
 
 
 def custom_id(kind: str, table_id: int, hand: int | None = None, arg: object = None) -> str:
@@ -70,8 +68,17 @@ def custom_id(kind: str, table_id: int, hand: int | None = None, arg: object = N
     return ":".join(parts)
 
 
-def parse(text: str, values: tuple[str, ...] = ()) -> Click | None:
-    """The click a custom_id describes, or None for anything that is not one of ours."""
+class NotOffered(ValueError):
+    """A select value the menu never offered (a forged or corrupted click)."""
+
+
+def parse(
+    text: str, values: tuple[str, ...] = (), offered: tuple[str, ...] | None = None
+) -> Click | None:
+    """The click a custom_id describes, or None for anything that is not one of ours. A
+    select's values must be among `offered` (the menu's options), else `NotOffered`."""
+    if offered is not None and not set(values) <= set(offered):
+        raise NotOffered(values)
     match = CUSTOM_ID.fullmatch(text) or SELECT_ID.fullmatch(text)
     if match is None:
         return None
@@ -80,6 +87,17 @@ def parse(text: str, values: tuple[str, ...] = ()) -> Click | None:
         return None
     hand = int(match["hand"]) if match["hand"] is not None else None
     return Click(kind, int(match["table"]), hand, match["arg"], values)
+
+
+_WHOLE_NUMBER = re.compile("[0-9]{1,20}")  # a snowflake has up to 20 digits
+
+
+def whole_number(text: str | None) -> int | None:
+    """A number a custom_id or a select value carries, or None if `text` is not plain ASCII
+    digits (``int()`` would accept "²", "٣" or " 7")."""
+    if text is None or _WHOLE_NUMBER.fullmatch(text) is None:
+        return None
+    return int(text)
 
 
 def on_message(message: discord.Message | None, custom_id: str) -> bool:
@@ -94,9 +112,21 @@ def on_message(message: discord.Message | None, custom_id: str) -> bool:
     return False
 
 
-def _controller(interaction: discord.Interaction[Any]) -> TableController:
-    controller: TableController = interaction.client.tables
-    return controller
+class ClickHandler(Protocol):
+    """What a click is handed to (the client's table controller)."""
+
+    async def on_click(
+        self,
+        interaction: discord.Interaction[Any],
+        custom_id: str,
+        values: tuple[str, ...] = (),
+        offered: tuple[str, ...] | None = None,
+    ) -> None: ...
+
+
+def _controller(interaction: discord.Interaction[Any]) -> ClickHandler:
+    handler: ClickHandler = interaction.client.tables
+    return handler
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID.pattern):
@@ -117,8 +147,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTO
         return cls(item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        click = parse(self.item.custom_id or "")
-        await _controller(interaction).on_click(interaction, click)
+        await _controller(interaction).on_click(interaction, self.item.custom_id or "")
 
 
 class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_ID.pattern):
@@ -139,8 +168,12 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
         return cls(item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        click = parse(self.item.custom_id or "", tuple(self.item.values))
-        await _controller(interaction).on_click(interaction, click)
+        # discord.py rebuilt this select from the clicked message: its options are what the
+        # person was offered.
+        offered = tuple(option.value for option in self.item.options)
+        await _controller(interaction).on_click(
+            interaction, self.item.custom_id or "", tuple(self.item.values), offered
+        )
 
 
 def select_id(kind: str, table_id: int, hand: int | None = None, arg: object = None) -> str:

@@ -3,20 +3,32 @@
 from __future__ import annotations
 
 import typing
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
-from bot.engine import PRESETS, Card, Phase, Settings
-from bot.service import HandState, TableView
+from bot.engine import PRESETS, Action, Bid, Card, ChooseTrump, Phase, Settings
+from bot.service import HandState, Leaderboard, Notice, Refused, TableStatus, TableView
 from bot.service.document import TURN_TIMERS
 from bot.service.rules_text import SUIT_SYMBOLS
 from bot.service.service import timer_text
-from bot.storage import Leaderboard, TableStatus
 from cogs.items import TableButton, TableSelect, custom_id, select_id
 
 COLOUR = discord.Colour.dark_green()
+MESSAGE_LIMIT = 2000  # Discord: characters in a message's content
+FIELD_LIMIT = 1024  # Discord: characters in an embed field's value
+NOT_FOR_YOU = "That button is not for you."
+NOT_OFFERED = "That choice was not on the menu, so nothing was changed."
+SERVER_ONLY = (
+    "Oh Hell is played in a server: use this command in a server channel where I am a member."
+)
+CORRUPT_TABLE = (
+    "This table's stored state could not be read, so nothing was changed. "
+    "Ask the host to cancel it with /ohhell cancel."
+)
+UNEXPECTED = "Something went wrong — nothing was changed. (reference `{reference}`)"
 MAX_BUTTON_CARDS = 20
 MAX_BID_BUTTONS = 21  # bids 0..20
 MAX_TRICK_LINES = 12
@@ -33,6 +45,17 @@ class Rendered:
         out: dict[str, Any] = {"content": self.content, "embed": self.embed}
         out["view"] = self.view if self.view is not None else discord.ui.View()
         return out
+
+
+def fit(text: str, limit: int) -> str:
+    """`text` cut to one of Discord's length limits, with an ellipsis when cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def refusal(error: Refused) -> str:
+    """What a person is told when the service refuses their action: a sentence."""
+    text = str(error)
+    return text[:1].upper() + text[1:]
 
 
 def card_text(card: Card) -> str:
@@ -294,8 +317,9 @@ def hand_message(state: HandState, table: TableView, where: str) -> Rendered:
     embed.add_field(name="Trump", value=trump, inline=True)
     bid = "—" if state.bid is None else str(state.bid)
     embed.add_field(name="Your bid", value=f"{bid} · took {state.tricks_won}", inline=True)
-    if state.context:
-        embed.add_field(name="Now", value=state.context[:1024], inline=False)
+    now = _now_text(state)
+    if now:
+        embed.add_field(name="Now", value=fit(now, FIELD_LIMIT), inline=False)
 
     view = discord.ui.View(timeout=None)
     t, h = state.table_id, state.hand_number
@@ -325,6 +349,17 @@ def hand_message(state: HandState, table: TableView, where: str) -> Rendered:
     else:
         embed.set_footer(text="Waiting for others")
     return Rendered("▶ Your turn" if state.my_turn else None, embed, view)
+
+
+def _now_text(state: HandState) -> str | None:
+    if state.bids_so_far is not None:
+        parts = [f"{name} {bid}" for name, bid in state.bids_so_far]
+        return "Bids so far: " + (", ".join(parts) if parts else "none")
+    if state.on_table is not None:
+        if not state.on_table:
+            return "You lead."
+        return "On the table: " + ", ".join(f"{n} {card_text(c)}" for n, c in state.on_table)
+    return None
 
 
 def _hook_note(state: HandState) -> str:
@@ -629,3 +664,92 @@ def _board_row(row: Any) -> str:
         f"in {row.games} ({row.win_rate:.0%}) · avg place {row.average_place:.2f} · "
         f"exact {row.exact_bid_rate:.0%}"
     )
+
+
+# -- notices in the channel -------------------------------------------------------------------
+
+
+def action_text(action: Action) -> str:
+    """A move as people say it: "bid 2", "chose ♥ hearts as trump", "played Q♠"."""
+    if isinstance(action, Bid):
+        return f"bid {action.n}"
+    if isinstance(action, ChooseTrump):
+        return f"chose {SUIT_SYMBOLS[action.suit]} {SUIT_NAMES[action.suit]} as trump"
+    return f"played {card_text(action.card)}"
+
+
+def _trick_line(number: int, trick: Any) -> str:
+    plays, winner = trick
+    cards = " · ".join(f"{name} {card_text(card)}" for name, card in plays)
+    return f"{number}. {cards} → {winner if winner is not None else 'nobody (all cancelled)'}"
+
+
+def _hand_scored(p: Mapping[str, Any]) -> str:
+    title = "Tie-break deal" if p["tiebreak"] else f"Hand {p['hand']}"
+    rows = [
+        f"{name}: bid {bid}, took {took}, {points:+d} → {total}"
+        for name, bid, took, points, total in p["rows"]
+    ]
+    text = f"**{title} scored**\n" + "\n".join(rows)
+    if p["tricks"]:
+        tricks = [_trick_line(i, t) for i, t in enumerate(p["tricks"], start=1)]
+        text += "\n**Tricks**\n" + "\n".join(tricks)
+    return text
+
+
+def _game_over(p: Mapping[str, Any]) -> str:
+    standings = p["standings"]
+    winners = [name for place, name, _ in standings if place == 1]
+    head = " and ".join(winners) + (" win!" if len(winners) > 1 else " wins!")
+    lines = [f"{place}. {name} — {total}" for place, name, total in standings]
+    return f"**Game over — {head}**\n" + "\n".join(lines)
+
+
+def _timed_out(p: Mapping[str, Any]) -> str:
+    action = p["action"]
+    done = "a computer bid for them" if action is None else f"a computer {action_text(action)}"
+    return f"⏰ {p['name']} ran out of time: {done} for them."
+
+
+NOTICES: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "hand_scored": _hand_scored,
+    "game_over": _game_over,
+    "timed_out": _timed_out,
+    "computer_plays_for": lambda p: (
+        f"{p['name']} missed two turns in a row: a computer plays their seat "
+        "until they press **I'm back**."
+    ),
+    "started_without": lambda p: (
+        "Started without " + ", ".join(p["names"]) + " (seat not confirmed)."
+    ),
+    "closed": lambda p: f"This table is closed: {p['reason']}. Start a new one any time.",
+    "removed": lambda p: (
+        f"{p['name']} was removed from the table"
+        + (": a computer player takes the seat." if p["in_game"] else ".")
+    ),
+    "new_host": lambda p: f"<@{p['user_id']}> is the host of this table now.",
+    "paused": lambda p: "⏸ The host paused the game.",
+    "resumed": lambda p: "▶ The game goes on.",
+    "rematch": lambda p: (
+        "Rematch! "
+        + " ".join(f"<@{u}>" for u in p["user_ids"])
+        + " — press **Join** on the new table to keep your seat."
+    ),
+}
+
+
+def notice_text(notice: Notice) -> str:
+    return fit(NOTICES[notice.code](notice.params), MESSAGE_LIMIT)
+
+
+def catch_up_posts(texts: list[str]) -> list[str]:
+    """What the channel missed while the bot could not send there, in as few posts as fit."""
+    posts: list[str] = []
+    current = "**Missed while I could not post here:**"
+    for text in texts:
+        if len(current) + 2 + len(text) > MESSAGE_LIMIT and current:
+            posts.append(current)
+            current = ""
+        current = f"{current}\n\n{text}" if current else text
+    posts.append(fit(current, MESSAGE_LIMIT))
+    return posts

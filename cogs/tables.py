@@ -8,7 +8,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import aiohttp
 import discord
@@ -18,20 +18,25 @@ from discord.ext import commands
 from bot.clock import Clock, SystemClock
 from bot.engine import Bid, ChooseTrump, Play
 from bot.engine.cards import HIDDEN
-from bot.service import DmRef, Outcome, Refused, TableService, TableView
+from bot.service import (
+    CorruptRow,
+    DmRef,
+    Outcome,
+    Refused,
+    TableService,
+    TableStatus,
+    TableView,
+)
 from bot.service.document import TURN_TIMERS
 from bot.service.service import timer_text
-from bot.storage import CorruptRow, TableStatus
 from cogs import render
-from cogs.items import Click
+from cogs.errors import answer_error, reply
+from cogs.items import Click, NotOffered, parse, whole_number
 from cogs.pacing import Pacer
-
-if TYPE_CHECKING:
-    from bot.app import OhHellBot
 
 log = logging.getLogger(__name__)
 
-NOT_FOR_YOU = "That button is not for you."
+NOT_FOR_YOU = render.NOT_FOR_YOU
 TRANSIENT = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
 """Failures a later attempt may get past (a 5xx, a dropped connection, a timeout)."""
 MAX_REFRESH_RETRIES = 6
@@ -77,7 +82,7 @@ class TableController:
 
     def __init__(
         self,
-        bot: OhHellBot,
+        bot: commands.Bot,
         service: TableService,
         *,
         edit_delay: float = 0.5,
@@ -100,6 +105,8 @@ class TableController:
         self._last_dm: dict[tuple[int, int], tuple[int, str]] = {}
         self._publish_locks: dict[int, asyncio.Lock] = {}
         self._closed_dms: set[int] = set()
+        self._missed: dict[int, tuple[int, list[str]]] = {}
+        """By table: its channel and the notices that could not be posted there."""
         self.pacer = Pacer()
 
     # -- background work ------------------------------------------------------------------------
@@ -227,14 +234,39 @@ class TableController:
         for user in outcome.hands:
             self.refresh_hand(table.table_id, user)
         self.watch_turn(table)
-        for text in outcome.announcements:
-            await self._send_channel(table.channel_id, text, mention=outcome.mention)
+        if outcome.announcements and table.table_id in self._missed:
+            await self.catch_up(table.table_id)
+        for notice in outcome.announcements:
+            text = render.notice_text(notice)
+            sent = await self._send_channel(table.channel_id, text, mention=outcome.mention)
+            if sent is None:
+                # Kept for a catch-up post once the channel takes messages again (see
+                # `catch_up`): a hand's score is never silently dropped.
+                self._missed.setdefault(table.table_id, (table.channel_id, []))[1].append(text)
         if outcome.nudge:
             await self._ping(table, self._turns.get(table.table_id, ()), outcome.nudge)
         if outcome.opened is not None:
             await self._post_table(outcome.opened)
         if outcome.finished and table.status is not TableStatus.FINISHED:
             await self._close_all_hands(table)
+
+    async def catch_up(self, table_id: int) -> None:
+        """Post what a table's channel missed while the bot could not send there."""
+        missed = self._missed.get(table_id)
+        if missed is None:
+            return
+        channel_id, texts = missed
+        for post in render.catch_up_posts(texts):
+            if await self._send_channel(channel_id, post) is None:
+                return  # still refused: kept for the next try
+        self._missed.pop(table_id, None)
+
+    async def channel_changed(self, channel_id: int) -> None:
+        """A channel's permissions may have changed: post what its tables missed."""
+        for table_id, (channel, _) in list(self._missed.items()):
+            if channel == channel_id:
+                await self.catch_up(table_id)
+                self.schedule_table_edit(table_id)
 
     async def _post_table(self, table: TableView) -> None:
         sent = await self._send_channel(table.channel_id, None, render.table_message(table))
@@ -501,28 +533,33 @@ class TableController:
 
     # -- clicks ---------------------------------------------------------------------------------
 
-    async def on_click(self, interaction: discord.Interaction[Any], click: Click | None) -> None:
+    async def on_click(
+        self,
+        interaction: discord.Interaction[Any],
+        custom_id: str,
+        values: tuple[str, ...] = (),
+        offered: tuple[str, ...] | None = None,
+    ) -> None:
+        """Every button and select of the game, from the persistent items (cogs/items.py)."""
         try:
+            try:
+                click = parse(custom_id, values, offered)
+            except NotOffered:
+                raise Refused(render.NOT_OFFERED) from None
             if click is None:
                 raise Refused(NOT_FOR_YOU)
             await self._handle(interaction, click)
-        except Refused as refusal:
-            await _reply(interaction, _sentence(str(refusal)))
-        except CorruptRow as error:
-            log.error("%s", error)
-            await _reply(
-                interaction,
-                "This table's stored state could not be read, so nothing was changed. "
-                "Ask the host to cancel it with /ohhell cancel.",
-            )
-        except KeyError:
-            await _reply(interaction, NOT_FOR_YOU)
+        except Exception as error:  # the one error handler answers every failure
+            await answer_error(interaction, error)
 
     async def _handle(self, interaction: discord.Interaction[Any], click: Click) -> None:
         user = interaction.user
         t = click.table_id
         service = self.service
         kind = click.kind
+        dm = _dm_channel(interaction)
+        if dm is not None and kind not in DM_KINDS:
+            raise Refused(NOT_FOR_YOU)  # no other control is ever sent in a DM
         if kind == "join":
             outcome = await service.join(t, user.id, user.display_name)
             await self._update_table_in_place(interaction, outcome)
@@ -541,7 +578,7 @@ class TableController:
             self.schedule_table_edit(t)
         elif kind in ("rules", "rulepg"):
             await self._require_host(t, interaction)
-            page = int(click.arg) if kind == "rulepg" and click.arg else 0
+            page = (whole_number(click.arg) or 0) if kind == "rulepg" else 0
             rendered = render.rules_editor(t, await service.settings(t), page)
             if kind == "rules":
                 await interaction.response.send_message(**_send_kwargs(rendered), ephemeral=True)
@@ -580,9 +617,9 @@ class TableController:
             await self.send_hand(interaction, t)
         elif kind == "scores":
             table = await service.table_view(t)
-            await _reply(interaction, render.scores_text(table))
+            await reply(interaction, render.scores_text(table))
         elif kind == "auto":
-            outcome = await service.set_auto_play(t, user.id, click.arg == "1")
+            outcome = await service.set_auto_play(t, user.id, click.arg == "1", dm_channel=dm)
             state = await service.hand_state(t, user.id)
             await interaction.response.edit_message(
                 **render.hand_message(state, outcome.table, self._where(outcome.table)).kwargs()
@@ -591,7 +628,7 @@ class TableController:
         elif kind in ("bid", "bidsel", "play", "playsel", "trump"):
             await self._act(interaction, click)
         elif kind == "back":
-            outcome = await service.come_back(t, user.id)
+            outcome = await service.come_back(t, user.id, dm_channel=dm)
             table = outcome.table
             if interaction.message is not None and interaction.message.id != table.message_id:
                 # Pressed in their hand message: it becomes their hand again, in place.
@@ -601,7 +638,7 @@ class TableController:
                 if not interaction.message.flags.ephemeral:
                     self._last_dm[(t, user.id)] = (state.hand_number, _signature(rendered))
             else:
-                await _reply(interaction, outcome.reply or "Welcome back.")
+                await reply(interaction, outcome.reply or "Welcome back.")
             self.publish_later(outcome)
             self.kick(t)
         elif kind == "hostctl":
@@ -615,7 +652,7 @@ class TableController:
             outcome = await service.rematch(t, user.id)
             opened = outcome.opened
             assert opened is not None
-            await _reply(interaction, "Rematch table opened below: the others confirm with Join.")
+            await reply(interaction, "Rematch table opened below: the others confirm with Join.")
             self.publish_later(outcome)
         else:
             raise Refused(NOT_FOR_YOU)
@@ -624,15 +661,16 @@ class TableController:
         """A host control from the host panel; the panel is redrawn with the new state."""
         t, kind, user = click.table_id, click.kind, interaction.user
         manage = _can_manage(interaction)
-        value = click.values[0] if click.values else ""
-        if kind in ("kick", "hostto", "timer") and not value.isdigit():
+        number = whole_number(click.values[0] if click.values else None)
+        if kind in ("kick", "hostto", "timer") and number is None:
             raise Refused(NOT_FOR_YOU)
+        value = number or 0
         if kind == "kick":
-            outcome = await self.service.kick(t, user.id, int(value), can_manage=manage)
+            outcome = await self.service.kick(t, user.id, value, can_manage=manage)
         elif kind == "hostto":
-            outcome = await self.service.hand_over(t, user.id, int(value), can_manage=manage)
+            outcome = await self.service.hand_over(t, user.id, value, can_manage=manage)
         elif kind == "timer":
-            outcome = await self.service.set_turn_timer(t, user.id, int(value), can_manage=manage)
+            outcome = await self.service.set_turn_timer(t, user.id, value, can_manage=manage)
         else:
             outcome = await self.service.set_paused(t, user.id, kind == "pause", can_manage=manage)
         table = outcome.table
@@ -644,7 +682,7 @@ class TableController:
         else:
             await interaction.response.edit_message(content=outcome.reply, view=None)
         if kind == "kick":
-            self.refresh_hand(t, int(value))
+            self.refresh_hand(t, value)
         self.publish_later(outcome)
         self.kick(t)
 
@@ -653,7 +691,9 @@ class TableController:
             raise Refused(NOT_FOR_YOU)
         t, user = click.table_id, interaction.user
         action = self._action(click)
-        outcome = await self.service.act(t, user.id, click.hand, action)
+        outcome = await self.service.act(
+            t, user.id, click.hand, action, dm_channel=_dm_channel(interaction)
+        )
         state = outcome.hands.get(user.id) or await self.service.hand_state(t, user.id)
         rendered = render.hand_message(state, outcome.table, self._where(outcome.table))
         ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
@@ -681,19 +721,20 @@ class TableController:
         value = click.values[0] if click.values else click.arg
         if value is None:
             raise Refused(NOT_FOR_YOU)
+        number = whole_number(value)
         if kind in ("bid", "bidsel"):
-            if not value.isdigit():
+            if number is None:
                 raise Refused(NOT_FOR_YOU)
-            return Bid(int(value))
+            return Bid(number)
         if kind == "trump":
             if value not in ("C", "D", "H", "S"):
                 raise Refused(NOT_FOR_YOU)
             return ChooseTrump(value)  # type: ignore[arg-type]
         if value == "hidden":
             return Play(HIDDEN)
-        if not value.isdigit():
+        if number is None:
             raise Refused(NOT_FOR_YOU)
-        return int(value)
+        return number
 
     async def send_hand(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         state = await self.service.hand_state(table_id, interaction.user.id)
@@ -713,7 +754,7 @@ class TableController:
             if known is None:
                 await self.service.set_message(outcome.table.table_id, message.id)
         else:
-            await _reply(interaction, outcome.reply or "Done.")
+            await reply(interaction, outcome.reply or "Done.")
             self.schedule_table_edit(outcome.table.table_id)
 
     async def _require_seated_lobby(self, table_id: int, user_id: int) -> None:
@@ -734,6 +775,26 @@ class TableController:
         return table
 
 
+DM_KINDS = frozenset({"bid", "bidsel", "play", "playsel", "trump", "auto", "back"})
+"""The controls a hand DM carries."""
+
+
+def _dm_channel(interaction: discord.Interaction[Any]) -> int | None:
+    """For a click in a DM (whose answer edits a message there): refused at once if the DM is
+    someone else's; else the channel, for the service to check against the person's hand DM
+    when Discord did not say whose DM it is. None: not a DM, or known to be the person's."""
+    message = interaction.message
+    if interaction.guild_id is not None or message is None or message.flags.ephemeral:
+        return None
+    channel = interaction.channel
+    recipient = channel.recipient if isinstance(channel, discord.DMChannel) else None
+    if recipient is not None:
+        if recipient.id != interaction.user.id:
+            raise Refused(NOT_FOR_YOU)
+        return None
+    return interaction.channel_id
+
+
 def _send_kwargs(rendered: render.Rendered) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if rendered.content is not None:
@@ -752,17 +813,6 @@ def _signature(rendered: render.Rendered) -> str:
     return repr((rendered.content, embed, view))
 
 
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:] if text else text
-
-
-async def _reply(interaction: discord.Interaction[Any], text: str) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(text[:2000], ephemeral=True)
-    else:
-        await interaction.response.send_message(text[:2000], ephemeral=True)
-
-
 def _can_manage(interaction: discord.Interaction[Any]) -> bool:
     permissions = getattr(interaction.user, "guild_permissions", None)
     channel_permissions = interaction.permissions
@@ -777,8 +827,9 @@ def _rule_value(field: str, raw: str) -> object:
         return None
     if raw in ("true", "false"):
         return raw == "true"
-    if field in ("max_cards", "target") and raw.isdigit():
-        return int(raw)
+    number = whole_number(raw)
+    if field in ("max_cards", "target") and number is not None:
+        return number
     return raw
 
 
@@ -792,16 +843,16 @@ class TablesCog(commands.Cog, name="Tables"):
         name="ohhell", description="Play Oh Hell in this channel", guild_only=True
     )
 
-    def __init__(self, bot: OhHellBot) -> None:
-        self.bot = bot
+    def __init__(self, controller: TableController) -> None:
+        self.controller = controller
+        self.service = controller.service
 
-    @property
-    def controller(self) -> TableController:
-        return self.bot.tables
-
-    @property
-    def service(self) -> TableService:
-        return self.bot.tables.service
+    @commands.Cog.listener()
+    async def on_guild_channel_update(
+        self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
+        # Permission overwrites changed, perhaps given back to the bot: catch up.
+        await self.controller.channel_changed(after.id)
 
     @ohhell.command(name="start", description="Open a table in this channel")
     @app_commands.describe(**RULE_OPTION_HELP)
@@ -822,7 +873,7 @@ class TablesCog(commands.Cog, name="Tables"):
         missing = _missing_permissions(interaction)
         if missing:
             names = ", ".join(name.replace("_", " ").title() for name in missing)
-            await _reply(
+            await reply(
                 interaction,
                 f"I can't run a table here: I need the {names} permission"
                 f"{'s' if len(missing) > 1 else ''} in this channel.",
@@ -831,7 +882,7 @@ class TablesCog(commands.Cog, name="Tables"):
         existing = await self.service.table_in_channel(interaction.channel_id or 0)
         if existing is not None:
             url = render.jump_url(existing.guild_id, existing.channel_id, existing.message_id)
-            await _reply(interaction, f"This channel already has an open table: {url}")
+            await reply(interaction, f"This channel already has an open table: {url}")
             return
         settings = _rule_options(
             preset=preset,
@@ -842,18 +893,14 @@ class TablesCog(commands.Cog, name="Tables"):
             trump=trump,
             first_lead=first_lead,
         )
-        try:
-            outcome = await self.service.open_table(
-                guild_id=interaction.guild_id or 0,
-                channel_id=interaction.channel_id or 0,
-                user_id=interaction.user.id,
-                name=interaction.user.display_name,
-                settings=settings,
-                turn_timer=timer,
-            )
-        except Refused as refusal:
-            await _reply(interaction, _sentence(str(refusal)))
-            return
+        outcome = await self.service.open_table(
+            guild_id=interaction.guild_id or 0,
+            channel_id=interaction.channel_id or 0,
+            user_id=interaction.user.id,
+            name=interaction.user.display_name,
+            settings=settings,
+            turn_timer=timer,
+        )
         rendered = render.table_message(outcome.table)
         callback = await interaction.response.send_message(**_send_kwargs(rendered))
         message = callback.resource
@@ -902,25 +949,22 @@ class TablesCog(commands.Cog, name="Tables"):
                     for k, v in current.items()
                 )
             )
-            await _reply(interaction, text)
+            await reply(interaction, text)
             return
-        try:
-            text = await self.service.set_channel_defaults(
-                guild_id=interaction.guild_id or 0,
-                channel_id=channel,
-                user_id=interaction.user.id,
-                settings=None if clear else settings,
-                turn_timer=timer,
-                can_manage=_can_manage(interaction),
-            )
-        except Refused as refusal:
-            text = _sentence(str(refusal))
-        await _reply(interaction, text)
+        text = await self.service.set_channel_defaults(
+            guild_id=interaction.guild_id or 0,
+            channel_id=channel,
+            user_id=interaction.user.id,
+            settings=None if clear else settings,
+            turn_timer=timer,
+            can_manage=_can_manage(interaction),
+        )
+        await reply(interaction, text)
 
     async def _channel_table(self, interaction: discord.Interaction[Any]) -> TableView | None:
         row = await self.service.table_in_channel(interaction.channel_id or 0)
         if row is None:
-            await _reply(interaction, "There is no open table in this channel.")
+            await reply(interaction, "There is no open table in this channel.")
             return None
         return await self.service.table_view(row.id)
 
@@ -931,16 +975,13 @@ class TablesCog(commands.Cog, name="Tables"):
         table = await self._channel_table(interaction)
         if table is None:
             return
-        try:
-            await self.controller.send_hand(interaction, table.table_id)
-        except Refused as refusal:
-            await _reply(interaction, _sentence(str(refusal)))
+        await self.controller.send_hand(interaction, table.table_id)
 
     @ohhell.command(name="scores", description="The score sheet of this channel's table")
     async def scores(self, interaction: discord.Interaction[Any]) -> None:
         table = await self._channel_table(interaction)
         if table is not None:
-            await _reply(interaction, render.scores_text(table))
+            await reply(interaction, render.scores_text(table))
 
     @ohhell.command(name="rules", description="The rules of this channel's table")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
@@ -948,7 +989,7 @@ class TablesCog(commands.Cog, name="Tables"):
         if table is not None:
             source = f"\n*Rules from {table.rules_source}.*" if table.rules_source else ""
             timer = f"\nTurn timer: {timer_text(table.turn_timer)}"
-            await _reply(interaction, "\n".join(table.rules_summary) + timer + source)
+            await reply(interaction, "\n".join(table.rules_summary) + timer + source)
 
     @ohhell.command(name="leave", description="Leave this channel's table")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
@@ -957,7 +998,7 @@ class TablesCog(commands.Cog, name="Tables"):
             return
         seat = next((s for s in table.seats if s.user_id == interaction.user.id), None)
         if seat is None or seat.left:
-            await _reply(interaction, "You are not seated at this table.")
+            await reply(interaction, "You are not seated at this table.")
             return
         await interaction.response.send_message(
             **_send_kwargs(render.leave_confirm(table)), ephemeral=True
@@ -971,7 +1012,7 @@ class TablesCog(commands.Cog, name="Tables"):
         if table is None:
             return
         if table.host_id != interaction.user.id and not _can_manage(interaction):
-            await _reply(interaction, "Only the host (or someone with Manage Channels) can cancel.")
+            await reply(interaction, "Only the host (or someone with Manage Channels) can cancel.")
             return
         await interaction.response.send_message(
             **_send_kwargs(render.cancel_confirm(table.table_id)), ephemeral=True

@@ -10,13 +10,25 @@ import contextlib
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from standin import payloads
-from standin.world import TEXT_PERMISSIONS, Channel, Message, User
+from standin.world import TEXT_PERMISSIONS, Channel, Interaction, Message, User, World
 
-if TYPE_CHECKING:
-    from standin.server import Interaction, StandIn
+
+class StandIn(Protocol):
+    """What a driver needs of the stand-in it drives (standin.server.StandIn)."""
+
+    world: World
+    clock: Callable[[], float]
+    ack_deadline: float
+
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 5.0) -> Any: ...
+    def find_command(self, name: str, channel: Channel) -> Any: ...
+    async def deliver_interaction(self, interaction: Interaction) -> bool: ...
+    async def _dispatch_message(self, event: str, message: Message) -> None: ...
+    def _notify(self) -> None: ...
+
 
 JSON = dict[str, Any]
 
@@ -402,7 +414,6 @@ class Person:
         *,
         trigger: Interaction | None = None,
     ) -> InteractionResult:
-        from standin.server import Interaction
 
         standin = self.standin
         inter = Interaction(

@@ -18,11 +18,12 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from aiohttp import BodyPartReader, WSMsgType, web
 
 from standin import payloads
+from standin.driver import Person
 from standin.ratelimit import RateLimits
 from standin.validation import SpecValidator, Violation, check_limits, default_spec_path
 from standin.world import (
@@ -30,6 +31,7 @@ from standin.world import (
     Channel,
     ChannelKind,
     Guild,
+    Interaction,
     Message,
     MessageFlag,
     Perm,
@@ -37,9 +39,6 @@ from standin.world import (
     World,
     utcnow,
 )
-
-if TYPE_CHECKING:
-    from standin.driver import Person
 
 _log = logging.getLogger(__name__)
 
@@ -79,33 +78,6 @@ class Call:
     interaction_id: int | None
     response: Any = None
     params: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass(eq=False)
-class Interaction:
-    id: int
-    token: str
-    type: int
-    """2 application command, 3 message component, 5 modal submit."""
-    user: User
-    channel: Channel
-    data: JSON
-    created_at: float
-    message: Message | None = None
-    response_type: int | None = None
-    responded_at: float | None = None
-    original: Message | None = None
-    followups: list[Message] = field(default_factory=list)
-    modal: JSON | None = None
-    choices: list[JSON] | None = None
-    delivered: bool = False
-    trigger: Interaction | None = None
-    """For a modal submit: the interaction the modal answered."""
-    first_response: asyncio.Event = field(default_factory=asyncio.Event)
-
-    @property
-    def acknowledged(self) -> bool:
-        return self.response_type is not None
 
 
 @dataclass(eq=False)
@@ -279,7 +251,6 @@ class StandIn:
     def person(self, name: str, **kwargs: Any) -> Person:
         """A driver for a person called `name`, created (a member of every guild) if new —
         announced to a connected bot by GUILD_MEMBER_ADD."""
-        from standin.driver import Person
 
         try:
             user = self.world.user_named(name)

@@ -6,6 +6,7 @@ into it (restarts keep every message and component).
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import itertools
 import time
@@ -377,3 +378,32 @@ class World:
     def ephemeral_messages(self, user: User) -> list[Message]:
         """Ephemeral messages shown to `user`, oldest first."""
         return [m for m in self._ephemeral_by_user.get(user.id, []) if not m.deleted]
+
+
+@dataclass(eq=False)
+class Interaction:
+    """One interaction a person started, and how the bot answered it."""
+
+    id: int
+    token: str
+    type: int
+    """2 application command, 3 message component, 5 modal submit."""
+    user: User
+    channel: Channel
+    data: dict[str, Any]
+    created_at: float
+    message: Message | None = None
+    response_type: int | None = None
+    responded_at: float | None = None
+    original: Message | None = None
+    followups: list[Message] = field(default_factory=list)
+    modal: dict[str, Any] | None = None
+    choices: list[dict[str, Any]] | None = None
+    delivered: bool = False
+    trigger: Interaction | None = None
+    """For a modal submit: the interaction the modal answered."""
+    first_response: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def acknowledged(self) -> bool:
+        return self.response_type is not None

@@ -197,7 +197,7 @@ async def test_secret_bids_share_one_deadline_that_does_not_restart_as_people_bi
     assert (await service.table_view(t)).deadline == first
     clock.now += 71
     outcome = await service.tick(t)  # Ann and Cat ran out of time: one decision per tick
-    assert outcome is not None and "ran out of time" in outcome.announcements[0]
+    assert outcome is not None and outcome.announcements[0].code == "timed_out"
     assert await service.tick(t) is not None
     view = await service.table_view(t)
     # Bidding is over (here the one-card hand then plays itself: every card is forced).

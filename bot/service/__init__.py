@@ -6,19 +6,25 @@ from bot.service.views import (
     BidOption,
     CardOption,
     HandState,
+    Notice,
     Outcome,
     PublicGame,
     SeatView,
     TableView,
 )
+from bot.storage import CorruptRow, Leaderboard, LeaderboardRow, TableStatus
 
 __all__ = [
     "COMPUTER_LEVELS",
     "BidOption",
     "CardOption",
+    "CorruptRow",
     "Decider",
     "DmRef",
     "HandState",
+    "Leaderboard",
+    "LeaderboardRow",
+    "Notice",
     "Outcome",
     "PublicGame",
     "Refused",
@@ -27,5 +33,6 @@ __all__ = [
     "TableDocument",
     "TableGone",
     "TableService",
+    "TableStatus",
     "TableView",
 ]

@@ -48,6 +48,7 @@ from bot.service.views import (
     BidOption,
     CardOption,
     HandState,
+    Notice,
     Outcome,
     PublicGame,
     SeatView,
@@ -239,18 +240,20 @@ class TableService:
         )
         bid_options: tuple[BidOption, ...] = ()
         trump_options: tuple[str, ...] = ()
-        context = None
+        bids_so_far = on_table = None
         if (my_turn or may_change) and view.phase is Phase.BIDDING:
             legal_bids = {a.n for a in view.legal_actions if isinstance(a, Bid)}
             bid_options = tuple(
                 BidOption(n, n in legal_bids, None if n in legal_bids else _hook_reason(view, n))
                 for n in range(view.cards_each + 1)
             )
-            context = _bids_context(view)
+            bids_so_far = tuple(
+                (view.names[s], bid) for s in view.seats if (bid := view.bids[s]) is not None
+            )
         elif my_turn and view.phase is Phase.TRUMP_CHOICE:
             trump_options = tuple(a.suit for a in view.legal_actions if isinstance(a, ChooseTrump))
         elif my_turn and view.phase is Phase.PLAYING:
-            context = _trick_context(view)
+            on_table = tuple((view.names[s], card) for s, card in view.trick)
         return HandState(
             table_id=table_id,
             seat=seat,
@@ -262,12 +265,12 @@ class TableService:
             turned=view.turned,
             trump_decided=view.trump_decided,
             my_turn=my_turn,
-            may_change_bid=may_change,
             bid=view.bids[seat],
             tricks_won=view.tricks_won[seat],
             bid_options=bid_options,
             trump_options=trump_options,
-            context=context,
+            bids_so_far=bids_so_far,
+            on_table=on_table,
             auto_play=document.seats[seat].auto_play,
             game_over=view.phase is Phase.GAME_OVER,
             away=away,
@@ -508,9 +511,7 @@ class TableService:
                 reply="The game begins.",
             )
             if unconfirmed:
-                outcome.announcements.append(
-                    "Started without " + ", ".join(unconfirmed) + " (seat not confirmed)."
-                )
+                outcome.announcements.append(Notice("started_without", {"names": unconfirmed}))
             outcome.new_hand = True
             outcome.hands = self._all_hands(row.id, document, game)
             return outcome
@@ -534,13 +535,21 @@ class TableService:
     # -- the game -----------------------------------------------------------------------------
 
     async def act(
-        self, table_id: int, user_id: int, hand_number: int, action: Action | int
+        self,
+        table_id: int,
+        user_id: int,
+        hand_number: int,
+        action: Action | int,
+        *,
+        dm_channel: int | None = None,
     ) -> Outcome:
         """A person's bid, trump choice or card. ``hand_number`` comes from the button, so a
         click on an earlier hand's message is refused instead of acting on this one. A card
-        may be given by its id in the game's pack (what a play button carries)."""
+        may be given by its id in the game's pack (what a play button carries). A click from a
+        DM gives its channel: it must be this person's own hand DM."""
         async with self._lock(table_id):
             row, document, game = await self._playing(table_id)
+            _check_dm(document, user_id, dm_channel)
             if isinstance(action, int):
                 if not 0 <= action < game.pack.size:
                     raise Refused("there is no such card in this game")
@@ -574,10 +583,13 @@ class TableService:
                 row, document, game, events, user_id, before, action=(seat, action)
             )
 
-    async def set_auto_play(self, table_id: int, user_id: int, on: bool) -> Outcome:
+    async def set_auto_play(
+        self, table_id: int, user_id: int, on: bool, *, dm_channel: int | None = None
+    ) -> Outcome:
         async with self._lock(table_id):
             row = await self._open_row(table_id)
             document = _load_document(row)
+            _check_dm(document, user_id, dm_channel)
             seat = document.seat_of(user_id)
             if seat is None:
                 raise Refused("you are not seated at this table")
@@ -813,13 +825,16 @@ class TableService:
                 return None
             person = document.seats[seat]
             person.missed += 1
-            lines = [f"⏰ {person.name} ran out of time: {_decided_for(game, action)}."]
+            secret = isinstance(action, Bid) and game.rules.bidding in ("secret", "knock")
+            lines = [
+                Notice(
+                    "timed_out",
+                    {"name": person.name, "action": None if secret else action},
+                )
+            ]
             if person.missed >= 2:
                 _hand_to_computer(person, "timeout")
-                lines.append(
-                    f"{person.name} missed two turns in a row: a computer plays their seat "
-                    "until they press **I'm back**."
-                )
+                lines.append(Notice("computer_plays_for", {"name": person.name}))
             events += _play_forced_cards(document, game)
             outcome = await self._commit_game(row, document, game, events, None, before)
             outcome.announcements[:0] = lines
@@ -847,14 +862,17 @@ class TableService:
             [StoredEvent(kind, {"reason": reason}, None)],
             status=TableStatus.ABANDONED,
         )
-        outcome.announcements.append(f"This table is closed: {reason}. Start a new one any time.")
+        outcome.announcements.append(Notice("closed", {"reason": reason}))
         outcome.finished = True
         return outcome
 
-    async def come_back(self, table_id: int, user_id: int) -> Outcome:
+    async def come_back(
+        self, table_id: int, user_id: int, *, dm_channel: int | None = None
+    ) -> Outcome:
         """ "I'm back": take one's seat back from the computer player."""
         async with self._lock(table_id):
             row, document, game = await self._playing(table_id)
+            _check_dm(document, user_id, dm_channel)
             seat = document.seat_of(user_id)
             if seat is None:
                 raise Refused("you are not seated at this table")
@@ -911,12 +929,7 @@ class TableService:
                 reply=f"{name} is removed from the table.",
             )
             outcome.announcements.append(
-                f"{name} was removed from the table"
-                + (
-                    ": a computer player takes the seat."
-                    if row.status is TableStatus.PLAYING
-                    else "."
-                )
+                Notice("removed", {"name": name, "in_game": row.status is TableStatus.PLAYING})
             )
             return outcome
 
@@ -939,7 +952,7 @@ class TableService:
                 host_id=target,
                 reply=f"{document.seats[seat].name} is the host now.",
             )
-            outcome.announcements.append(f"<@{target}> is the host of this table now.")
+            outcome.announcements.append(Notice("new_host", {"user_id": target}))
             outcome.mention = (target,)
             return outcome
 
@@ -969,9 +982,7 @@ class TableService:
                 [StoredEvent("paused" if paused else "resumed", {}, user_id)],
                 reply="Paused." if paused else "Resumed.",
             )
-            outcome.announcements.append(
-                "⏸ The host paused the game." if paused else "▶ The game goes on."
-            )
+            outcome.announcements.append(Notice("paused" if paused else "resumed"))
             if not paused:
                 outcome.hands = self._all_hands(row.id, document, game)
             return outcome
@@ -1033,11 +1044,7 @@ class TableService:
         outcome = Outcome(table=self._table_view(row, document), reply="Rematch table opened.")
         outcome.opened = view
         if others:
-            outcome.announcements.append(
-                "Rematch! "
-                + " ".join(f"<@{u}>" for u in others)
-                + " — press **Join** on the new table to keep your seat."
-            )
+            outcome.announcements.append(Notice("rematch", {"user_ids": others}))
             outcome.mention = others
         return outcome
 
@@ -1150,12 +1157,11 @@ class TableService:
             status=TableStatus.FINISHED if over else None,
             results=results,
         )
-        outcome.events = events
         after = self._all_hands(row.id, document, game)
         outcome.new_hand = any(type(e).__name__ == "HandDealt" for e in events)
         outcome.hands = {u: s for u, s in after.items() if before.get(u) != s}
         outcome.finished = over
-        outcome.announcements = [line for e in events for line in _announce(game, e)]
+        outcome.announcements = [notice for e in events for notice in _announce(game, e)]
         return outcome
 
     async def _save(
@@ -1222,6 +1228,16 @@ def _check_timer(seconds: int) -> None:
         raise Refused(f"the turn timer can be {choices}")
 
 
+def _check_dm(document: TableDocument, user_id: int, dm_channel: int | None) -> None:
+    """A control clicked in a DM must be on the clicking person's own hand message: its answer
+    edits that message with their hand, which nobody else may read."""
+    if dm_channel is None:
+        return
+    ref = document.dms.get(str(user_id))
+    if ref is None or ref.channel_id != dm_channel:
+        raise Refused("that button is not for you")
+
+
 def _running_deadline(document: TableDocument) -> float | None:
     if document.turn is None or document.turn.deadline is None or document.paused:
         return None
@@ -1251,16 +1267,6 @@ def _waiting_for_someone_away(document: TableDocument) -> bool:
     """No person plays their own seat and someone only stepped away (missed their turns):
     the game waits for them (or for abandonment) instead of computers playing it out."""
     return not document.humans() and any(s.away == "timeout" for s in document.seats)
-
-
-def _decided_for(game: Game, action: Action) -> str:
-    if isinstance(action, Bid):
-        if game.rules.bidding in ("secret", "knock"):
-            return "a computer bid for them"
-        return f"a computer bid {action.n} for them"
-    if isinstance(action, ChooseTrump):
-        return f"a computer chose {action.suit} as trump for them"
-    return f"a computer played {action.card} for them"
 
 
 async def _run_in_thread(function: Callable[..., Any], *args: Any) -> Any:
@@ -1327,18 +1333,6 @@ def _hook_reason(view: Any, n: int) -> str | None:
     return None
 
 
-def _bids_context(view: Any) -> str:
-    parts = [f"{view.names[s]} {view.bids[s]}" for s in view.seats if view.bids[s] is not None]
-    return "Bids so far: " + (", ".join(parts) if parts else "none")
-
-
-def _trick_context(view: Any) -> str:
-    if not view.trick:
-        return "You lead."
-    played = ", ".join(f"{view.names[s]} {card}" for s, card in view.trick)
-    return f"On the table: {played}"
-
-
 def _computer_to_move(document: TableDocument, game: Game) -> int | None:
     if game.phase is Phase.GAME_OVER:
         return None
@@ -1380,24 +1374,40 @@ def _event_payload(event: Event) -> dict[str, Any]:
     return payload
 
 
-def _announce(game: Game, event: Event) -> list[str]:
+def _announce(game: Game, event: Event) -> list[Notice]:
     names = game.names
     if isinstance(event, HandScored):
-        rows = [
-            f"{names[s]}: bid {event.bids[s]}, took {event.tricks[s]}, "
-            f"{event.points[s]:+d} → {event.totals[s]}"
+        rows = tuple(
+            (names[s], event.bids[s], event.tricks[s], event.points[s], event.totals[s])
             for s in range(len(names))
             if event.bids[s] is not None
+        )
+        log = next((h for h in reversed(game.history()) if h.number == event.hand), None)
+        tricks = () if log is None else tuple(_trick_plays(game, log.seats, t) for t in log.tricks)
+        return [
+            Notice(
+                "hand_scored",
+                {"hand": event.hand, "tiebreak": event.tiebreak, "rows": rows, "tricks": tricks},
+            )
         ]
-        title = "Tie-break deal" if event.tiebreak else f"Hand {event.hand}"
-        return [f"**{title} scored**\n" + "\n".join(rows)]
     if isinstance(event, GameOver):
         order = sorted(range(len(names)), key=lambda s: (event.placing[s], s))
-        lines = [f"{event.placing[s]}. {names[s]} — {event.totals[s]}" for s in order]
-        winners = [names[s] for s in order if event.placing[s] == 1]
-        head = " and ".join(winners) + (" win!" if len(winners) > 1 else " wins!")
-        return [f"**Game over — {head}**\n" + "\n".join(lines)]
+        standings = tuple((event.placing[s], names[s], event.totals[s]) for s in order)
+        return [Notice("game_over", {"standings": standings})]
     return []
+
+
+def _trick_plays(
+    game: Game, seats: tuple[int, ...], trick: Any
+) -> tuple[tuple[tuple[str, Any], ...], str | None]:
+    """A finished trick as ((name, card) in play order, the winner's name or None)."""
+    start = seats.index(trick.leader)
+    order = seats[start:] + seats[:start]
+    plays = tuple(
+        (game.names[seat], game.pack.cards[card])
+        for seat, card in zip(order, trick.cards, strict=False)
+    )
+    return plays, (game.names[trick.winner] if trick.winner >= 0 else None)
 
 
 def _results(document: TableDocument, game: Game) -> list[PlayerResult]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
-from bot.engine import Card, Event, Phase, TrickView
+from bot.engine import Card, Phase, TrickView
 from bot.storage import TableStatus
 
 
@@ -58,16 +60,16 @@ class HandState:
     turned: Card | None
     trump_decided: bool
     my_turn: bool
-    may_change_bid: bool
-    """Classic's rule: the previous bidder may change their bid until the next one bids."""
     bid: int | None
     tricks_won: int
     bid_options: tuple[BidOption, ...]
     """On this player's turn to bid, or while they may change their bid."""
     trump_options: tuple[str, ...]
     """On this player's turn to choose trump."""
-    context: str | None
-    """On this player's turn only: the bids so far or the trick on the table."""
+    bids_so_far: tuple[tuple[str, int], ...] | None
+    """While this player may bid: the bids made so far (name, bid)."""
+    on_table: tuple[tuple[str, Card], ...] | None
+    """On this player's turn to play: the trick so far (name, card); empty when they lead."""
     auto_play: bool
     game_over: bool = False
     away: str | None = None
@@ -130,12 +132,19 @@ class TableView:
     """A lobby: when it closes if nobody starts it."""
 
 
+@dataclass(frozen=True)
+class Notice:
+    """Something to tell the channel, as a code and its parameters (cogs/render words it)."""
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
 @dataclass
 class Outcome:
     """The result of one committed change."""
 
     table: TableView
-    events: list[Event] = field(default_factory=list)
     reply: str | None = None
     """A short private answer to whoever acted."""
     hands: dict[int, HandState] = field(default_factory=dict)
@@ -143,8 +152,8 @@ class Outcome:
     new_hand: bool = False
     """A new hand was dealt: each person gets a new hand message."""
     finished: bool = False
-    announcements: list[str] = field(default_factory=list)
-    """Lines for the channel as new messages (hand scores, final standings)."""
+    announcements: list[Notice] = field(default_factory=list)
+    """For the channel as new messages (hand scores, final standings, timeouts…)."""
     nudge: tuple[int, ...] = ()
     """People to remind that it is their turn (halfway through the turn timer)."""
     opened: TableView | None = None

@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from bot.app import OhHellBot, build
+from bot.app import build
 from bot.config import BotSettings
 from bot.engine import Action, Game
+from cogs.client import OhHellBot
 from standin.server import StandIn
 from standin.testing import run_bot
 

@@ -17,6 +17,7 @@ CARD = re.compile(r"(?:10|11|12|13|[2-9JQKA])[♣♦♥♠]|🃏")
 HAND_TITLE = re.compile(r"Your hand — hand (\d+)")
 TABLE_HAND = re.compile(r"^Hand (\d+) ·")
 EARLIER = re.compile(r"\((\d+) earlier tricks\)")
+SCORED = re.compile(r"\*\*(?:Hand (\d+)|Tie-break deal) scored\*\*")
 PUBLIC_KINDS = {
     "join",
     "leave",
@@ -51,6 +52,17 @@ def _labels(components: list[dict[str, Any]]) -> list[str]:
             out.extend(str(o.get("label", "")) for o in child.get("options", []))
             out.append(str(child.get("placeholder", "")))
     return out
+
+
+def _check_post(content: str, played: Any, hands: dict[int, Any]) -> None:
+    """A channel post names cards only in a hand's score, and only cards played in it."""
+    parts = SCORED.split(content)
+    assert not CARD.findall(parts[0]), f"a channel message's text names cards: {content!r}"
+    every = [card for number in hands for card in played(number)]
+    for number, block in zip(parts[1::2], parts[2::2], strict=True):
+        allowed = Counter(played(int(number)) if number else every)
+        shown = Counter(CARD.findall(block))
+        assert not shown - allowed, f"a score post names cards not played: {shown - allowed}"
 
 
 def _field(embed: dict[str, Any], name: str) -> str:
@@ -110,9 +122,7 @@ def assert_private_hands_stay_private(
                 assert not Counter(head) - turned(number), (
                     f"table message {message.id} shows {head} beside the turned card"
                 )
-            assert not CARD.findall(state["content"] or ""), (
-                f"a channel message's text names cards: {state['content']!r}"
-            )
+            _check_post(state["content"] or "", played, hands)
 
     for person in people:
         seat = seats[person.name]

@@ -196,7 +196,7 @@ async def test_host_controls_kick_hand_over_pause_resume_and_cancel(
         # Remove Cat: a computer plays the seat, and Cat cannot take it back.
         panel = resumed.reply or panel
         kicked = await ann.select(panel, f"os:kick:{t}", [str(cat.id)])
-        assert kicked.response_type == 7
+        assert kicked.response_type == 7, kicked.content
         await standin.wait_for(lambda: "Cat (removed; a computer plays)" in str(table_embed(table)))
         assert f"oh:back:{t}" not in table.custom_ids()
         await standin.wait_for(

@@ -1,0 +1,100 @@
+"""The discord.py client: one cog of tables, persistent components, commands synced at
+start-up, and one answer for every refusal and error (cogs/errors.py)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.clock import Clock
+from bot.config import BotSettings
+from bot.service import TableService
+from cogs import render
+from cogs.errors import answer_error, reply
+from cogs.items import TableButton, TableSelect, on_message, parse
+from cogs.tables import TableController, TablesCog
+
+log = logging.getLogger(__name__)
+
+
+class TableTree(app_commands.CommandTree[Any]):
+    """Slash commands: refused in a DM (the handlers must not trust Discord's guild-only flag),
+    and every error answered by the one handler."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        if interaction.guild_id is None:
+            await reply(interaction, render.SERVER_ONLY)
+            return False
+        return True
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /
+    ) -> None:
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        await answer_error(interaction, original)
+
+
+class OhHellBot(commands.Bot):
+    """The bot: one cog of tables, persistent buttons, commands synced at start-up."""
+
+    def __init__(
+        self,
+        settings: BotSettings,
+        service: TableService,
+        *,
+        edit_delay: float = 0.5,
+        computer_delay: float = 1.0,
+        clock: Clock | None = None,
+    ) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=TableTree,
+        )
+        self.settings = settings
+        self.tables = TableController(
+            self,
+            service,
+            edit_delay=edit_delay,
+            computer_delay=computer_delay,
+            clock=clock,
+        )
+        self._resumed = False
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(TableButton, TableSelect)
+        await self.add_cog(TablesCog(self.tables))
+        if self.settings.dev_guild_id:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s", self.user)
+        if not self._resumed:
+            self._resumed = True
+            await self.tables.resume_open_tables()
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Components no persistent item claims (foreign, malformed or forged custom_ids, or
+        one that is not on the message clicked) still get an answer, instead of Discord's
+        "This interaction failed"."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if parse(custom_id) is None or not on_message(interaction.message, custom_id):
+            await reply(interaction, render.NOT_FOR_YOU)
+
+    async def close(self) -> None:
+        await self.tables.close()
+        await super().close()

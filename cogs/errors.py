@@ -1,0 +1,58 @@
+"""The one error handler: every refusal and every unexpected error of a command or a component
+is answered here, privately. A refusal says why; anything else says nothing was changed and
+gives a short reference that is also in the log."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+import discord
+
+from bot.service import CorruptRow, Refused
+from cogs import render
+
+log = logging.getLogger(__name__)
+
+
+async def reply(interaction: discord.Interaction[Any], text: str) -> None:
+    """A private answer, whether or not the interaction was answered already."""
+    text = render.fit(text, render.MESSAGE_LIMIT)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.NotFound:
+        # The interaction expired (Discord's 3 s, or 15 min for a follow-up): nobody to tell.
+        log.warning("interaction %s expired before its answer: %s", interaction.id, text)
+
+
+async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    if isinstance(error, Refused):
+        await reply(interaction, render.refusal(error))
+        return
+    if isinstance(error, CorruptRow):
+        log.error("%s", error)
+        await reply(interaction, render.CORRUPT_TABLE)
+        return
+    reference = secrets.token_hex(3)
+    log.error(
+        "unexpected error [ref %s] (user %s, %s)",
+        reference,
+        interaction.user.id,
+        _what(interaction),
+        exc_info=error,
+    )
+    try:
+        await reply(interaction, render.UNEXPECTED.format(reference=reference))
+    except discord.HTTPException:
+        log.warning("could not tell user %s about error %s", interaction.user.id, reference)
+
+
+def _what(interaction: discord.Interaction[Any]) -> str:
+    data: dict[str, Any] = dict(interaction.data or {})
+    if interaction.type is discord.InteractionType.component:
+        return f"component {data.get('custom_id')!r}"
+    return f"command {data.get('name')!r}"
