@@ -9,6 +9,7 @@ save finds the version moved on and raises `VersionConflict`.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -408,7 +409,18 @@ class Database:
                         now,
                     ),
                 )
-        return await self.load_table(table.id)
+        # What was just written, without reading it back.
+        return dataclasses.replace(
+            table,
+            document=document,
+            status=new_status,
+            host_id=table.host_id if host_id is None else host_id,
+            message_id=table.message_id if message_id is None else message_id,
+            preset=table.preset if preset is None else preset,
+            version=table.version + 1,
+            updated_at=now,
+            due_at=due,
+        )
 
     async def next_due(self) -> tuple[int, float] | None:
         """The open table with the earliest deadline, and that deadline."""

@@ -33,6 +33,7 @@ from cogs import render
 from cogs.errors import answer_error, reply
 from cogs.items import Click, NotOffered, parse, whole_number
 from cogs.pacing import Pacer
+from cogs.shown import Shown
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,19 @@ NOT_FOR_YOU = render.NOT_FOR_YOU
 TRANSIENT = (discord.HTTPException, aiohttp.ClientError, OSError, asyncio.TimeoutError)
 """Failures a later attempt may get past (a 5xx, a dropped connection, a timeout)."""
 MAX_REFRESH_RETRIES = 6
+IN_FLIGHT_WAIT = 1.0
+"""Seconds a click's answer waits for an edit of the same hand message already under way
+(well inside Discord's 3 s to answer)."""
+
+
+def worth_retrying(error: BaseException) -> bool:
+    """Whether the same call may succeed later: a 429 or a 5xx from Discord, or no answer at
+    all (a dropped connection, a timeout). Any other 4xx will fail the same way again."""
+    if isinstance(error, discord.HTTPException):
+        return error.status == 429 or error.status >= 500
+    return isinstance(error, TRANSIENT)
+
+
 HAND_OVER = "Hand {hand} is over — your next hand is in a new message."
 EPHEMERAL_TOKEN_LIFETIME = 14 * 60  # Discord's 15 minutes, less a margin
 REQUIRED_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
@@ -95,19 +109,47 @@ class TableController:
         self._scheduler: asyncio.Task[None] | None = None
         self.edit_delay = edit_delay
         self.computer_delay = computer_delay
-        self._turns: dict[int, tuple[Any, ...]] = {}
-        self._pings: dict[int, discord.PartialMessage] = {}
+        self._shown: dict[int, Shown] = {}
+        """By open table: what this process holds for it (cogs/shown.py); dropped when the
+        table closes."""
         self._refreshing: set[tuple[Any, ...]] = set()
+        self._in_flight: dict[tuple[Any, ...], asyncio.Event] = {}
+        """By message key: set once the render under way has landed (or failed)."""
         self._stale: set[tuple[Any, ...]] = set()
         self._steppers: dict[int, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._ephemeral_hands: dict[tuple[int, int], tuple[discord.Interaction[Any], float]] = {}
-        self._last_dm: dict[tuple[int, int], tuple[int, str]] = {}
-        self._publish_locks: dict[int, asyncio.Lock] = {}
-        self._closed_dms: set[int] = set()
         self._missed: dict[int, tuple[int, list[str]]] = {}
         """By table: its channel and the notices that could not be posted there."""
         self.pacer = Pacer()
+
+    def _state(self, table_id: int) -> Shown:
+        shown = self._shown.get(table_id)
+        if shown is None:
+            shown = self._shown[table_id] = Shown()
+        return shown
+
+    def remember(self, outcome: Outcome) -> None:
+        """Keep an outcome's views for the messages still to render. A closed table's are kept
+        only while its last outcome is published (see `forget`)."""
+        table = outcome.table
+        shown = self._state(table.table_id) if table.status.is_open else None
+        (shown or self._shown.get(table.table_id) or Shown()).remember(outcome)
+
+    def remember_side(self, outcome: Outcome | None) -> None:
+        """A message id stored (not an action): its views are the newest, for an open table."""
+        if outcome is not None and outcome.table.table_id in self._shown:
+            self.remember(outcome)
+
+    def forget(self, table_id: int) -> None:
+        """A closed table: drop what is held for it (a message rendered later loads it)."""
+        shown = self._shown.pop(table_id, None)
+        if shown is not None and shown.ping is not None:
+            self._spawn(self._delete(shown.ping))
+
+    def cached_tables(self) -> set[int]:
+        """The tables anything is held in memory for (tests check it empties)."""
+        refreshing = {key[1] for key in self._refreshing | self._stale | set(self._in_flight)}
+        return set(self._shown) | set(self._steppers) | set(self._missed) | refreshing
 
     # -- background work ------------------------------------------------------------------------
 
@@ -197,7 +239,13 @@ class TableController:
         running = self._steppers.get(table_id)
         if running is not None and not running.done():
             return
-        self._steppers[table_id] = self._spawn(self._step_until_people(table_id))
+        task = self._spawn(self._step_until_people(table_id))
+        self._steppers[table_id] = task
+        task.add_done_callback(
+            lambda done: (
+                self._steppers.pop(table_id, None) if self._steppers.get(table_id) is done else None
+            )
+        )
 
     async def _step_until_people(self, table_id: int) -> None:
         while True:
@@ -209,6 +257,8 @@ class TableController:
             if outcome is None:
                 return
             await self.publish(outcome)
+            if not outcome.automatic:
+                return  # people must act now: no need to ask the service again
             if self.computer_delay:
                 await asyncio.sleep(self.computer_delay)
 
@@ -221,8 +271,13 @@ class TableController:
     async def publish(self, outcome: Outcome) -> None:
         """Show a committed change: the table message (coalesced), private hands, notices.
         One table's outcomes are shown one at a time, in the order they were committed."""
-        lock = self._publish_locks.setdefault(outcome.table.table_id, asyncio.Lock())
-        async with lock:
+        table = outcome.table
+        self.remember(outcome)
+        shown = self._shown.get(table.table_id)
+        if shown is None:  # a closed table: nothing else can be published for it
+            await self._publish(outcome)
+            return
+        async with shown.publish_lock:
             await self._publish(outcome)
 
     async def _publish(self, outcome: Outcome) -> None:
@@ -244,11 +299,14 @@ class TableController:
                 # `catch_up`): a hand's score is never silently dropped.
                 self._missed.setdefault(table.table_id, (table.channel_id, []))[1].append(text)
         if outcome.nudge:
-            await self._ping(table, self._turns.get(table.table_id, ()), outcome.nudge)
+            shown = self._shown.get(table.table_id)
+            await self._ping(table, shown.turn if shown else (), outcome.nudge)
         if outcome.opened is not None:
             await self._post_table(outcome.opened)
         if outcome.finished and table.status is not TableStatus.FINISHED:
             await self._close_all_hands(table)
+        if not table.status.is_open:
+            self.forget(table.table_id)
 
     async def catch_up(self, table_id: int) -> None:
         """Post what a table's channel missed while the bot could not send there."""
@@ -271,13 +329,15 @@ class TableController:
     async def _post_table(self, table: TableView) -> None:
         sent = await self._send_channel(table.channel_id, None, render.table_message(table))
         if sent is not None:
-            await self.service.set_message(table.table_id, sent.id)
+            self.remember_side(await self.service.set_message(table.table_id, sent.id))
 
     async def _close_all_hands(self, table: TableView) -> None:
         text = f"This game was {table.status.value}" + (
             f": {table.closed_reason}." if table.closed_reason else "."
         )
-        for ref in (await self.service.dm_refs(table.table_id)).values():
+        shown = self._shown.get(table.table_id)
+        refs = shown.dm_refs if shown is not None else await self.service.dm_refs(table.table_id)
+        for ref in refs.values():
             self._spawn(self._close_hand_message(ref, text))
 
     # -- turn nudges ------------------------------------------------------------------------------
@@ -296,20 +356,21 @@ class TableController:
                 if (uid := table.seats[s].user_id) is not None and not table.seats[s].left
             )
             marker = (waiting, game.hand_number, len(game.tricks), len(game.trick), game.has_bid)
-        t = table.table_id
-        if self._turns.get(t) == marker:
+        shown = self._shown.get(table.table_id)
+        if shown is None or shown.turn == marker:
             return
-        self._turns[t] = marker
-        ping = self._pings.pop(t, None)
-        if ping is not None:
-            self._spawn(self._delete(ping))
+        shown.turn = marker
+        if shown.ping is not None:
+            self._spawn(self._delete(shown.ping))
+            shown.ping = None
 
     async def _ping(
         self, table: TableView, marker: tuple[Any, ...], waiting: tuple[int, ...]
     ) -> None:
         """One short message that mentions whoever the table waits for; deleted once the turn
         passes (see `watch_turn`)."""
-        if self._turns.get(table.table_id) != marker:
+        shown = self._shown.get(table.table_id)
+        if shown is None or shown.turn != marker:
             return
         url = render.jump_url(table.guild_id, table.channel_id, table.message_id)
         mentions = " ".join(f"<@{user}>" for user in waiting)
@@ -318,9 +379,9 @@ class TableController:
             if table.deadline is not None
             else ""
         )
-        old = self._pings.pop(table.table_id, None)
-        if old is not None:
-            self._spawn(self._delete(old))
+        if shown.ping is not None:
+            self._spawn(self._delete(shown.ping))
+            shown.ping = None
         channel = self.bot.get_partial_messageable(table.channel_id)
         try:
             await self.pacer.wait()
@@ -333,8 +394,8 @@ class TableController:
         except discord.HTTPException as error:
             log.warning("table %s: could not ping: %s", table.table_id, error)
             return
-        if self._turns.get(table.table_id) == marker:
-            self._pings[table.table_id] = channel.get_partial_message(sent.id)
+        if self._shown.get(table.table_id) is shown and shown.turn == marker:
+            shown.ping = channel.get_partial_message(sent.id)
         else:  # the turn passed while sending
             self._spawn(self._delete(channel.get_partial_message(sent.id)))
 
@@ -382,12 +443,16 @@ class TableController:
                     if before is not None:
                         await before()
                     self._stale.discard(key)
+                    landed = self._in_flight[key] = asyncio.Event()
                     try:
                         await render_now()
                     except discord.Forbidden as error:
                         log.warning("%s: not allowed: %s", key, error)
                         return
                     except TRANSIENT as error:
+                        if not worth_retrying(error):
+                            log.error("%s: Discord refused the edit: %s", key, error)
+                            return
                         # Dropping a failed edit would leave the message stale for good (a
                         # turn nobody is shown): try again, later and later.
                         failures += 1
@@ -398,15 +463,19 @@ class TableController:
                         self._stale.add(key)
                         await asyncio.sleep(min(30.0, 0.5 * 2**failures))
                         continue
+                    finally:
+                        landed.set()
                     if key not in self._stale:
                         return
             finally:
                 self._refreshing.discard(key)
+                self._in_flight.pop(key, None)
 
         self._spawn(run())
 
     async def _edit_table(self, table_id: int) -> None:
-        table = await self.service.table_view(table_id)
+        shown = self._shown.get(table_id)
+        table = shown.view if shown and shown.view else await self.service.table_view(table_id)
         if table.message_id is None:
             return
         message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(
@@ -418,7 +487,7 @@ class TableController:
             if table.status.is_open:
                 sent = await self._send_channel(table.channel_id, None, render.table_message(table))
                 if sent is not None:
-                    await self.service.set_message(table_id, sent.id)
+                    self.remember_side(await self.service.set_message(table_id, sent.id))
         except discord.Forbidden as error:
             log.warning("table %s: may not edit the table message: %s", table_id, error)
 
@@ -456,29 +525,46 @@ class TableController:
         """Render one person's hand message from the latest stored state and send it: an edit,
         or a new DM for a new hand (closing the last one). Skipped when nothing would change.
         Only ever called through `refresh_hand`, one at a time per person."""
-        key = (table_id, user_id)
-        try:
-            state = await self.service.hand_state(table_id, user_id)
-        except Refused:
-            return
-        table = await self.service.table_view(table_id)
+        shown = self._shown.get(table_id)
+        state = shown.hands.get(user_id) if shown else None
+        table = shown.view if shown else None
+        if state is None or table is None:
+            try:
+                state = await self.service.hand_state(table_id, user_id)
+            except Refused:
+                return
+            table = await self.service.table_view(table_id)
         rendered = render.hand_message(state, table, self._where(table))
         signature = _signature(rendered)
-        if self._last_dm.get(key) == (state.hand_number, signature):
+        if shown is not None and shown.last_dm.get(user_id) == (state.hand_number, signature):
             return
         if user_id in table.dms_closed:
             await self._refresh_ephemeral_hand(table_id, user_id, rendered)
             return
-        ref = await self.service.dm_ref(table_id, user_id)
+        if shown is not None and shown.view is not None:
+            ref = shown.dm_refs.get(user_id)
+        else:
+            ref = await self.service.dm_ref(table_id, user_id)
         if ref is not None and ref.hand == state.hand_number:
             message = self.bot.get_partial_messageable(ref.channel_id).get_partial_message(
                 ref.message_id
             )
             try:
                 await self.pacer.wait()
+                newer = self._shown.get(table_id)
+                if newer and newer.view and newer.view.version > table.version:
+                    # A change landed while this waited (a click's own answer may already
+                    # show it): render that instead of overwriting it with an older state.
+                    fresh = newer.hands.get(user_id)
+                    if fresh is None or fresh.hand_number != state.hand_number:
+                        return self.refresh_hand(table_id, user_id)
+                    rendered = render.hand_message(fresh, newer.view, self._where(newer.view))
+                    signature = _signature(rendered)
+                    if newer.last_dm.get(user_id) == (state.hand_number, signature):
+                        return None
                 await message.edit(**rendered.kwargs())
-                self._last_dm[key] = (state.hand_number, signature)
-                return
+                self._showing(table_id, user_id, (state.hand_number, signature))
+                return None
             except discord.NotFound:
                 pass  # deleted by the person: send a new one
         try:
@@ -495,22 +581,33 @@ class TableController:
             await self.pacer.wait()
             sent = await channel.send(**_send_kwargs(rendered))
         except discord.Forbidden:
-            await self.service.record_dm(table_id, user_id, None)
+            self.remember_side(await self.service.record_dm(table_id, user_id, None))
             self.schedule_table_edit(table_id)
             return
-        self._last_dm[key] = (state.hand_number, signature)
-        await self.service.record_dm(
-            table_id,
-            user_id,
-            DmRef(channel_id=sent.channel.id, message_id=sent.id, hand=state.hand_number),
-        )
+        new_ref = DmRef(channel_id=sent.channel.id, message_id=sent.id, hand=state.hand_number)
+        self._showing(table_id, user_id, (state.hand_number, signature), new_ref)
+        self.remember_side(await self.service.record_dm(table_id, user_id, new_ref))
         if ref is not None and ref.hand != state.hand_number:
             # After the new hand is out: nobody waits on this edit.
-            self._spawn(self._close_hand_message(ref))
+            self._spawn(self._close_hand_message(ref, table_id=table_id))
 
-    async def _close_hand_message(self, ref: DmRef, text: str | None = None) -> None:
+    def _showing(
+        self, table_id: int, user_id: int, shows: tuple[int, str], ref: DmRef | None = None
+    ) -> None:
+        """What a hand DM shows now that an edit landed (the table's state may have been
+        created meanwhile: a later refresh compares against this)."""
+        shown = self._shown.get(table_id)
+        if shown is not None:
+            shown.last_dm[user_id] = shows
+            if ref is not None:
+                shown.dm_refs[user_id] = ref
+
+    async def _close_hand_message(
+        self, ref: DmRef, text: str | None = None, *, table_id: int | None = None
+    ) -> None:
         """Take the controls off a finished hand's message, so no stale button looks live."""
-        if ref.message_id in self._closed_dms:
+        shown = self._shown.get(table_id) if table_id is not None else None
+        if shown is not None and ref.message_id in shown.closed_dms:
             return
         message = self.bot.get_partial_messageable(ref.channel_id).get_partial_message(
             ref.message_id
@@ -520,12 +617,14 @@ class TableController:
             await message.edit(
                 content=text or HAND_OVER.format(hand=ref.hand), embed=None, view=None
             )
-        self._closed_dms.add(ref.message_id)
+        if shown is not None:
+            shown.closed_dms.add(ref.message_id)
 
     async def _refresh_ephemeral_hand(
         self, table_id: int, user_id: int, rendered: render.Rendered
     ) -> None:
-        held = self._ephemeral_hands.get((table_id, user_id))
+        shown = self._shown.get(table_id)
+        held = shown.ephemeral.get(user_id) if shown else None
         if held is None or time.monotonic() - held[1] > EPHEMERAL_TOKEN_LIFETIME:
             return
         with contextlib.suppress(discord.HTTPException):
@@ -562,9 +661,11 @@ class TableController:
             raise Refused(NOT_FOR_YOU)  # no other control is ever sent in a DM
         if kind == "join":
             outcome = await service.join(t, user.id, user.display_name)
+            self.remember(outcome)
             await self._update_table_in_place(interaction, outcome)
         elif kind == "leave":
             outcome = await service.leave(t, user.id)
+            self.remember(outcome)
             await self._update_table_in_place(interaction, outcome)
         elif kind == "addcpu":
             await self._require_seated_lobby(t, user.id)
@@ -574,6 +675,7 @@ class TableController:
         elif kind == "cpulevel":
             level = click.values[0] if click.values else "normal"
             outcome = await service.add_computer(t, user.id, level)
+            self.remember(outcome)
             await interaction.response.edit_message(content=outcome.reply, view=None)
             self.schedule_table_edit(t)
         elif kind in ("rules", "rulepg"):
@@ -587,20 +689,23 @@ class TableController:
         elif kind == "rule":
             field = click.arg or ""
             raw = click.values[0] if click.values else "-"
-            await service.set_rule(
+            outcome = await service.set_rule(
                 t, user.id, field, _rule_value(field, raw), can_manage=_can_manage(interaction)
             )
+            self.remember(outcome)
             page = next((i for i, fields in enumerate(render.RULE_PAGES) if field in fields), 0)
             rendered = render.rules_editor(t, await service.settings(t), page)
             await interaction.response.edit_message(**rendered.kwargs())
             self.schedule_table_edit(t)
         elif kind == "start":
             outcome = await service.start_game(t, user.id, can_manage=_can_manage(interaction))
+            self.remember(outcome)
             await self._update_table_in_place(interaction, outcome)
             self.publish_later(outcome)
             self.kick(t)
         elif kind == "leaveok":
             outcome = await service.leave(t, user.id)
+            self.remember(outcome)
             await interaction.response.edit_message(content=outcome.reply, view=None)
             self.publish_later(outcome)
             self.kick(t)
@@ -611,6 +716,7 @@ class TableController:
             )
         elif kind == "cancelok":
             outcome = await service.cancel(t, user.id, can_manage=_can_manage(interaction))
+            self.remember(outcome)
             await interaction.response.edit_message(content=outcome.reply, view=None)
             self.publish_later(outcome)
         elif kind == "hand":
@@ -620,6 +726,7 @@ class TableController:
             await reply(interaction, render.scores_text(table))
         elif kind == "auto":
             outcome = await service.set_auto_play(t, user.id, click.arg == "1", dm_channel=dm)
+            self.remember(outcome)
             state = await service.hand_state(t, user.id)
             await interaction.response.edit_message(
                 **render.hand_message(state, outcome.table, self._where(outcome.table)).kwargs()
@@ -629,14 +736,15 @@ class TableController:
             await self._act(interaction, click)
         elif kind == "back":
             outcome = await service.come_back(t, user.id, dm_channel=dm)
+            self.remember(outcome)
             table = outcome.table
             if interaction.message is not None and interaction.message.id != table.message_id:
                 # Pressed in their hand message: it becomes their hand again, in place.
                 state = outcome.hands.get(user.id) or await service.hand_state(t, user.id)
                 rendered = render.hand_message(state, table, self._where(table))
                 await interaction.response.edit_message(**rendered.kwargs())
-                if not interaction.message.flags.ephemeral:
-                    self._last_dm[(t, user.id)] = (state.hand_number, _signature(rendered))
+                if not interaction.message.flags.ephemeral and t in self._shown:
+                    self._shown[t].last_dm[user.id] = (state.hand_number, _signature(rendered))
             else:
                 await reply(interaction, outcome.reply or "Welcome back.")
             self.publish_later(outcome)
@@ -650,6 +758,7 @@ class TableController:
             await self._host_action(interaction, click)
         elif kind == "rematch":
             outcome = await service.rematch(t, user.id)
+            self.remember(outcome)
             opened = outcome.opened
             assert opened is not None
             await reply(interaction, "Rematch table opened below: the others confirm with Join.")
@@ -667,12 +776,16 @@ class TableController:
         value = number or 0
         if kind == "kick":
             outcome = await self.service.kick(t, user.id, value, can_manage=manage)
+            self.remember(outcome)
         elif kind == "hostto":
             outcome = await self.service.hand_over(t, user.id, value, can_manage=manage)
+            self.remember(outcome)
         elif kind == "timer":
             outcome = await self.service.set_turn_timer(t, user.id, value, can_manage=manage)
+            self.remember(outcome)
         else:
             outcome = await self.service.set_paused(t, user.id, kind == "pause", can_manage=manage)
+            self.remember(outcome)
         table = outcome.table
         if table.host_id == user.id or manage:
             panel = render.host_panel(table)
@@ -694,7 +807,14 @@ class TableController:
         outcome = await self.service.act(
             t, user.id, click.hand, action, dm_channel=_dm_channel(interaction)
         )
+        self.remember(outcome)
         state = outcome.hands.get(user.id) or await self.service.hand_state(t, user.id)
+        landed = self._in_flight.get(("hand", t, user.id))
+        if landed is not None:
+            # A refresh of this hand rendered before the click is on its way: let it land
+            # first, so it cannot overwrite this answer (the refresh then runs again).
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(landed.wait(), IN_FLIGHT_WAIT)
         rendered = render.hand_message(state, outcome.table, self._where(outcome.table))
         ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
         if outcome.new_hand and not ephemeral:
@@ -703,16 +823,18 @@ class TableController:
             await interaction.response.edit_message(
                 content=HAND_OVER.format(hand=click.hand), embed=None, view=None
             )
-            if interaction.message is not None:
-                self._closed_dms.add(interaction.message.id)
+            if interaction.message is not None and t in self._shown:
+                self._shown[t].closed_dms.add(interaction.message.id)
         else:
             await interaction.response.edit_message(**rendered.kwargs())
-            if ephemeral:
-                self._ephemeral_hands[(t, user.id)] = (interaction, time.monotonic())
-            else:
-                self._last_dm[(t, user.id)] = (state.hand_number, _signature(rendered))
+            shown = self._shown.get(t)
+            if shown is not None and ephemeral:
+                shown.ephemeral[user.id] = (interaction, time.monotonic())
+            elif shown is not None:
+                shown.last_dm[user.id] = (state.hand_number, _signature(rendered))
         self.publish_later(outcome)
-        self.kick(t)
+        if outcome.automatic:
+            self.kick(t)
 
     @staticmethod
     def _action(click: Click) -> Bid | Play | ChooseTrump | int:
@@ -741,7 +863,8 @@ class TableController:
         table = await self.service.table_view(table_id)
         rendered = render.hand_message(state, table, self._where(table))
         await interaction.response.send_message(**_send_kwargs(rendered), ephemeral=True)
-        self._ephemeral_hands[(table_id, interaction.user.id)] = (interaction, time.monotonic())
+        if table.status.is_open:
+            self._state(table_id).ephemeral[interaction.user.id] = (interaction, time.monotonic())
 
     async def _update_table_in_place(
         self, interaction: discord.Interaction[Any], outcome: Outcome
@@ -752,7 +875,8 @@ class TableController:
         if message is not None and known in (None, message.id):
             await interaction.response.edit_message(**render.table_message(outcome.table).kwargs())
             if known is None:
-                await self.service.set_message(outcome.table.table_id, message.id)
+                stored = await self.service.set_message(outcome.table.table_id, message.id)
+                self.remember_side(stored)
         else:
             await reply(interaction, outcome.reply or "Done.")
             self.schedule_table_edit(outcome.table.table_id)
@@ -906,7 +1030,8 @@ class TablesCog(commands.Cog, name="Tables"):
         message = callback.resource
         if not isinstance(message, discord.InteractionMessage):
             message = await interaction.original_response()
-        await self.service.set_message(outcome.table.table_id, message.id)
+        stored = await self.service.set_message(outcome.table.table_id, message.id)
+        self.controller.remember_side(stored)
 
     @ohhell.command(
         name="settings",

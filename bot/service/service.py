@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from pydantic import ValidationError
@@ -126,6 +126,10 @@ class TableService:
         self._run_blocking = run_blocking or _run_in_thread
         self._rng = rng or random.Random()
         self._locks: dict[int, asyncio.Lock] = {}
+        self._closing: set[int] = set()
+        self._games: dict[int, tuple[int, Game]] = {}
+        """By table: the decoded game of the version last loaded or saved here, so an action
+        replays nothing. A cache: the row's version decides, and a table that closes drops it."""
         self.clock = clock
         self.lobby_timeout = lobby_timeout
         self.abandon_after = abandon_after
@@ -138,8 +142,43 @@ class TableService:
         self.watching = float("inf")
         """The deadline the scheduler sleeps until (infinity: it is looking, wake it for any)."""
 
-    def _lock(self, table_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(table_id, asyncio.Lock())
+    @contextlib.asynccontextmanager
+    async def _lock(self, table_id: int) -> AsyncIterator[None]:
+        """One change at a time per table in this process; a closed table's lock goes once
+        it is released."""
+        lock = self._locks.setdefault(table_id, asyncio.Lock())
+        try:
+            async with lock:
+                yield
+        finally:
+            closed = table_id in self._closing and self._locks.get(table_id) is lock
+            if closed and not lock.locked():
+                del self._locks[table_id]
+                self._closing.discard(table_id)
+
+    def _game(self, row: TableRow, document: TableDocument, *, to_change: bool) -> Game:
+        """The row's game, from the cache when it holds this version. A game about to change is
+        taken out of the cache (a reader meanwhile decodes its own copy) and put back by
+        `_save` once the change is committed."""
+        assert document.game is not None
+        cached = self._games.get(row.id)
+        if cached is not None and cached[0] == row.version:
+            if to_change:
+                del self._games[row.id]
+            return cached[1]
+        game = Game.from_json(document.game)
+        if not to_change:
+            self._games[row.id] = (row.version, game)
+        return game
+
+    def _forget(self, table_id: int) -> None:
+        """A table closed: its cached game goes, and its lock once released."""
+        self._games.pop(table_id, None)
+        self._closing.add(table_id)
+
+    def cached_tables(self) -> set[int]:
+        """The tables this service holds anything in memory for (tests check it empties)."""
+        return set(self._games) | set(self._locks) | self._closing
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -167,7 +206,7 @@ class TableService:
             raise Refused("you are not seated at this table")
         if document.game is None:
             raise Refused("the game has not started yet")
-        return self._hand_state(row.id, document, Game.from_json(document.game), seat)
+        return self._hand_state(row.id, document, self._game(row, document, to_change=False), seat)
 
     async def settings(self, table_id: int) -> Settings:
         """The table's rule settings (the host's overrides on its preset)."""
@@ -181,14 +220,20 @@ class TableService:
     async def open_table_ids(self) -> list[int]:
         return await self.db.open_table_ids()
 
-    def _table_view(self, row: TableRow, document: TableDocument) -> TableView:
+    def _table_view(
+        self, row: TableRow, document: TableDocument, game: Game | None = None
+    ) -> TableView:
         settings = _settings(document)
-        game = Game.from_json(document.game) if document.game else None
+        if game is None and document.game and row.status.is_open:
+            game = self._game(row, document, to_change=False)
+        elif game is None and document.game:
+            game = Game.from_json(document.game)
         problem = None
         if row.status is TableStatus.LOBBY:
             problem = _start_problem(settings, len(document.seats))
         return TableView(
             table_id=row.id,
+            version=row.version,
             guild_id=row.guild_id,
             channel_id=row.channel_id,
             message_id=row.message_id,
@@ -359,17 +404,32 @@ class TableService:
         self._due_moved(row.due_at)
         return row
 
-    async def set_message(self, table_id: int, message_id: int) -> None:
+    async def set_message(self, table_id: int, message_id: int) -> Outcome | None:
         """Remember the table message (not an action: retried on a version conflict, which only
-        another process writing the same table can cause)."""
+        another process writing the same table can cause). None: it could not be stored."""
         async with self._lock(table_id):
             for _ in range(5):
                 row = await self.db.load_table(table_id)
                 try:
-                    await self.db.save_table(row, document=row.document, message_id=message_id)
-                    return
+                    saved = await self.db.save_table(
+                        row, document=row.document, message_id=message_id
+                    )
                 except VersionConflict:
                     continue
+                return self._side_saved(row, saved, _load_document(saved))
+        return None
+
+    def _side_saved(self, row: TableRow, saved: TableRow, document: TableDocument) -> Outcome:
+        """A save that left the game as it was (the table message's id, a DM's): the decoded
+        game stays good for the new version, and the views say what changed."""
+        cached = self._games.get(row.id)
+        game = None
+        if cached is not None and cached[0] == row.version:
+            game = cached[1]
+            self._games[row.id] = (saved.version, game)
+        view = self._table_view(saved, document, game)
+        refs = {int(user): ref for user, ref in document.dms.items()}
+        return Outcome(table=view, dm_refs=refs, same_game=True)
 
     async def join(self, table_id: int, user_id: int, name: str) -> Outcome:
         async with self._lock(table_id):
@@ -509,11 +569,12 @@ class TableService:
                 [StoredEvent("started", {}, user_id)],
                 status=TableStatus.PLAYING,
                 reply="The game begins.",
+                game=game,
             )
             if unconfirmed:
                 outcome.announcements.append(Notice("started_without", {"names": unconfirmed}))
             outcome.new_hand = True
-            outcome.hands = self._all_hands(row.id, document, game)
+            outcome.hands = outcome.every_hand = self._all_hands(row.id, document, game)
             return outcome
 
     async def cancel(self, table_id: int, user_id: int, *, can_manage: bool = False) -> Outcome:
@@ -601,7 +662,7 @@ class TableService:
                 reply=f"Auto-play of a forced card is {'on' if on else 'off'}.",
             )
 
-    async def record_dm(self, table_id: int, user_id: int, ref: DmRef | None) -> None:
+    async def record_dm(self, table_id: int, user_id: int, ref: DmRef | None) -> Outcome | None:
         """Remember (or forget, with None: DMs closed) a person's hand message."""
         async with self._lock(table_id):
             for _ in range(5):
@@ -617,10 +678,11 @@ class TableService:
                     if user_id in document.dms_closed:
                         document.dms_closed.remove(user_id)
                 try:
-                    await self.db.save_table(row, document=document.model_dump())
-                    return
+                    saved = await self.db.save_table(row, document=document.model_dump())
                 except VersionConflict:
                     continue
+                return self._side_saved(row, saved, document)
+        return None
 
     async def dm_ref(self, table_id: int, user_id: int) -> DmRef | None:
         return (await self.dm_refs(table_id)).get(user_id)
@@ -635,7 +697,7 @@ class TableService:
         person with auto-play on. Returns None when people must act (or the game is over)."""
         async with self._lock(table_id):
             try:
-                row, document, game = await self._playing(table_id)
+                row, document, game = await self._playing(table_id, to_change=False)
             except Refused:
                 return None
             if document.paused or _waiting_for_someone_away(document):
@@ -646,8 +708,9 @@ class TableService:
             ):
                 return None  # people must act: the usual answer, so kept cheap
             before = self._all_hands(row.id, document, game)
-            forced = _play_forced_cards(document, game)
-            if forced:  # e.g. left over from before a restart
+            if _forced_card_waiting(document, game):  # e.g. left over from before a restart
+                game = self._game(row, document, to_change=True)
+                forced = _play_forced_cards(document, game)
                 return await self._commit_game(row, document, game, forced, None, before)
             seat = _computer_to_move(document, game)
             if seat is None:
@@ -660,13 +723,19 @@ class TableService:
         async with self._lock(table_id):
             current = await self.db.load_table(table_id)
             if current.version != row.version:
-                return await self._outcome_unchanged(current)
+                # Only a DM's id stored meanwhile does not waste the decision; anything else
+                # (a seat taken back, a pause, another move) does, and the next step looks again.
+                if current.status is not row.status or _without_dms(current) != _without_dms(row):
+                    return await self._outcome_unchanged(current)
+                row, document = current, _load_document(current)
+            game = self._game(row, document, to_change=True)
             events = game.apply(seat, action)
             events += _play_forced_cards(document, game)
             return await self._commit_game(row, document, game, events, None, before)
 
     async def _outcome_unchanged(self, row: TableRow) -> Outcome:
-        return Outcome(table=self._table_view(row, _load_document(row)))
+        """Nothing was done: the caller asks again (``automatic``)."""
+        return Outcome(table=self._table_view(row, _load_document(row)), automatic=True)
 
     # -- table life: deadlines, coming back, host controls, rematch -------------------------------
 
@@ -1099,12 +1168,14 @@ class TableService:
             raise Refused("the game has already started")
         return row, _load_document(row)
 
-    async def _playing(self, table_id: int) -> tuple[TableRow, TableDocument, Game]:
+    async def _playing(
+        self, table_id: int, *, to_change: bool = True
+    ) -> tuple[TableRow, TableDocument, Game]:
         row = await self._open_row(table_id)
         document = _load_document(row)
         if row.status is not TableStatus.PLAYING or document.game is None:
             raise Refused("the game has not started yet")
-        return row, document, Game.from_json(document.game)
+        return row, document, self._game(row, document, to_change=to_change)
 
     @staticmethod
     def _check_room(document: TableDocument) -> None:
@@ -1156,8 +1227,19 @@ class TableService:
             stored,
             status=TableStatus.FINISHED if over else None,
             results=results,
+            game=game,
         )
         after = self._all_hands(row.id, document, game)
+        outcome.every_hand = after
+        outcome.automatic = (
+            not over
+            and not document.paused
+            and not _waiting_for_someone_away(document)
+            and (
+                _computer_to_move(document, game) is not None
+                or _forced_card_waiting(document, game)
+            )
+        )
         outcome.new_hand = any(type(e).__name__ == "HandDealt" for e in events)
         outcome.hands = {u: s for u, s in after.items() if before.get(u) != s}
         outcome.finished = over
@@ -1175,7 +1257,10 @@ class TableService:
         preset: str | None = None,
         results: list[PlayerResult] | None = None,
         reply: str | None = None,
+        game: Game | None = None,
     ) -> Outcome:
+        """Commit a change with the version check; `game` is the changed game, kept decoded
+        for the next action."""
         if any(event.user_id is not None for event in events):
             document.last_activity = self.clock()
         try:
@@ -1192,7 +1277,15 @@ class TableService:
         except VersionConflict:
             raise Refused("the table changed at the same moment: look again and retry") from None
         self._due_moved(saved.due_at)
-        return Outcome(table=self._table_view(saved, document), reply=reply)
+        if not saved.status.is_open:
+            self._forget(saved.id)
+        elif game is not None:
+            self._games[saved.id] = (saved.version, game)
+        return Outcome(
+            table=self._table_view(saved, document, game),
+            reply=reply,
+            dm_refs={int(user): ref for user, ref in document.dms.items()},
+        )
 
     def _due_moved(self, due: float | None) -> None:
         # Most saves leave the earliest deadline where it was: only an earlier one wakes the
@@ -1226,6 +1319,11 @@ def _check_timer(seconds: int) -> None:
     if seconds not in TURN_TIMERS:
         choices = ", ".join(timer_text(t) for t in TURN_TIMERS)
         raise Refused(f"the turn timer can be {choices}")
+
+
+def _without_dms(row: TableRow) -> dict[str, Any]:
+    """A row's document less where its hand DMs are (bookkeeping, not the game's state)."""
+    return {k: v for k, v in row.document.items() if k not in ("dms", "dms_closed")}
 
 
 def _check_dm(document: TableDocument, user_id: int, dm_channel: int | None) -> None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine import Card, Phase, TrickView
+from bot.service.document import DmRef
 from bot.storage import TableStatus
 
 
@@ -109,6 +110,8 @@ class TableView:
     """The public table message."""
 
     table_id: int
+    version: int
+    """The stored row's version this view shows: a newer view replaces an older one."""
     guild_id: int
     channel_id: int
     message_id: int | None
@@ -149,6 +152,15 @@ class Outcome:
     """A short private answer to whoever acted."""
     hands: dict[int, HandState] = field(default_factory=dict)
     """By user id: private hand messages whose content changed."""
+    every_hand: dict[int, HandState] | None = None
+    """By user id: every seated person's hand after the change (when the change computed
+    them), so the Discord layer shows hands without loading the table again."""
+    automatic: bool = False
+    """An automatic move (a computer's, or a forced card) comes next."""
+    same_game: bool = False
+    """Only the table's bookkeeping changed (a message id): every hand shows as before."""
+    dm_refs: dict[int, DmRef] = field(default_factory=dict)
+    """By user id: each person's hand DM, as stored with this change."""
     new_hand: bool = False
     """A new hand was dealt: each person gets a new hand message."""
     finished: bool = False

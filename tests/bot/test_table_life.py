@@ -76,6 +76,9 @@ async def test_a_missed_deadline_is_decided_for_the_player_and_two_hand_over_the
                 await standin.wait_for(
                     lambda missed=missed: len(said(standin, "ran out of time")) > missed
                 )
+                # The notice and the hand DMs go out side by side: look at the DMs once
+                # they are all out, not at one still showing the turn that just ended.
+                await bot.tables.idle()
                 continue
             message, ids = my_turn_controls(mover) or (None, [])
             assert message is not None

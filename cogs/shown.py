@@ -1,0 +1,45 @@
+"""What the presenter holds in memory for one open table: the newest state it was handed and
+what it last showed. A cache: the database is the truth, and all of it goes when the table
+closes (see `TableController.forget`)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.service import DmRef, HandState, Outcome, TableView
+
+
+@dataclass
+class Shown:
+    view: TableView | None = None
+    """The newest table view an outcome brought (the table message renders it: no load)."""
+    hands: dict[int, HandState] = field(default_factory=dict)
+    """By user id: every seated person's hand state at `view`'s version, or none."""
+    dm_refs: dict[int, DmRef] = field(default_factory=dict)
+    turn: tuple[Any, ...] = ()
+    """Whom the table waits for, and where in the game (see `watch_turn`)."""
+    ping: discord.PartialMessage | None = None
+    """The one turn mention in the channel, deleted once the turn passes."""
+    ephemeral: dict[int, tuple[discord.Interaction[Any], float]] = field(default_factory=dict)
+    """By user id: the interaction of a private hand reply, to edit it (for 15 minutes)."""
+    last_dm: dict[int, tuple[int, str]] = field(default_factory=dict)
+    """By user id: the hand number and signature of what their hand DM shows."""
+    closed_dms: set[int] = field(default_factory=set)
+    """Hand DMs whose controls were taken off."""
+    publish_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def remember(self, outcome: Outcome) -> None:
+        """Take a committed change's views, never letting an older one replace a newer."""
+        table = outcome.table
+        if self.view is not None and self.view.version > table.version:
+            return
+        self.view = table
+        self.dm_refs = dict(outcome.dm_refs)
+        # Hand states are kept only as a whole set of one version; an outcome without them
+        # leaves none (the next look loads them).
+        if not outcome.same_game:
+            self.hands = dict(outcome.every_hand or {})

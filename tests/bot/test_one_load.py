@@ -1,0 +1,110 @@
+"""A click costs one load of the table row and no decode of the game (issue 13), and nothing
+of a table stays in memory once it closes."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from bot.engine import Game
+from standin.server import StandIn
+from tests.bot.conftest import BotFactory
+from tools.simulated_people import (
+    hand_message,
+    my_turn_controls,
+    open_table,
+    play_until_over,
+    take_turn,
+)
+
+SUIT = re.compile("[♣♦♥♠]")
+
+
+@contextmanager
+def counting(bot: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
+    """Counts the table-row loads and the full game decodes made meanwhile."""
+    counts: Counter[str] = Counter()
+    db = bot.tables.service.db
+    load_table = db.load_table
+    from_json = Game.from_json
+
+    async def counted_load(table_id: int) -> Any:
+        counts["loads"] += 1
+        return await load_table(table_id)
+
+    def counted_decode(cls: type[Game], text: str) -> Game:
+        counts["decodes"] += 1
+        return from_json(text)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(db, "load_table", counted_load)
+        patch.setattr(Game, "from_json", classmethod(counted_decode))
+        yield counts
+
+
+async def test_a_bid_and_a_card_each_cost_one_load_and_no_decode(
+    standin: StandIn, start_bot: BotFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with start_bot() as bot:
+        people = [standin.person(n) for n in ("Ann", "Bob", "Cat", "Dan")]
+        table, t = await open_table(standin, people, preset="classic", max_cards=5)
+        await people[0].click(table, f"oh:start:{t}")
+        measured: dict[str, Counter[str]] = {}
+        while len(measured) < 2:
+            mover = await standin.wait_for(
+                lambda: next((p for p in people if my_turn_controls(p)), None), timeout=10
+            )
+            await bot.tables.idle()  # steady state: the last click's messages are out
+            message, ids = my_turn_controls(mover) or (None, [])
+            assert message is not None
+            kind = ids[0].split(":")[1]
+            # A card once a trick is under way, with three or more in hand: the hand goes on
+            # after it, even if forced cards are played at once (a new hand sends new DMs).
+            cards = next(f["value"] for f in message.embeds[0]["fields"] if f["name"] == "Cards")
+            under_way = "On the table" in str(message.embeds) and len(SUIT.findall(cards)) > 2
+            with counting(bot, monkeypatch) as counts:
+                result = await take_turn(mover, message, ids[0])
+                assert result.response_type == 7, result
+                await bot.tables.idle()
+            if kind == "bid" or (kind == "play" and under_way):
+                measured.setdefault(kind, counts)
+        assert measured["bid"]["loads"] <= 1 and measured["bid"]["decodes"] == 0, measured
+        assert measured["play"]["loads"] <= 1 and measured["play"]["decodes"] == 0, measured
+        assert all(hand_message(p) is not None for p in people)
+
+
+async def test_the_count_sees_a_load_and_a_decode(
+    standin: StandIn, start_bot: BotFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with start_bot() as bot:
+        ann, bob, cat = (standin.person(n) for n in ("Ann", "Bob", "Cat"))
+        table, t = await open_table(standin, [ann, bob, cat], preset="classic", max_cards=3)
+        await ann.click(table, f"oh:start:{t}")
+        await bot.tables.idle()
+        with counting(bot, monkeypatch) as counts:
+            bot.tables.service._games.clear()  # a cold cache: the next look decodes
+            await bot.tables.service.hand_state(t, ann.id)
+        assert counts == Counter(loads=1, decodes=1)
+
+
+async def test_fifty_finished_tables_leave_nothing_in_memory(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    async with start_bot() as bot:
+        people = [standin.person(n) for n in ("Ann", "Bob", "Cat")]
+        for _ in range(50):
+            table, t = await open_table(
+                standin, people, preset="classic", max_cards=1, sequence="down"
+            )
+            started = await people[0].click(table, f"oh:start:{t}")
+            assert started.response_type == 7, started
+            await play_until_over(standin, people, table)
+        await bot.tables.idle()
+        assert len(await bot.tables.service.db.open_table_ids()) == 0
+        assert bot.tables.cached_tables() == set()
+        assert bot.tables.service.cached_tables() == set()
