@@ -644,9 +644,9 @@ class TableController:
             try:
                 click = parse(custom_id, values, offered)
             except NotOffered:
-                raise Refused(render.NOT_OFFERED) from None
+                raise Refused("not_offered") from None
             if click is None:
-                raise Refused(NOT_FOR_YOU)
+                raise Refused("not_for_you")
             await self._handle(interaction, click)
         except Exception as error:  # the one error handler answers every failure
             await answer_error(interaction, error)
@@ -658,7 +658,7 @@ class TableController:
         kind = click.kind
         dm = _dm_channel(interaction)
         if dm is not None and kind not in DM_KINDS:
-            raise Refused(NOT_FOR_YOU)  # no other control is ever sent in a DM
+            raise Refused("not_for_you")  # no other control is ever sent in a DM
         if kind == "join":
             outcome = await service.join(t, user.id, user.display_name)
             self.remember(outcome)
@@ -676,7 +676,7 @@ class TableController:
             level = click.values[0] if click.values else "normal"
             outcome = await service.add_computer(t, user.id, level)
             self.remember(outcome)
-            await interaction.response.edit_message(content=outcome.reply, view=None)
+            await interaction.response.edit_message(content=render.answer(outcome.reply), view=None)
             self.schedule_table_edit(t)
         elif kind in ("rules", "rulepg"):
             await self._require_host(t, interaction)
@@ -706,7 +706,7 @@ class TableController:
         elif kind == "leaveok":
             outcome = await service.leave(t, user.id)
             self.remember(outcome)
-            await interaction.response.edit_message(content=outcome.reply, view=None)
+            await interaction.response.edit_message(content=render.answer(outcome.reply), view=None)
             self.publish_later(outcome)
             self.kick(t)
         elif kind == "cancel":
@@ -717,7 +717,7 @@ class TableController:
         elif kind == "cancelok":
             outcome = await service.cancel(t, user.id, can_manage=_can_manage(interaction))
             self.remember(outcome)
-            await interaction.response.edit_message(content=outcome.reply, view=None)
+            await interaction.response.edit_message(content=render.answer(outcome.reply), view=None)
             self.publish_later(outcome)
         elif kind == "hand":
             await self.send_hand(interaction, t)
@@ -746,7 +746,7 @@ class TableController:
                 if not interaction.message.flags.ephemeral and t in self._shown:
                     self._shown[t].last_dm[user.id] = (state.hand_number, _signature(rendered))
             else:
-                await reply(interaction, outcome.reply or "Welcome back.")
+                await reply(interaction, render.answer(outcome.reply, "Welcome back."))
             self.publish_later(outcome)
             self.kick(t)
         elif kind == "hostctl":
@@ -764,7 +764,7 @@ class TableController:
             await reply(interaction, "Rematch table opened below: the others confirm with Join.")
             self.publish_later(outcome)
         else:
-            raise Refused(NOT_FOR_YOU)
+            raise Refused("not_for_you")
 
     async def _host_action(self, interaction: discord.Interaction[Any], click: Click) -> None:
         """A host control from the host panel; the panel is redrawn with the new state."""
@@ -772,7 +772,7 @@ class TableController:
         manage = _can_manage(interaction)
         number = whole_number(click.values[0] if click.values else None)
         if kind in ("kick", "hostto", "timer") and number is None:
-            raise Refused(NOT_FOR_YOU)
+            raise Refused("not_for_you")
         value = number or 0
         if kind == "kick":
             outcome = await self.service.kick(t, user.id, value, can_manage=manage)
@@ -790,10 +790,12 @@ class TableController:
         if table.host_id == user.id or manage:
             panel = render.host_panel(table)
             await interaction.response.edit_message(
-                content=f"{outcome.reply}\n{panel.content}", embed=None, view=panel.view
+                content=f"{render.answer(outcome.reply)}\n{panel.content}",
+                embed=None,
+                view=panel.view,
             )
         else:
-            await interaction.response.edit_message(content=outcome.reply, view=None)
+            await interaction.response.edit_message(content=render.answer(outcome.reply), view=None)
         if kind == "kick":
             self.refresh_hand(t, value)
         self.publish_later(outcome)
@@ -801,7 +803,7 @@ class TableController:
 
     async def _act(self, interaction: discord.Interaction[Any], click: Click) -> None:
         if click.hand is None:
-            raise Refused(NOT_FOR_YOU)
+            raise Refused("not_for_you")
         t, user = click.table_id, interaction.user
         action = self._action(click)
         outcome = await self.service.act(
@@ -842,20 +844,20 @@ class TableController:
         kind = click.kind
         value = click.values[0] if click.values else click.arg
         if value is None:
-            raise Refused(NOT_FOR_YOU)
+            raise Refused("not_for_you")
         number = whole_number(value)
         if kind in ("bid", "bidsel"):
             if number is None:
-                raise Refused(NOT_FOR_YOU)
+                raise Refused("not_for_you")
             return Bid(number)
         if kind == "trump":
             if value not in ("C", "D", "H", "S"):
-                raise Refused(NOT_FOR_YOU)
+                raise Refused("not_for_you")
             return ChooseTrump(value)  # type: ignore[arg-type]
         if value == "hidden":
             return Play(HIDDEN)
         if number is None:
-            raise Refused(NOT_FOR_YOU)
+            raise Refused("not_for_you")
         return number
 
     async def send_hand(self, interaction: discord.Interaction[Any], table_id: int) -> None:
@@ -878,24 +880,24 @@ class TableController:
                 stored = await self.service.set_message(outcome.table.table_id, message.id)
                 self.remember_side(stored)
         else:
-            await reply(interaction, outcome.reply or "Done.")
+            await reply(interaction, render.answer(outcome.reply))
             self.schedule_table_edit(outcome.table.table_id)
 
     async def _require_seated_lobby(self, table_id: int, user_id: int) -> None:
         table = await self.service.table_view(table_id)
         if table.status is not TableStatus.LOBBY:
-            raise Refused("the game has already started")
+            raise Refused("already_started")
         if all(seat.user_id != user_id for seat in table.seats):
-            raise Refused("only seated players can add a computer player: join first")
+            raise Refused("join_first")
 
     async def _require_host(
         self, table_id: int, interaction: discord.Interaction[Any]
     ) -> TableView:
         table = await self.service.table_view(table_id)
         if not table.status.is_open:
-            raise Refused(f"that table is {table.status.value}")
+            raise Refused("table_closed", status=table.status.value)
         if table.host_id != interaction.user.id and not _can_manage(interaction):
-            raise Refused("only the host (or someone with Manage Channels) can do that")
+            raise Refused("host_only", doing="")
         return table
 
 
@@ -914,7 +916,7 @@ def _dm_channel(interaction: discord.Interaction[Any]) -> int | None:
     recipient = channel.recipient if isinstance(channel, discord.DMChannel) else None
     if recipient is not None:
         if recipient.id != interaction.user.id:
-            raise Refused(NOT_FOR_YOU)
+            raise Refused("not_for_you")
         return None
     return interaction.channel_id
 

@@ -9,6 +9,7 @@ from bot.service.views import (
     Notice,
     Outcome,
     PublicGame,
+    Reason,
     SeatView,
     TableView,
 )
@@ -27,6 +28,7 @@ __all__ = [
     "Notice",
     "Outcome",
     "PublicGame",
+    "Reason",
     "Refused",
     "Seat",
     "SeatView",

@@ -51,6 +51,7 @@ from bot.service.views import (
     Notice,
     Outcome,
     PublicGame,
+    Reason,
     SeatView,
     TableView,
 )
@@ -73,7 +74,19 @@ Decider = Callable[[str, int, str, int], Action]
 
 
 class Refused(Exception):
-    """An action that is not allowed now; the message says why (and what to do instead)."""
+    """An action that is not allowed now, and nothing was changed: a code and its parameters
+    (cogs/render words it for people)."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code, params)
+        self.reason = Reason(code, params)
+
+    @property
+    def code(self) -> str:
+        return self.reason.code
+
+    def __str__(self) -> str:
+        return f"{self.reason.code} {self.reason.params}" if self.reason.params else self.code
 
 
 class TableGone(Refused):
@@ -186,9 +199,9 @@ class TableService:
         try:
             row = await self.db.load_table(table_id)
         except KeyError:
-            raise TableGone("that table no longer exists") from None
+            raise TableGone("table_gone") from None
         if not row.status.is_open:
-            raise TableGone(f"that table is {row.status.value}")
+            raise TableGone("table_closed", status=row.status.value)
         return row
 
     async def table_in_channel(self, channel_id: int) -> TableRow | None:
@@ -203,9 +216,9 @@ class TableService:
         document = _load_document(row)
         seat = document.seat_of(user_id)
         if seat is None:
-            raise Refused("you are not seated at this table")
+            raise Refused("not_seated")
         if document.game is None:
-            raise Refused("the game has not started yet")
+            raise Refused("not_started")
         return self._hand_state(row.id, document, self._game(row, document, to_change=False), seat)
 
     async def settings(self, table_id: int) -> Settings:
@@ -352,7 +365,7 @@ class TableService:
         try:
             parsed = Settings.model_validate(merged)
         except ValidationError as error:
-            raise Refused(f"those rules are not valid: {_first_error(error)}") from None
+            raise Refused("rules_invalid", problem=_first_error(error)) from None
         if defaults is None:
             source = f"the {parsed.preset} preset"
         elif settings or turn_timer is not None:
@@ -377,7 +390,7 @@ class TableService:
             document,
             StoredEvent("opened", {"settings": parsed.overrides()}, user_id),
         )
-        return Outcome(table=self._table_view(row, document), reply="Table opened.")
+        return Outcome(table=self._table_view(row, document), reply=Reason("opened"))
 
     async def _create_lobby(
         self,
@@ -400,7 +413,7 @@ class TableService:
                 due_at=self._due_at(document, TableStatus.LOBBY),
             )
         except ChannelBusy as busy:
-            raise Refused(f"this channel already has an open table (#{busy.table_id})") from None
+            raise Refused("channel_busy", table_id=busy.table_id) from None
         self._due_moved(row.due_at)
         return row
 
@@ -442,23 +455,23 @@ class TableService:
                     row,
                     document,
                     [StoredEvent("confirmed", {}, user_id)],
-                    reply="Your seat is confirmed.",
+                    reply=Reason("confirmed"),
                 )
             if mine is not None:
-                raise Refused("you are already seated at this table")
+                raise Refused("already_seated")
             self._check_room(document)
             document.seats.append(Seat(user_id=user_id, name=name))
             return await self._save(
-                row, document, [StoredEvent("joined", {}, user_id)], reply="You joined the table."
+                row, document, [StoredEvent("joined", {}, user_id)], reply=Reason("joined")
             )
 
     async def add_computer(self, table_id: int, user_id: int, level: str) -> Outcome:
         async with self._lock(table_id):
             row, document = await self._lobby(table_id)
             if document.seat_of(user_id) is None:
-                raise Refused("only seated players can add a computer player: join first")
+                raise Refused("join_first")
             if level not in COMPUTER_LEVELS:
-                raise Refused(f"there is no computer level {level!r}")
+                raise Refused("no_level", level=level)
             self._check_room(document)
             taken = {s.name for s in document.seats}
             name = f"Computer ({level})"
@@ -471,7 +484,7 @@ class TableService:
                 row,
                 document,
                 [StoredEvent("computer-added", {"level": level}, user_id)],
-                reply=f"{name} takes a seat.",
+                reply=Reason("computer_added", {"name": name}),
             )
 
     async def leave(self, table_id: int, user_id: int) -> Outcome:
@@ -482,7 +495,7 @@ class TableService:
             document = _load_document(row)
             seat = document.seat_of(user_id)
             if seat is None or document.seats[seat].left:
-                raise Refused("you are not seated at this table")
+                raise Refused("not_seated")
             if row.status is TableStatus.PLAYING:
                 _hand_to_computer(document.seats[seat], "left")
                 host = _host_after(document, row.host_id, user_id)
@@ -494,8 +507,7 @@ class TableService:
                     document,
                     [StoredEvent("left", {"seat": seat}, user_id)],
                     host_id=host,
-                    reply="You left the game; a computer player takes your seat. "
-                    "Press **I'm back** on the table message to take it back.",
+                    reply=Reason("left_game"),
                 )
                 if game is not None:
                     outcome.hands = {user_id: self._hand_state(row.id, document, game, seat)}
@@ -507,14 +519,14 @@ class TableService:
                     document,
                     [StoredEvent("left", {}, user_id)],
                     status=TableStatus.CANCELLED,
-                    reply="You left; the table is closed.",
+                    reply=Reason("left_closed"),
                 )
             return await self._save(
                 row,
                 document,
                 [StoredEvent("left", {}, user_id)],
                 host_id=_host_after(document, row.host_id, user_id),
-                reply="You left the table.",
+                reply=Reason("left"),
             )
 
     async def set_rule(
@@ -522,9 +534,9 @@ class TableService:
     ) -> Outcome:
         async with self._lock(table_id):
             row, document = await self._lobby(table_id)
-            self._check_host(row, user_id, can_manage, "change the rules")
+            self._check_host(row, user_id, can_manage, "rules")
             if field not in Settings.model_fields:
-                raise Refused(f"there is no rule called {field!r}")
+                raise Refused("no_rule", field=field)
             merged = dict(document.settings)
             if value is None:
                 merged.pop(field, None)
@@ -533,26 +545,28 @@ class TableService:
             try:
                 parsed = Settings.model_validate(merged)
             except ValidationError as error:
-                raise Refused(f"{field} can't be {value!r}: {_first_error(error)}") from None
+                raise Refused(
+                    "rule_invalid", field=field, value=value, problem=_first_error(error)
+                ) from None
             document.settings = parsed.overrides()
             return await self._save(
                 row,
                 document,
                 [StoredEvent("rule", {field: value}, user_id)],
                 preset=parsed.preset,
-                reply=f"{field} set.",
+                reply=Reason("rule_set", {"field": field}),
             )
 
     async def start_game(self, table_id: int, user_id: int, *, can_manage: bool = False) -> Outcome:
         async with self._lock(table_id):
             row, document = await self._lobby(table_id)
-            self._check_host(row, user_id, can_manage, "start the game")
+            self._check_host(row, user_id, can_manage, "start")
             unconfirmed = [s.name for s in document.seats if s.pending]
             document.seats = [s for s in document.seats if not s.pending]
             settings = _settings(document)
             problem = _start_problem(settings, len(document.seats))
             if problem:
-                raise Refused(problem)
+                raise Refused(problem.code, **problem.params)
             seed = document.seed
             game = Game.new(
                 settings,
@@ -568,7 +582,7 @@ class TableService:
                 document,
                 [StoredEvent("started", {}, user_id)],
                 status=TableStatus.PLAYING,
-                reply="The game begins.",
+                reply=Reason("begins"),
                 game=game,
             )
             if unconfirmed:
@@ -581,14 +595,14 @@ class TableService:
         async with self._lock(table_id):
             row = await self._open_row(table_id)
             document = _load_document(row)
-            self._check_host(row, user_id, can_manage, "cancel the table")
+            self._check_host(row, user_id, can_manage, "cancel")
             document.turn = None
             outcome = await self._save(
                 row,
                 document,
                 [StoredEvent("cancelled", {}, user_id)],
                 status=TableStatus.CANCELLED,
-                reply="The table is cancelled.",
+                reply=Reason("cancelled"),
             )
             outcome.finished = True
             return outcome
@@ -613,21 +627,19 @@ class TableService:
             _check_dm(document, user_id, dm_channel)
             if isinstance(action, int):
                 if not 0 <= action < game.pack.size:
-                    raise Refused("there is no such card in this game")
+                    raise Refused("no_card")
                 action = Play(game.pack.cards[action])
             seat = document.seat_of(user_id)
             if seat is None:
-                raise Refused("you are not seated at this table")
+                raise Refused("not_seated")
             if document.seats[seat].left:
                 raise Refused(
-                    "a computer player has your seat: press **I'm back** to take it back"
-                    if document.seats[seat].away != "kicked"
-                    else "the host removed you from this game"
+                    "computer_has_seat" if document.seats[seat].away != "kicked" else "removed"
                 )
             if document.paused:
-                raise Refused("the game is paused: the host can resume it")
+                raise Refused("paused")
             if hand_number != game.hand_number:
-                raise Refused("that button is from an earlier hand: use your newest hand message")
+                raise Refused("earlier_hand")
             if isinstance(action, Play) and action.card == HIDDEN:
                 # A blind hand: the player plays the card they cannot see.
                 legal = game.legal_actions(seat)
@@ -637,7 +649,7 @@ class TableService:
             try:
                 events = game.apply(seat, action)
             except EngineError as error:
-                raise Refused(str(error)) from None
+                raise Refused("illegal", explanation=str(error)) from None
             events += _play_forced_cards(document, game)
             document.seats[seat].missed = 0
             return await self._commit_game(
@@ -653,13 +665,13 @@ class TableService:
             _check_dm(document, user_id, dm_channel)
             seat = document.seat_of(user_id)
             if seat is None:
-                raise Refused("you are not seated at this table")
+                raise Refused("not_seated")
             document.seats[seat].auto_play = on
             return await self._save(
                 row,
                 document,
                 [StoredEvent("auto-play", {"on": on}, user_id)],
-                reply=f"Auto-play of a forced card is {'on' if on else 'off'}.",
+                reply=Reason("auto_play", {"on": on}),
             )
 
     async def record_dm(self, table_id: int, user_id: int, ref: DmRef | None) -> Outcome | None:
@@ -944,12 +956,12 @@ class TableService:
             _check_dm(document, user_id, dm_channel)
             seat = document.seat_of(user_id)
             if seat is None:
-                raise Refused("you are not seated at this table")
+                raise Refused("not_seated")
             person = document.seats[seat]
             if not person.left:
-                raise Refused("you are already playing your seat")
+                raise Refused("already_playing")
             if person.away == "kicked":
-                raise Refused("the host removed you from this game")
+                raise Refused("removed")
             person.left = False
             person.away = None
             person.level = None
@@ -961,7 +973,7 @@ class TableService:
                 row,
                 document,
                 [StoredEvent("back", {"seat": seat}, user_id)],
-                reply="Welcome back: your seat is yours again.",
+                reply=Reason("back"),
             )
             after = self._all_hands(row.id, document, game)
             outcome.hands = {u: h for u, h in after.items() if before.get(u) != h}
@@ -975,18 +987,18 @@ class TableService:
         async with self._lock(table_id):
             row = await self._open_row(table_id)
             document = _load_document(row)
-            self._check_host(row, user_id, can_manage, "remove players")
+            self._check_host(row, user_id, can_manage, "remove")
             seat = document.seat_of(target)
             if seat is None:
-                raise Refused("that person is not seated at this table")
+                raise Refused("not_seated_other")
             if target == user_id:
-                raise Refused("you can't remove yourself: use Leave")
+                raise Refused("remove_self")
             name = document.seats[seat].name
             if row.status is TableStatus.LOBBY:
                 del document.seats[seat]
             else:
                 if document.seats[seat].away == "kicked":
-                    raise Refused(f"{name} was already removed")
+                    raise Refused("already_removed", name=name)
                 _hand_to_computer(document.seats[seat], "kicked")
                 if document.game is not None:
                     self._sync_turn(document, Game.from_json(document.game))
@@ -995,7 +1007,7 @@ class TableService:
                 document,
                 [StoredEvent("kicked", {"user": target}, user_id)],
                 host_id=_host_after(document, row.host_id, target, fallback=user_id),
-                reply=f"{name} is removed from the table.",
+                reply=Reason("removed_player", {"name": name}),
             )
             outcome.announcements.append(
                 Notice("removed", {"name": name, "in_game": row.status is TableStatus.PLAYING})
@@ -1008,18 +1020,18 @@ class TableService:
         async with self._lock(table_id):
             row = await self._open_row(table_id)
             document = _load_document(row)
-            self._check_host(row, user_id, can_manage, "hand over the host role")
+            self._check_host(row, user_id, can_manage, "host")
             seat = document.seat_of(target)
             if seat is None or document.seats[seat].left or document.seats[seat].pending:
-                raise Refused("the new host must be a person playing at this table")
+                raise Refused("host_must_play")
             if target == row.host_id:
-                raise Refused("they are the host already")
+                raise Refused("already_host")
             outcome = await self._save(
                 row,
                 document,
                 [StoredEvent("host", {"user": target}, user_id)],
                 host_id=target,
-                reply=f"{document.seats[seat].name} is the host now.",
+                reply=Reason("new_host", {"name": document.seats[seat].name}),
             )
             outcome.announcements.append(Notice("new_host", {"user_id": target}))
             outcome.mention = (target,)
@@ -1031,9 +1043,9 @@ class TableService:
         """Pause (nobody plays, timers stop) or resume a game."""
         async with self._lock(table_id):
             row, document, game = await self._playing(table_id)
-            self._check_host(row, user_id, can_manage, "pause or resume the game")
+            self._check_host(row, user_id, can_manage, "pause")
             if document.paused == paused:
-                raise Refused(f"the game is {'paused' if paused else 'running'} already")
+                raise Refused("already_paused" if paused else "already_running")
             now = self.clock()
             turn = document.turn
             document.paused = paused
@@ -1049,7 +1061,7 @@ class TableService:
                 row,
                 document,
                 [StoredEvent("paused" if paused else "resumed", {}, user_id)],
-                reply="Paused." if paused else "Resumed.",
+                reply=Reason("paused_now" if paused else "resumed_now"),
             )
             outcome.announcements.append(Notice("paused" if paused else "resumed"))
             if not paused:
@@ -1062,7 +1074,7 @@ class TableService:
         async with self._lock(table_id):
             row = await self._open_row(table_id)
             document = _load_document(row)
-            self._check_host(row, user_id, can_manage, "change the turn timer")
+            self._check_host(row, user_id, can_manage, "timer")
             _check_timer(seconds)
             document.turn_timer = seconds
             document.turn = None
@@ -1072,7 +1084,7 @@ class TableService:
                 row,
                 document,
                 [StoredEvent("timer", {"seconds": seconds}, user_id)],
-                reply=f"Turn timer: {timer_text(seconds)}.",
+                reply=Reason("timer_set", {"seconds": seconds}),
             )
 
     async def rematch(self, table_id: int, user_id: int) -> Outcome:
@@ -1081,10 +1093,10 @@ class TableService:
         row = await self.db.load_table(table_id)
         document = _load_document(row)
         if row.status is not TableStatus.FINISHED:
-            raise Refused("a rematch can start once the game is over")
+            raise Refused("rematch_not_over")
         mine = document.seat_of(user_id)
         if mine is None or document.seats[mine].away == "kicked":
-            raise Refused("only the players of this game can start a rematch")
+            raise Refused("rematch_players_only")
         seats = []
         for index, seat in enumerate(document.seats):
             if seat.user_id is None:
@@ -1110,7 +1122,7 @@ class TableService:
         )
         others = tuple(s.user_id for s in seats if s.pending and s.user_id is not None)
         view = self._table_view(created, new)
-        outcome = Outcome(table=self._table_view(row, document), reply="Rematch table opened.")
+        outcome = Outcome(table=self._table_view(row, document), reply=Reason("rematch_opened"))
         outcome.opened = view
         if others:
             outcome.announcements.append(Notice("rematch", {"user_ids": others}))
@@ -1134,7 +1146,7 @@ class TableService:
         """Store what /ohhell start uses in a channel (None: forget them). Manage Channels only.
         Returns a summary of the stored defaults."""
         if not can_manage:
-            raise Refused("only someone with Manage Channels can set this channel's defaults")
+            raise Refused("manage_channels")
         if settings is None:
             await self.db.set_channel_defaults(
                 guild_id=guild_id, channel_id=channel_id, settings=None, set_by=user_id
@@ -1143,7 +1155,7 @@ class TableService:
         try:
             parsed = Settings.model_validate(settings)
         except ValidationError as error:
-            raise Refused(f"those rules are not valid: {_first_error(error)}") from None
+            raise Refused("rules_invalid", problem=_first_error(error)) from None
         stored: dict[str, object] = dict(parsed.overrides())
         stored["preset"] = parsed.preset
         if turn_timer is not None:
@@ -1165,7 +1177,7 @@ class TableService:
     async def _lobby(self, table_id: int) -> tuple[TableRow, TableDocument]:
         row = await self._open_row(table_id)
         if row.status is not TableStatus.LOBBY:
-            raise Refused("the game has already started")
+            raise Refused("already_started")
         return row, _load_document(row)
 
     async def _playing(
@@ -1174,23 +1186,23 @@ class TableService:
         row = await self._open_row(table_id)
         document = _load_document(row)
         if row.status is not TableStatus.PLAYING or document.game is None:
-            raise Refused("the game has not started yet")
+            raise Refused("not_started")
         return row, document, self._game(row, document, to_change=to_change)
 
     @staticmethod
     def _check_room(document: TableDocument) -> None:
         if len(document.seats) >= MAX_SEATS:
-            raise Refused(f"the table is full ({MAX_SEATS} seats)")
+            raise Refused("table_full", seats=MAX_SEATS)
         low, high = player_range(_settings(document))
         # While the rules fit no player count (the host is still editing them), seats stay
         # open: Start says what to change.
         if low <= high and len(document.seats) >= high:
-            raise Refused(f"these rules take at most {high} players")
+            raise Refused("too_many", high=high)
 
     @staticmethod
     def _check_host(row: TableRow, user_id: int, can_manage: bool, doing: str) -> None:
         if user_id != row.host_id and not can_manage:
-            raise Refused(f"only the host (or someone with Manage Channels) can {doing}")
+            raise Refused("host_only", doing=doing)
 
     def _all_hands(
         self, table_id: int, document: TableDocument, game: Game
@@ -1256,7 +1268,7 @@ class TableService:
         host_id: int | None = None,
         preset: str | None = None,
         results: list[PlayerResult] | None = None,
-        reply: str | None = None,
+        reply: Reason | None = None,
         game: Game | None = None,
     ) -> Outcome:
         """Commit a change with the version check; `game` is the changed game, kept decoded
@@ -1275,7 +1287,7 @@ class TableService:
                 due_at=self._due_at(document, status or row.status),
             )
         except VersionConflict:
-            raise Refused("the table changed at the same moment: look again and retry") from None
+            raise Refused("conflict") from None
         self._due_moved(saved.due_at)
         if not saved.status.is_open:
             self._forget(saved.id)
@@ -1317,8 +1329,7 @@ def duration_text(seconds: float) -> str:
 
 def _check_timer(seconds: int) -> None:
     if seconds not in TURN_TIMERS:
-        choices = ", ".join(timer_text(t) for t in TURN_TIMERS)
-        raise Refused(f"the turn timer can be {choices}")
+        raise Refused("timer_choices", timers=TURN_TIMERS)
 
 
 def _without_dms(row: TableRow) -> dict[str, Any]:
@@ -1333,7 +1344,7 @@ def _check_dm(document: TableDocument, user_id: int, dm_channel: int | None) -> 
         return
     ref = document.dms.get(str(user_id))
     if ref is None or ref.channel_id != dm_channel:
-        raise Refused("that button is not for you")
+        raise Refused("not_for_you")
 
 
 def _running_deadline(document: TableDocument) -> float | None:
@@ -1377,14 +1388,15 @@ def _first_error(error: ValidationError) -> str:
     return f"{where}: {first['msg']}" if where else str(first["msg"])
 
 
-def _start_problem(settings: Settings, players: int) -> str | None:
+def _start_problem(settings: Settings, players: int) -> Reason | None:
+    """Why the game could not start with these rules and players, if it could not."""
     try:
         settings.resolve(players)
     except SettingsError as error:
         low, high = player_range(settings)
         if low <= high and not low <= players <= high:
-            return f"these rules need {low} to {high} players; {players} seated"
-        return str(error)
+            return Reason("player_count", {"low": low, "high": high, "players": players})
+        return Reason("rules_unplayable", {"explanation": str(error)})
     return None
 
 
@@ -1424,10 +1436,10 @@ def _waiting_for(game: Game) -> tuple[int, ...]:
     return to_act
 
 
-def _hook_reason(view: Any, n: int) -> str | None:
+def _hook_reason(view: Any, n: int) -> Reason | None:
     others = [b for s, b in enumerate(view.bids) if s != view.seat and b is not None]
     if len(others) == len(view.seats) - 1 and sum(others) + n == view.cards_each:
-        return f"the hook: the bids would add up to {view.cards_each}"
+        return Reason("hook", {"total": view.cards_each})
     return None
 
 

@@ -32,7 +32,7 @@ class SeatView:
 class BidOption:
     n: int
     allowed: bool
-    reason: str | None = None
+    reason: Reason | None = None
     """Why a bid is not allowed (the dealer's hook), shown beside the disabled button."""
 
 
@@ -123,7 +123,7 @@ class TableView:
     player_range: tuple[int, int]
     game: PublicGame | None
     dms_closed: tuple[int, ...] = ()
-    start_problem: str | None = None
+    start_problem: Reason | None = None
     """Why Start would be refused now (in the lobby), if it would."""
     turn_timer: int = 0
     deadline: float | None = None
@@ -133,6 +133,15 @@ class TableView:
     closed_reason: str | None = None
     expires: float | None = None
     """A lobby: when it closes if nobody starts it."""
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why something was refused, or what was done: a code and its parameters, worded for
+    people by cogs/render."""
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -148,7 +157,7 @@ class Outcome:
     """The result of one committed change."""
 
     table: TableView
-    reply: str | None = None
+    reply: Reason | None = None
     """A short private answer to whoever acted."""
     hands: dict[int, HandState] = field(default_factory=dict)
     """By user id: private hand messages whose content changed."""

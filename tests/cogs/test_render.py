@@ -1,0 +1,84 @@
+"""Every refusal, answer and notice the service can give has words, and cards read as 10♥."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.engine import Bid, Card, ChooseTrump, Play
+from bot.service import Notice, Reason
+from cogs import render
+
+SERVICE = Path(__file__).resolve().parents[2] / "bot" / "service"
+CODE = re.compile(
+    r"""(?:Refused|TableGone|Reason)\(\s*"([a-z_]+)"(?:\s+if\s+[^)]*?else\s+"([a-z_]+)")?"""
+)
+NOTICE = re.compile(r"""Notice\(\s*"([a-z_]+)"(?:\s+if\s+[^)]*?else\s+"([a-z_]+)")?""")
+
+
+def codes(pattern: re.Pattern[str]) -> set[str]:
+    found: set[str] = set()
+    for path in SERVICE.rglob("*.py"):
+        for match in pattern.finditer(path.read_text()):
+            found.update(code for code in match.groups() if code)
+    return found
+
+
+def test_every_code_the_service_gives_has_words() -> None:
+    reasons = codes(CODE)
+    assert {"not_seated", "host_only", "hook", "joined"} <= reasons  # the scan finds them
+    assert reasons - set(render.REASONS) == set()
+    notices = codes(NOTICE)
+    assert {"hand_scored", "timed_out"} <= notices
+    assert notices - set(render.NOTICES) == set()
+
+
+def test_an_unknown_code_is_shown_as_itself_not_lost() -> None:
+    assert render.reason_text(Reason("no_such_code")) == "no_such_code"
+
+
+@pytest.mark.parametrize(
+    ("reason", "text"),
+    [
+        (Reason("host_only", {"doing": "start"}), "only the host"),
+        (Reason("player_count", {"low": 3, "high": 7, "players": 2}), "need 3 to 7 players"),
+        (Reason("hook", {"total": 5}), "the hook: the bids would add up to 5"),
+        (Reason("timer_choices", {"timers": (0, 30, 120)}), "off, 30 s, 2 min"),
+        (Reason("auto_play", {"on": False}), "is off"),
+    ],
+)
+def test_reasons_are_worded(reason: Reason, text: str) -> None:
+    assert text in render.reason_text(reason)
+
+
+def test_a_timeout_notice_names_the_card_for_people() -> None:
+    played = render.notice_text(
+        Notice("timed_out", {"name": "Cat", "action": Play(Card("10", "H"))})
+    )
+    assert played == "⏰ Cat ran out of time: a computer played 10♥ for them."
+    assert "bid 2" in render.notice_text(Notice("timed_out", {"name": "Cat", "action": Bid(2)}))
+    assert "chose ♠ spades" in render.notice_text(
+        Notice("timed_out", {"name": "Cat", "action": ChooseTrump("S")})
+    )
+    secret = render.notice_text(Notice("timed_out", {"name": "Cat", "action": None}))
+    assert "a computer bid for them" in secret
+
+
+def test_a_score_post_lists_the_tricks() -> None:
+    tricks = (((("Ann", Card("Q", "S")), ("Bob", Card("2", "H"))), "Ann"),)
+    text = render.notice_text(
+        Notice(
+            "hand_scored",
+            {"hand": 3, "tiebreak": False, "rows": (("Ann", 1, 1, 11, 20),), "tricks": tricks},
+        )
+    )
+    assert text.startswith("**Hand 3 scored**")
+    assert "1. Ann Q♠ · Bob 2♥ → Ann" in text
+
+
+def test_catch_up_posts_fit_discords_limit() -> None:
+    posts = render.catch_up_posts(["x" * 1500, "y" * 1500, "z" * 10])
+    assert len(posts) == 2 and all(len(p) <= render.MESSAGE_LIMIT for p in posts)
+    assert posts[0].startswith("**Missed while I could not post here:**")
