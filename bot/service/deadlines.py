@@ -1,0 +1,162 @@
+"""Deadlines: the scheduler's questions and what happens when one falls due."""
+
+from __future__ import annotations
+
+import contextlib
+
+from bot.engine import Bid, EngineError, Game
+from bot.service.document import TableDocument
+from bot.service.errors import Refused, TableGone
+from bot.service.session import Session
+from bot.service.turns import duration_text, hand_to_computer, load_document, play_forced_cards
+from bot.service.views import Notice, Outcome
+from bot.storage import CorruptRow, TableRow, TableStatus, VersionConflict
+from bot.storage import Event as StoredEvent
+
+
+class Deadlines(Session):
+    """Turn timers, nudges, lobby expiry and abandonment, handled once each from the database."""
+
+    async def next_due(self) -> tuple[int, float] | None:
+        """The table whose deadline comes first, and when."""
+        return await self.db.next_due()
+
+    async def postpone(self, table_id: int, seconds: float) -> None:
+        await self.db.postpone(table_id, self.clock() + seconds)
+
+    async def allow_grace(self) -> int:
+        """At start-up: deadlines that passed while the bot was down fall due again after the
+        grace period, in their order, so nobody loses a turn to the bot's own downtime.
+        Returns how many tables were given grace."""
+        now = self.clock()
+        overdue = await self.db.due_before(now + self.grace)
+        position = {table_id: index for index, (table_id, _) in enumerate(overdue)}
+        for table_id in await self.db.open_table_ids():
+            async with self._lock(table_id):
+                try:
+                    row = await self._open_row(table_id)
+                    document = load_document(row)
+                except (Refused, CorruptRow):
+                    continue
+                if table_id in position:
+                    # A thousandth of a second apart: handled in the order they fell due.
+                    document.grace_until = now + self.grace + position[table_id] / 1000
+                elif row.due_at is not None:
+                    continue
+                else:
+                    # Opened before deadlines were kept: start its timers now.
+                    document.grace_until = now + self.grace
+                    if row.status is TableStatus.PLAYING and document.game is not None:
+                        self._sync_turn(document, Game.from_json(document.game))
+                try:
+                    await self.db.save_table(
+                        row,
+                        document=document.model_dump(),
+                        due_at=self._due_at(document, row.status),
+                    )
+                except VersionConflict:
+                    continue
+        self.due_changed.set()
+        return len(overdue)
+
+    async def tick(self, table_id: int) -> Outcome | None:
+        """Handle what is due at a table now: lobby expiry, abandonment, a halfway nudge, or a
+        turn deadline (a normal computer decides for whoever ran out of time)."""
+        async with self._lock(table_id):
+            try:
+                row = await self._open_row(table_id)
+                document = load_document(row)
+            except TableGone:
+                return None
+            now = self.clock()
+            if now < document.grace_until:
+                await self._reschedule(row, document)
+                return None
+            if row.status is TableStatus.LOBBY:
+                if self.lobby_timeout > 0 and now >= document.last_activity + self.lobby_timeout:
+                    return await self._close(
+                        row,
+                        document,
+                        "expired",
+                        f"nobody started the game within {duration_text(self.lobby_timeout)}",
+                    )
+                await self._reschedule(row, document)
+                return None
+            if self.abandon_after > 0 and now >= document.last_activity + self.abandon_after:
+                return await self._close(
+                    row,
+                    document,
+                    "abandoned",
+                    f"nobody played for {duration_text(self.abandon_after)}",
+                )
+            turn = document.turn
+            if turn is None or document.paused or document.game is None:
+                await self._reschedule(row, document)
+                return None
+            if turn.deadline is None or now < turn.deadline:
+                if not turn.nudged and now >= turn.nudge_at:
+                    turn.nudged = True
+                    outcome = await self._save(row, document, [])
+                    outcome.nudge = tuple(
+                        uid for s in turn.waiting if (uid := document.seats[s].user_id) is not None
+                    )
+                    return outcome
+                await self._reschedule(row, document)
+                return None
+            seat = turn.waiting[0]
+            game_json = document.game
+            version = row.version
+        action = await self._run_blocking(
+            self._decide, game_json, seat, "normal", document.seed + version
+        )
+        async with self._lock(table_id):
+            row, document, game = await self._playing(table_id)
+            if row.version != version:
+                return None  # something moved meanwhile: the scheduler looks again
+            before = self._all_hands(row.id, document, game)
+            try:
+                events = game.apply(seat, action)
+            except EngineError:
+                return None
+            person = document.seats[seat]
+            person.missed += 1
+            secret = isinstance(action, Bid) and game.rules.bidding in ("secret", "knock")
+            lines = [
+                Notice(
+                    "timed_out",
+                    {"name": person.name, "action": None if secret else action},
+                )
+            ]
+            if person.missed >= 2:
+                hand_to_computer(person, "timeout")
+                lines.append(Notice("computer_plays_for", {"name": person.name}))
+            events += play_forced_cards(document, game)
+            outcome = await self._commit_game(row, document, game, events, None, before)
+            outcome.announcements[:0] = lines
+            return outcome
+
+    async def _reschedule(self, row: TableRow, document: TableDocument) -> None:
+        """Nothing is due after all (e.g. a deadline moved): store the right next deadline."""
+        due = self._due_at(document, row.status)
+        if due != row.due_at:
+            with contextlib.suppress(VersionConflict):
+                await self.db.save_table(row, document=row.document, due_at=due)
+        elif due is not None and due <= self.clock():
+            # Due by the row, but nothing to do: look again a little later, not in a loop.
+            await self.db.save_table(row, document=row.document, due_at=self.clock() + 1)
+        self.due_changed.set()
+
+    async def _close(
+        self, row: TableRow, document: TableDocument, kind: str, reason: str
+    ) -> Outcome:
+        document.closed_reason = reason
+        document.turn = None
+        outcome = await self._save(
+            row,
+            document,
+            [StoredEvent(kind, {"reason": reason}, None)],
+            status=TableStatus.ABANDONED,
+        )
+        outcome.announcements.append(Notice("closed", {"reason": reason}))
+        outcome.finished = True
+        return outcome

@@ -1,0 +1,155 @@
+"""Host controls, and coming back to a seat a computer played."""
+
+from __future__ import annotations
+
+from bot.engine import Game
+from bot.service.errors import Refused
+from bot.service.session import Session
+from bot.service.turns import check_dm, check_timer, hand_to_computer, host_after, load_document
+from bot.service.views import Notice, Outcome, Reason
+from bot.storage import Event as StoredEvent
+from bot.storage import TableStatus
+
+
+class HostControls(Session):
+    """Coming back, removing a player, handing over the host role, pause, the turn timer."""
+
+    async def come_back(
+        self, table_id: int, user_id: int, *, dm_channel: int | None = None
+    ) -> Outcome:
+        """ "I'm back": take one's seat back from the computer player."""
+        async with self._lock(table_id):
+            row, document, game = await self._playing(table_id)
+            check_dm(document, user_id, dm_channel)
+            seat = document.seat_of(user_id)
+            if seat is None:
+                raise Refused("not_seated")
+            person = document.seats[seat]
+            if not person.left:
+                raise Refused("already_playing")
+            if person.away == "kicked":
+                raise Refused("removed")
+            person.left = False
+            person.away = None
+            person.level = None
+            person.missed = 0
+            before = self._all_hands(row.id, document, game)
+            before.pop(user_id, None)
+            self._sync_turn(document, game)
+            outcome = await self._save(
+                row,
+                document,
+                [StoredEvent("back", {"seat": seat}, user_id)],
+                reply=Reason("back"),
+            )
+            after = self._all_hands(row.id, document, game)
+            outcome.hands = {u: h for u, h in after.items() if before.get(u) != h}
+            return outcome
+
+    async def kick(
+        self, table_id: int, user_id: int, target: int, *, can_manage: bool = False
+    ) -> Outcome:
+        """The host removes a person: in the lobby the seat goes; in a game a computer plays it
+        to the end."""
+        async with self._lock(table_id):
+            row = await self._open_row(table_id)
+            document = load_document(row)
+            self._check_host(row, user_id, can_manage, "remove")
+            seat = document.seat_of(target)
+            if seat is None:
+                raise Refused("not_seated_other")
+            if target == user_id:
+                raise Refused("remove_self")
+            name = document.seats[seat].name
+            if row.status is TableStatus.LOBBY:
+                del document.seats[seat]
+            else:
+                if document.seats[seat].away == "kicked":
+                    raise Refused("already_removed", name=name)
+                hand_to_computer(document.seats[seat], "kicked")
+                if document.game is not None:
+                    self._sync_turn(document, Game.from_json(document.game))
+            outcome = await self._save(
+                row,
+                document,
+                [StoredEvent("kicked", {"user": target}, user_id)],
+                host_id=host_after(document, row.host_id, target, fallback=user_id),
+                reply=Reason("removed_player", {"name": name}),
+            )
+            outcome.announcements.append(
+                Notice("removed", {"name": name, "in_game": row.status is TableStatus.PLAYING})
+            )
+            return outcome
+
+    async def hand_over(
+        self, table_id: int, user_id: int, target: int, *, can_manage: bool = False
+    ) -> Outcome:
+        async with self._lock(table_id):
+            row = await self._open_row(table_id)
+            document = load_document(row)
+            self._check_host(row, user_id, can_manage, "host")
+            seat = document.seat_of(target)
+            if seat is None or document.seats[seat].left or document.seats[seat].pending:
+                raise Refused("host_must_play")
+            if target == row.host_id:
+                raise Refused("already_host")
+            outcome = await self._save(
+                row,
+                document,
+                [StoredEvent("host", {"user": target}, user_id)],
+                host_id=target,
+                reply=Reason("new_host", {"name": document.seats[seat].name}),
+            )
+            outcome.announcements.append(Notice("new_host", {"user_id": target}))
+            outcome.mention = (target,)
+            return outcome
+
+    async def set_paused(
+        self, table_id: int, user_id: int, paused: bool, *, can_manage: bool = False
+    ) -> Outcome:
+        """Pause (nobody plays, timers stop) or resume a game."""
+        async with self._lock(table_id):
+            row, document, game = await self._playing(table_id)
+            self._check_host(row, user_id, can_manage, "pause")
+            if document.paused == paused:
+                raise Refused("already_paused" if paused else "already_running")
+            now = self.clock()
+            turn = document.turn
+            document.paused = paused
+            if turn is not None and paused:
+                turn.paused_at = now
+            elif turn is not None and turn.paused_at is not None:
+                moved = now - turn.paused_at
+                if turn.deadline is not None:
+                    turn.deadline += moved
+                turn.nudge_at += moved
+                turn.paused_at = None
+            outcome = await self._save(
+                row,
+                document,
+                [StoredEvent("paused" if paused else "resumed", {}, user_id)],
+                reply=Reason("paused_now" if paused else "resumed_now"),
+            )
+            outcome.announcements.append(Notice("paused" if paused else "resumed"))
+            if not paused:
+                outcome.hands = self._all_hands(row.id, document, game)
+            return outcome
+
+    async def set_turn_timer(
+        self, table_id: int, user_id: int, seconds: int, *, can_manage: bool = False
+    ) -> Outcome:
+        async with self._lock(table_id):
+            row = await self._open_row(table_id)
+            document = load_document(row)
+            self._check_host(row, user_id, can_manage, "timer")
+            check_timer(seconds)
+            document.turn_timer = seconds
+            document.turn = None
+            if document.game is not None and row.status is TableStatus.PLAYING:
+                self._sync_turn(document, Game.from_json(document.game))
+            return await self._save(
+                row,
+                document,
+                [StoredEvent("timer", {"seconds": seconds}, user_id)],
+                reply=Reason("timer_set", {"seconds": seconds}),
+            )

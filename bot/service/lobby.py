@@ -1,0 +1,372 @@
+"""The lobby: opening a table, seats, rules, start, cancel, rematch and channel defaults."""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from bot.engine import Game, Settings
+from bot.service.document import COMPUTER_LEVELS, DEFAULT_TURN_TIMER, Seat, TableDocument
+from bot.service.errors import Refused
+from bot.service.rules_text import describe
+from bot.service.session import Session
+from bot.service.turns import (
+    TIMER_FIELD,
+    check_timer,
+    first_error,
+    hand_to_computer,
+    host_after,
+    load_document,
+    settings_of,
+    start_problem,
+    timer_text,
+)
+from bot.service.views import Notice, Outcome, Reason
+from bot.storage import ChannelBusy, TableRow, TableStatus, VersionConflict
+from bot.storage import Event as StoredEvent
+
+
+class Lobby(Session):
+    """Opening a table, seats, rules, starting, cancelling, rematches, channel defaults."""
+
+    async def open_table(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        name: str,
+        settings: dict[str, object],
+        turn_timer: int | None = None,
+    ) -> Outcome:
+        """Open a lobby. The channel's defaults (see `set_channel_defaults`) come first; the
+        options given here override them."""
+        defaults = await self.db.channel_defaults(channel_id)
+        merged: dict[str, object] = {}
+        timer = DEFAULT_TURN_TIMER
+        if defaults is not None:
+            merged.update(defaults.settings)
+            timer = int(str(merged.pop(TIMER_FIELD, timer)))
+            if "preset" in settings and settings.get("preset") != merged.get("preset"):
+                # Another preset: the channel's option choices were made for its own preset.
+                merged = {}
+        merged.update(settings)
+        if turn_timer is not None:
+            timer = turn_timer
+        check_timer(timer)
+        try:
+            parsed = Settings.model_validate(merged)
+        except ValidationError as error:
+            raise Refused("rules_invalid", problem=first_error(error)) from None
+        if defaults is None:
+            source = f"the {parsed.preset} preset"
+        elif settings or turn_timer is not None:
+            source = (
+                f"this channel's defaults (set by <@{defaults.set_by}>), with the host's changes"
+            )
+        else:
+            source = f"this channel's defaults (set by <@{defaults.set_by}>)"
+        document = TableDocument(
+            settings=parsed.overrides(),
+            seats=[Seat(user_id=user_id, name=name)],
+            seed=self._rng.randrange(2**62),
+            turn_timer=timer,
+            rules_source=source,
+            last_activity=self.clock(),
+        )
+        row = await self._create_lobby(
+            guild_id,
+            channel_id,
+            user_id,
+            parsed.preset,
+            document,
+            StoredEvent("opened", {"settings": parsed.overrides()}, user_id),
+        )
+        return Outcome(table=self._table_view(row, document), reply=Reason("opened"))
+
+    async def _create_lobby(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        preset: str,
+        document: TableDocument,
+        event: StoredEvent,
+    ) -> TableRow:
+        try:
+            row = await self.db.create_table(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                preset=preset,
+                document=document.model_dump(),
+                event=event,
+                # The lobby's expiry is a deadline like any other.
+                due_at=self._due_at(document, TableStatus.LOBBY),
+            )
+        except ChannelBusy as busy:
+            raise Refused("channel_busy", table_id=busy.table_id) from None
+        self._due_moved(row.due_at)
+        return row
+
+    async def set_message(self, table_id: int, message_id: int) -> Outcome | None:
+        """Remember the table message (not an action: retried on a version conflict, which only
+        another process writing the same table can cause). None: it could not be stored."""
+        async with self._lock(table_id):
+            for _ in range(5):
+                row = await self.db.load_table(table_id)
+                try:
+                    saved = await self.db.save_table(
+                        row, document=row.document, message_id=message_id
+                    )
+                except VersionConflict:
+                    continue
+                return self._side_saved(row, saved, load_document(saved))
+        return None
+
+    async def join(self, table_id: int, user_id: int, name: str) -> Outcome:
+        async with self._lock(table_id):
+            row, document = await self._lobby(table_id)
+            mine = document.seat_of(user_id)
+            if mine is not None and document.seats[mine].pending:
+                document.seats[mine].pending = False
+                document.seats[mine].name = name
+                return await self._save(
+                    row,
+                    document,
+                    [StoredEvent("confirmed", {}, user_id)],
+                    reply=Reason("confirmed"),
+                )
+            if mine is not None:
+                raise Refused("already_seated")
+            self._check_room(document)
+            document.seats.append(Seat(user_id=user_id, name=name))
+            return await self._save(
+                row, document, [StoredEvent("joined", {}, user_id)], reply=Reason("joined")
+            )
+
+    async def add_computer(self, table_id: int, user_id: int, level: str) -> Outcome:
+        async with self._lock(table_id):
+            row, document = await self._lobby(table_id)
+            if document.seat_of(user_id) is None:
+                raise Refused("join_first")
+            if level not in COMPUTER_LEVELS:
+                raise Refused("no_level", level=level)
+            self._check_room(document)
+            taken = {s.name for s in document.seats}
+            name = f"Computer ({level})"
+            number = 2
+            while name in taken:
+                name = f"Computer {number} ({level})"
+                number += 1
+            document.seats.append(Seat.model_validate({"name": name, "level": level}))
+            return await self._save(
+                row,
+                document,
+                [StoredEvent("computer-added", {"level": level}, user_id)],
+                reply=Reason("computer_added", {"name": name}),
+            )
+
+    async def leave(self, table_id: int, user_id: int) -> Outcome:
+        """Leave a lobby (the seat goes), or a game: a normal computer plays the seat on, with
+        its cards and score, and the game counts for the person as left."""
+        async with self._lock(table_id):
+            row = await self._open_row(table_id)
+            document = load_document(row)
+            seat = document.seat_of(user_id)
+            if seat is None or document.seats[seat].left:
+                raise Refused("not_seated")
+            if row.status is TableStatus.PLAYING:
+                hand_to_computer(document.seats[seat], "left")
+                host = host_after(document, row.host_id, user_id)
+                game = Game.from_json(document.game) if document.game is not None else None
+                if game is not None:
+                    self._sync_turn(document, game)
+                outcome = await self._save(
+                    row,
+                    document,
+                    [StoredEvent("left", {"seat": seat}, user_id)],
+                    host_id=host,
+                    reply=Reason("left_game"),
+                )
+                if game is not None:
+                    outcome.hands = {user_id: self._hand_state(row.id, document, game, seat)}
+                return outcome
+            del document.seats[seat]
+            if not document.humans():
+                return await self._save(
+                    row,
+                    document,
+                    [StoredEvent("left", {}, user_id)],
+                    status=TableStatus.CANCELLED,
+                    reply=Reason("left_closed"),
+                )
+            return await self._save(
+                row,
+                document,
+                [StoredEvent("left", {}, user_id)],
+                host_id=host_after(document, row.host_id, user_id),
+                reply=Reason("left"),
+            )
+
+    async def set_rule(
+        self, table_id: int, user_id: int, field: str, value: object, *, can_manage: bool = False
+    ) -> Outcome:
+        async with self._lock(table_id):
+            row, document = await self._lobby(table_id)
+            self._check_host(row, user_id, can_manage, "rules")
+            if field not in Settings.model_fields:
+                raise Refused("no_rule", field=field)
+            merged = dict(document.settings)
+            if value is None:
+                merged.pop(field, None)
+            else:
+                merged[field] = value
+            try:
+                parsed = Settings.model_validate(merged)
+            except ValidationError as error:
+                raise Refused(
+                    "rule_invalid", field=field, value=value, problem=first_error(error)
+                ) from None
+            document.settings = parsed.overrides()
+            return await self._save(
+                row,
+                document,
+                [StoredEvent("rule", {field: value}, user_id)],
+                preset=parsed.preset,
+                reply=Reason("rule_set", {"field": field}),
+            )
+
+    async def start_game(self, table_id: int, user_id: int, *, can_manage: bool = False) -> Outcome:
+        async with self._lock(table_id):
+            row, document = await self._lobby(table_id)
+            self._check_host(row, user_id, can_manage, "start")
+            unconfirmed = [s.name for s in document.seats if s.pending]
+            document.seats = [s for s in document.seats if not s.pending]
+            settings = settings_of(document)
+            problem = start_problem(settings, len(document.seats))
+            if problem:
+                raise Refused(problem.code, **problem.params)
+            seed = document.seed
+            game = Game.new(
+                settings,
+                players=len(document.seats),
+                seed=seed,
+                first_dealer=seed % len(document.seats),
+                names=[s.name for s in document.seats],
+            )
+            document.game = game.to_json()
+            self._sync_turn(document, game)
+            outcome = await self._save(
+                row,
+                document,
+                [StoredEvent("started", {}, user_id)],
+                status=TableStatus.PLAYING,
+                reply=Reason("begins"),
+                game=game,
+            )
+            if unconfirmed:
+                outcome.announcements.append(Notice("started_without", {"names": unconfirmed}))
+            outcome.new_hand = True
+            outcome.hands = outcome.every_hand = self._all_hands(row.id, document, game)
+            return outcome
+
+    async def cancel(self, table_id: int, user_id: int, *, can_manage: bool = False) -> Outcome:
+        async with self._lock(table_id):
+            row = await self._open_row(table_id)
+            document = load_document(row)
+            self._check_host(row, user_id, can_manage, "cancel")
+            document.turn = None
+            outcome = await self._save(
+                row,
+                document,
+                [StoredEvent("cancelled", {}, user_id)],
+                status=TableStatus.CANCELLED,
+                reply=Reason("cancelled"),
+            )
+            outcome.finished = True
+            return outcome
+
+    async def rematch(self, table_id: int, user_id: int) -> Outcome:
+        """After a game: a new lobby in the same channel with the same rules and seats. The
+        person who asked is seated; the others' seats wait for them to confirm."""
+        row = await self.db.load_table(table_id)
+        document = load_document(row)
+        if row.status is not TableStatus.FINISHED:
+            raise Refused("rematch_not_over")
+        mine = document.seat_of(user_id)
+        if mine is None or document.seats[mine].away == "kicked":
+            raise Refused("rematch_players_only")
+        seats = []
+        for index, seat in enumerate(document.seats):
+            if seat.user_id is None:
+                seats.append(Seat(name=seat.name, level=seat.level))
+            elif seat.away != "kicked":
+                seats.append(Seat(user_id=seat.user_id, name=seat.name, pending=index != mine))
+        new = TableDocument(
+            settings=document.settings,
+            seats=seats,
+            seed=self._rng.randrange(2**62),
+            turn_timer=document.turn_timer,
+            rules_source=f"a rematch of table #{table_id}",
+            last_activity=self.clock(),
+            rematch_of=table_id,
+        )
+        created = await self._create_lobby(
+            row.guild_id,
+            row.channel_id,
+            user_id,
+            row.preset,
+            new,
+            StoredEvent("rematch", {"of": table_id}, user_id),
+        )
+        others = tuple(s.user_id for s in seats if s.pending and s.user_id is not None)
+        view = self._table_view(created, new)
+        outcome = Outcome(table=self._table_view(row, document), reply=Reason("rematch_opened"))
+        outcome.opened = view
+        if others:
+            outcome.announcements.append(Notice("rematch", {"user_ids": others}))
+            outcome.mention = others
+        return outcome
+
+    async def channel_defaults(self, channel_id: int) -> dict[str, object] | None:
+        defaults = await self.db.channel_defaults(channel_id)
+        return None if defaults is None else dict(defaults.settings)
+
+    async def set_channel_defaults(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        settings: dict[str, object] | None,
+        turn_timer: int | None = None,
+        can_manage: bool,
+    ) -> str:
+        """Store what /ohhell start uses in a channel (None: forget them). Manage Channels only.
+        Returns a summary of the stored defaults."""
+        if not can_manage:
+            raise Refused("manage_channels")
+        if settings is None:
+            await self.db.set_channel_defaults(
+                guild_id=guild_id, channel_id=channel_id, settings=None, set_by=user_id
+            )
+            return "This channel's defaults are cleared: tables start from the preset chosen."
+        try:
+            parsed = Settings.model_validate(settings)
+        except ValidationError as error:
+            raise Refused("rules_invalid", problem=first_error(error)) from None
+        stored: dict[str, object] = dict(parsed.overrides())
+        stored["preset"] = parsed.preset
+        if turn_timer is not None:
+            check_timer(turn_timer)
+            stored[TIMER_FIELD] = turn_timer
+        await self.db.set_channel_defaults(
+            guild_id=guild_id, channel_id=channel_id, settings=stored, set_by=user_id
+        )
+        timer = int(str(stored.get(TIMER_FIELD, DEFAULT_TURN_TIMER)))
+        lines = describe(parsed, 4)
+        return (
+            "New tables in this channel start with:\n"
+            + "\n".join(lines)
+            + f"\nTurn timer: {timer_text(timer)}"
+        )

@@ -1,0 +1,157 @@
+"""Play: a person's moves, the hand DMs' ids, and automatic moves (computers, forced cards)."""
+
+from __future__ import annotations
+
+from bot.engine import HIDDEN, Action, EngineError, Play
+from bot.service.document import DmRef
+from bot.service.errors import Refused
+from bot.service.session import Session
+from bot.service.turns import (
+    check_dm,
+    computer_to_move,
+    forced_card_waiting,
+    load_document,
+    play_forced_cards,
+    waiting_for_someone_away,
+    without_dms,
+)
+from bot.service.views import Outcome, Reason
+from bot.storage import Event as StoredEvent
+from bot.storage import VersionConflict
+
+
+class Playing(Session):
+    """A person's bids, trump choices and cards; their hand DMs; computers' and forced moves."""
+
+    async def act(
+        self,
+        table_id: int,
+        user_id: int,
+        hand_number: int,
+        action: Action | int,
+        *,
+        dm_channel: int | None = None,
+    ) -> Outcome:
+        """A person's bid, trump choice or card. ``hand_number`` comes from the button, so a
+        click on an earlier hand's message is refused instead of acting on this one. A card
+        may be given by its id in the game's pack (what a play button carries). A click from a
+        DM gives its channel: it must be this person's own hand DM."""
+        async with self._lock(table_id):
+            row, document, game = await self._playing(table_id)
+            check_dm(document, user_id, dm_channel)
+            if isinstance(action, int):
+                if not 0 <= action < game.pack.size:
+                    raise Refused("no_card")
+                action = Play(game.pack.cards[action])
+            seat = document.seat_of(user_id)
+            if seat is None:
+                raise Refused("not_seated")
+            if document.seats[seat].left:
+                raise Refused(
+                    "computer_has_seat" if document.seats[seat].away != "kicked" else "removed"
+                )
+            if document.paused:
+                raise Refused("paused")
+            if hand_number != game.hand_number:
+                raise Refused("earlier_hand")
+            if isinstance(action, Play) and action.card == HIDDEN:
+                # A blind hand: the player plays the card they cannot see.
+                legal = game.legal_actions(seat)
+                if len(legal) == 1:
+                    action = legal[0]
+            before = self._all_hands(row.id, document, game)
+            try:
+                events = game.apply(seat, action)
+            except EngineError as error:
+                raise Refused("illegal", explanation=str(error)) from None
+            events += play_forced_cards(document, game)
+            document.seats[seat].missed = 0
+            return await self._commit_game(
+                row, document, game, events, user_id, before, action=(seat, action)
+            )
+
+    async def set_auto_play(
+        self, table_id: int, user_id: int, on: bool, *, dm_channel: int | None = None
+    ) -> Outcome:
+        async with self._lock(table_id):
+            row = await self._open_row(table_id)
+            document = load_document(row)
+            check_dm(document, user_id, dm_channel)
+            seat = document.seat_of(user_id)
+            if seat is None:
+                raise Refused("not_seated")
+            document.seats[seat].auto_play = on
+            return await self._save(
+                row,
+                document,
+                [StoredEvent("auto-play", {"on": on}, user_id)],
+                reply=Reason("auto_play", {"on": on}),
+            )
+
+    async def record_dm(self, table_id: int, user_id: int, ref: DmRef | None) -> Outcome | None:
+        """Remember (or forget, with None: DMs closed) a person's hand message."""
+        async with self._lock(table_id):
+            for _ in range(5):
+                row = await self.db.load_table(table_id)
+                document = load_document(row)
+                key = str(user_id)
+                if ref is None:
+                    document.dms.pop(key, None)
+                    if user_id not in document.dms_closed:
+                        document.dms_closed.append(user_id)
+                else:
+                    document.dms[key] = ref
+                    if user_id in document.dms_closed:
+                        document.dms_closed.remove(user_id)
+                try:
+                    saved = await self.db.save_table(row, document=document.model_dump())
+                except VersionConflict:
+                    continue
+                return self._side_saved(row, saved, document)
+        return None
+
+    async def dm_ref(self, table_id: int, user_id: int) -> DmRef | None:
+        return (await self.dm_refs(table_id)).get(user_id)
+
+    async def dm_refs(self, table_id: int) -> dict[int, DmRef]:
+        """Every person's hand message at this table, by user id."""
+        row = await self.db.load_table(table_id)
+        return {int(user): ref for user, ref in load_document(row).dms.items()}
+
+    async def step(self, table_id: int) -> Outcome | None:
+        """Make the next automatic move, if any: a computer's decision, or a forced card for a
+        person with auto-play on. Returns None when people must act (or the game is over)."""
+        async with self._lock(table_id):
+            try:
+                row, document, game = await self._playing(table_id, to_change=False)
+            except Refused:
+                return None
+            if document.paused or waiting_for_someone_away(document):
+                return None
+            if not forced_card_waiting(document, game) and computer_to_move(document, game) is None:
+                return None  # people must act: the usual answer, so kept cheap
+            before = self._all_hands(row.id, document, game)
+            if forced_card_waiting(document, game):  # e.g. left over from before a restart
+                game = self._game(row, document, to_change=True)
+                forced = play_forced_cards(document, game)
+                return await self._commit_game(row, document, game, forced, None, before)
+            seat = computer_to_move(document, game)
+            if seat is None:
+                return None
+            level = document.seats[seat].level or "easy"
+        # Decide outside the lock and off the event loop; then apply only if nothing moved.
+        action = await self._run_blocking(
+            self._decide, document.game, seat, level, document.seed + row.version
+        )
+        async with self._lock(table_id):
+            current = await self.db.load_table(table_id)
+            if current.version != row.version:
+                # Only a DM's id stored meanwhile does not waste the decision; anything else
+                # (a seat taken back, a pause, another move) does, and the next step looks again.
+                if current.status is not row.status or without_dms(current) != without_dms(row):
+                    return await self._outcome_unchanged(current)
+                row, document = current, load_document(current)
+            game = self._game(row, document, to_change=True)
+            events = game.apply(seat, action)
+            events += play_forced_cards(document, game)
+            return await self._commit_game(row, document, game, events, None, before)

@@ -1,0 +1,448 @@
+"""A table's unit of work: one load, one save, the views it hands back (bot/service/session.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from bot.engine import Action, Bid, ChooseTrump, Event, Game, Phase, Settings
+from bot.service.document import MAX_SEATS, TableDocument, TurnClock
+from bot.service.errors import Refused, TableGone
+from bot.service.results import announce, event_payload, results_of
+from bot.service.rules_text import describe, player_range
+from bot.service.seat_views import card_order, hook_reason, public_game
+from bot.service.turns import (
+    Decider,
+    computer_to_move,
+    forced_card_waiting,
+    load_document,
+    run_in_thread,
+    running_deadline,
+    settings_of,
+    start_problem,
+    waiting_for,
+    waiting_for_someone_away,
+)
+from bot.service.views import BidOption, CardOption, HandState, Outcome, Reason, SeatView, TableView
+from bot.storage import Database, Leaderboard, PlayerResult, TableRow, TableStatus, VersionConflict
+from bot.storage import Event as StoredEvent
+
+
+class Session:
+    """The unit of work every action goes through: load the row once (its decoded game from a
+    cache keyed by the row's version), check, change, save once with the version check, and
+    return a frozen outcome with the views of what each seat may see."""
+
+    def __init__(
+        self,
+        database: Database,
+        *,
+        decide: Decider,
+        run_blocking: Callable[..., Awaitable[Any]] | None = None,
+        rng: random.Random | None = None,
+        clock: Callable[[], float] = time.time,
+        lobby_timeout: float = 15 * 60,
+        abandon_after: float = 24 * 3600,
+        grace: float = 60.0,
+        ping_after: float = 20.0,
+    ) -> None:
+        self.db = database
+        self._decide = decide
+        self._run_blocking = run_blocking or run_in_thread
+        self._rng = rng or random.Random()
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._closing: set[int] = set()
+        self._games: dict[int, tuple[int, Game]] = {}
+        """By table: the decoded game of the version last loaded or saved here, so an action
+        replays nothing. A cache: the row's version decides, and a table that closes drops it."""
+        self.clock = clock
+        self.lobby_timeout = lobby_timeout
+        self.abandon_after = abandon_after
+        self.grace = grace
+        self.ping_after = ping_after
+        """With the turn timer off: seconds before a waiting person is nudged (0: never)."""
+        self.due_changed = asyncio.Event()
+        """Set when a table's deadline may now come before `watching`: the scheduler looks
+        again."""
+        self.watching = float("inf")
+        """The deadline the scheduler sleeps until (infinity: it is looking, wake it for any)."""
+
+    @contextlib.asynccontextmanager
+    async def _lock(self, table_id: int) -> AsyncIterator[None]:
+        """One change at a time per table in this process; a closed table's lock goes once
+        it is released."""
+        lock = self._locks.setdefault(table_id, asyncio.Lock())
+        try:
+            async with lock:
+                yield
+        finally:
+            closed = table_id in self._closing and self._locks.get(table_id) is lock
+            if closed and not lock.locked():
+                del self._locks[table_id]
+                self._closing.discard(table_id)
+
+    def _game(self, row: TableRow, document: TableDocument, *, to_change: bool) -> Game:
+        """The row's game, from the cache when it holds this version. A game about to change is
+        taken out of the cache (a reader meanwhile decodes its own copy) and put back by
+        `_save` once the change is committed."""
+        assert document.game is not None
+        cached = self._games.get(row.id)
+        if cached is not None and cached[0] == row.version:
+            if to_change:
+                del self._games[row.id]
+            return cached[1]
+        game = Game.from_json(document.game)
+        if not to_change:
+            self._games[row.id] = (row.version, game)
+        return game
+
+    def _forget(self, table_id: int) -> None:
+        """A table closed: its cached game goes, and its lock once released."""
+        self._games.pop(table_id, None)
+        self._closing.add(table_id)
+
+    def cached_tables(self) -> set[int]:
+        """The tables this service holds anything in memory for (tests check it empties)."""
+        return set(self._games) | set(self._locks) | self._closing
+
+    async def _open_row(self, table_id: int) -> TableRow:
+        try:
+            row = await self.db.load_table(table_id)
+        except KeyError:
+            raise TableGone("table_gone") from None
+        if not row.status.is_open:
+            raise TableGone("table_closed", status=row.status.value)
+        return row
+
+    async def _lobby(self, table_id: int) -> tuple[TableRow, TableDocument]:
+        row = await self._open_row(table_id)
+        if row.status is not TableStatus.LOBBY:
+            raise Refused("already_started")
+        return row, load_document(row)
+
+    async def _playing(
+        self, table_id: int, *, to_change: bool = True
+    ) -> tuple[TableRow, TableDocument, Game]:
+        row = await self._open_row(table_id)
+        document = load_document(row)
+        if row.status is not TableStatus.PLAYING or document.game is None:
+            raise Refused("not_started")
+        return row, document, self._game(row, document, to_change=to_change)
+
+    @staticmethod
+    def _check_room(document: TableDocument) -> None:
+        if len(document.seats) >= MAX_SEATS:
+            raise Refused("table_full", seats=MAX_SEATS)
+        low, high = player_range(settings_of(document))
+        # While the rules fit no player count (the host is still editing them), seats stay
+        # open: Start says what to change.
+        if low <= high and len(document.seats) >= high:
+            raise Refused("too_many", high=high)
+
+    @staticmethod
+    def _check_host(row: TableRow, user_id: int, can_manage: bool, doing: str) -> None:
+        if user_id != row.host_id and not can_manage:
+            raise Refused("host_only", doing=doing)
+
+    def _all_hands(
+        self, table_id: int, document: TableDocument, game: Game
+    ) -> dict[int, HandState]:
+        return {
+            seat.user_id: self._hand_state(table_id, document, game, index)
+            for index, seat in document.people()
+            if seat.user_id is not None and seat.away != "kicked"
+        }
+
+    async def _commit_game(
+        self,
+        row: TableRow,
+        document: TableDocument,
+        game: Game,
+        events: list[Event],
+        user_id: int | None,
+        before: dict[int, HandState],
+        *,
+        action: tuple[int, Action] | None = None,
+    ) -> Outcome:
+        document.game = game.to_json()
+        self._sync_turn(document, game)
+        over = game.phase is Phase.GAME_OVER
+        results = results_of(document, game) if over else []
+        stored = []
+        if action is not None:
+            seat, taken = action
+            stored.append(StoredEvent("action", {"seat": seat, "action": repr(taken)}, user_id))
+        stored += [StoredEvent(type(e).__name__, event_payload(e), user_id) for e in events]
+        outcome = await self._save(
+            row,
+            document,
+            stored,
+            status=TableStatus.FINISHED if over else None,
+            results=results,
+            game=game,
+        )
+        after = self._all_hands(row.id, document, game)
+        outcome.every_hand = after
+        outcome.automatic = (
+            not over
+            and not document.paused
+            and not waiting_for_someone_away(document)
+            and (
+                computer_to_move(document, game) is not None or forced_card_waiting(document, game)
+            )
+        )
+        outcome.new_hand = any(type(e).__name__ == "HandDealt" for e in events)
+        outcome.hands = {u: s for u, s in after.items() if before.get(u) != s}
+        outcome.finished = over
+        outcome.announcements = [notice for e in events for notice in announce(game, e)]
+        return outcome
+
+    async def _save(
+        self,
+        row: TableRow,
+        document: TableDocument,
+        events: list[StoredEvent],
+        *,
+        status: TableStatus | None = None,
+        host_id: int | None = None,
+        preset: str | None = None,
+        results: list[PlayerResult] | None = None,
+        reply: Reason | None = None,
+        game: Game | None = None,
+    ) -> Outcome:
+        """Commit a change with the version check; `game` is the changed game, kept decoded
+        for the next action."""
+        if any(event.user_id is not None for event in events):
+            document.last_activity = self.clock()
+        try:
+            saved = await self.db.save_table(
+                row,
+                document=document.model_dump(),
+                status=status,
+                host_id=host_id,
+                preset=preset,
+                events=events,
+                results=results or (),
+                due_at=self._due_at(document, status or row.status),
+            )
+        except VersionConflict:
+            raise Refused("conflict") from None
+        self._due_moved(saved.due_at)
+        if not saved.status.is_open:
+            self._forget(saved.id)
+        elif game is not None:
+            self._games[saved.id] = (saved.version, game)
+        return Outcome(
+            table=self._table_view(saved, document, game),
+            reply=reply,
+            dm_refs={int(user): ref for user, ref in document.dms.items()},
+        )
+
+    def _due_moved(self, due: float | None) -> None:
+        # Most saves leave the earliest deadline where it was: only an earlier one wakes the
+        # scheduler (a later one it finds when it wakes and looks).
+        if due is not None and due < self.watching:
+            self.due_changed.set()
+
+    def _side_saved(self, row: TableRow, saved: TableRow, document: TableDocument) -> Outcome:
+        """A save that left the game as it was (the table message's id, a DM's): the decoded
+        game stays good for the new version, and the views say what changed."""
+        cached = self._games.get(row.id)
+        game = None
+        if cached is not None and cached[0] == row.version:
+            game = cached[1]
+            self._games[row.id] = (saved.version, game)
+        view = self._table_view(saved, document, game)
+        refs = {int(user): ref for user, ref in document.dms.items()}
+        return Outcome(table=view, dm_refs=refs, same_game=True)
+
+    async def _outcome_unchanged(self, row: TableRow) -> Outcome:
+        """Nothing was done: the caller asks again (``automatic``)."""
+        return Outcome(table=self._table_view(row, load_document(row)), automatic=True)
+
+    def _table_view(
+        self, row: TableRow, document: TableDocument, game: Game | None = None
+    ) -> TableView:
+        settings = settings_of(document)
+        if game is None and document.game and row.status.is_open:
+            game = self._game(row, document, to_change=False)
+        elif game is None and document.game:
+            game = Game.from_json(document.game)
+        problem = None
+        if row.status is TableStatus.LOBBY:
+            problem = start_problem(settings, len(document.seats))
+        return TableView(
+            table_id=row.id,
+            version=row.version,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            message_id=row.message_id,
+            host_id=row.host_id,
+            status=row.status,
+            preset=row.preset,
+            seats=tuple(
+                SeatView(s.name, s.user_id, s.level, s.left, s.away, s.pending)
+                for s in document.seats
+            ),
+            rules_summary=describe(settings, max(len(document.seats), 3)),
+            player_range=player_range(settings),
+            game=None if game is None else public_game(game),
+            dms_closed=tuple(document.dms_closed),
+            start_problem=problem,
+            turn_timer=document.turn_timer,
+            deadline=running_deadline(document),
+            paused=document.paused,
+            rules_source=document.rules_source,
+            closed_reason=document.closed_reason,
+            expires=(
+                document.last_activity + self.lobby_timeout
+                if row.status is TableStatus.LOBBY and self.lobby_timeout > 0
+                else None
+            ),
+        )
+
+    def _hand_state(
+        self, table_id: int, document: TableDocument, game: Game, seat: int
+    ) -> HandState:
+        view = game.view(seat)
+        waiting = waiting_for(game)
+        away = document.seats[seat].away if document.seats[seat].left else None
+        my_turn = seat in waiting and away is None
+        may_change = view.phase is Phase.BIDDING and seat in view.to_act and not my_turn
+        trump = view.trump if view.trump_decided else None
+        pack = game.pack
+        cards: list[CardOption] = []
+        if not view.blind and view.phase is not Phase.GAME_OVER:
+            legal = game.legal_mask(seat) if view.phase is Phase.PLAYING and my_turn else 0
+            mask = game.hand_mask(seat)
+            ids = [i for i in range(pack.size) if mask >> i & 1]
+            ids.sort(key=lambda i: card_order(trump, pack.cards[i], i))
+            cards = [CardOption(pack.cards[i], i, bool(legal >> i & 1)) for i in ids]
+        blind_cards = tuple(
+            (view.names[s], hand[0])
+            for s, hand in enumerate(view.visible_hands)
+            if hand is not None and hand
+        )
+        bid_options: tuple[BidOption, ...] = ()
+        trump_options: tuple[str, ...] = ()
+        bids_so_far = on_table = None
+        if (my_turn or may_change) and view.phase is Phase.BIDDING:
+            legal_bids = {a.n for a in view.legal_actions if isinstance(a, Bid)}
+            bid_options = tuple(
+                BidOption(n, n in legal_bids, None if n in legal_bids else hook_reason(view, n))
+                for n in range(view.cards_each + 1)
+            )
+            bids_so_far = tuple(
+                (view.names[s], bid) for s in view.seats if (bid := view.bids[s]) is not None
+            )
+        elif my_turn and view.phase is Phase.TRUMP_CHOICE:
+            trump_options = tuple(a.suit for a in view.legal_actions if isinstance(a, ChooseTrump))
+        elif my_turn and view.phase is Phase.PLAYING:
+            on_table = tuple((view.names[s], card) for s, card in view.trick)
+        return HandState(
+            table_id=table_id,
+            seat=seat,
+            hand_number=view.hand_number,
+            phase=view.phase,
+            cards=tuple(cards),
+            blind_cards=blind_cards,
+            trump=view.trump,
+            turned=view.turned,
+            trump_decided=view.trump_decided,
+            my_turn=my_turn,
+            bid=view.bids[seat],
+            tricks_won=view.tricks_won[seat],
+            bid_options=bid_options,
+            trump_options=trump_options,
+            bids_so_far=bids_so_far,
+            on_table=on_table,
+            auto_play=document.seats[seat].auto_play,
+            game_over=view.phase is Phase.GAME_OVER,
+            away=away,
+            deadline=running_deadline(document) if my_turn else None,
+        )
+
+    def _due_at(self, document: TableDocument, status: TableStatus) -> float | None:
+        """When the scheduler must next look at this table."""
+        due: list[float] = []
+        if status is TableStatus.LOBBY and self.lobby_timeout > 0:
+            due.append(document.last_activity + self.lobby_timeout)
+        if status is TableStatus.PLAYING:
+            if self.abandon_after > 0:
+                due.append(document.last_activity + self.abandon_after)
+            turn = document.turn
+            if turn is not None and not document.paused:
+                if not turn.nudged:
+                    due.append(turn.nudge_at)
+                if turn.deadline is not None:
+                    due.append(turn.deadline)
+        if not due:
+            return None
+        return max(min(due), document.grace_until)
+
+    def _sync_turn(self, document: TableDocument, game: Game) -> None:
+        """Start a new turn timer when the game waits for other people than before."""
+        waiting = [
+            s
+            for s in (waiting_for(game) if game.phase is not Phase.GAME_OVER else ())
+            if not document.seats[s].is_computer
+        ]
+        timer = document.turn_timer
+        if not waiting or (timer <= 0 and self.ping_after <= 0):
+            document.turn = None
+            return
+        key = f"{game.hand_number}:{game.phase.value}:{game.played_mask()}"
+        current = document.turn
+        simultaneous = game.phase is Phase.BIDDING and game.rules.bidding not in ("hook", "open")
+        if (
+            current is not None
+            and current.key == key
+            and (
+                current.waiting == waiting
+                or (simultaneous and set(waiting) <= set(current.waiting))
+            )
+        ):
+            current.waiting = waiting
+            return
+        now = self.clock()
+        document.turn = TurnClock(
+            key=key,
+            waiting=waiting,
+            deadline=now + timer if timer > 0 else None,
+            # With a timer, halfway; without, after `ping_after`.
+            nudge_at=now + (timer / 2 if timer > 0 else self.ping_after),
+            paused_at=now if document.paused else None,
+        )
+
+    async def table_in_channel(self, channel_id: int) -> TableRow | None:
+        return await self.db.open_table_in_channel(channel_id)
+
+    async def table_view(self, table_id: int) -> TableView:
+        row = await self.db.load_table(table_id)
+        return self._table_view(row, load_document(row))
+
+    async def hand_state(self, table_id: int, user_id: int) -> HandState:
+        row = await self._open_row(table_id)
+        document = load_document(row)
+        seat = document.seat_of(user_id)
+        if seat is None:
+            raise Refused("not_seated")
+        if document.game is None:
+            raise Refused("not_started")
+        return self._hand_state(row.id, document, self._game(row, document, to_change=False), seat)
+
+    async def settings(self, table_id: int) -> Settings:
+        """The table's rule settings (the host's overrides on its preset)."""
+        return settings_of(load_document(await self.db.load_table(table_id)))
+
+    async def leaderboard(
+        self, guild_id: int, *, preset: str | None = None, caller_id: int | None = None
+    ) -> Leaderboard:
+        return await self.db.leaderboard(guild_id, preset=preset, caller_id=caller_id)
+
+    async def open_table_ids(self) -> list[int]:
+        return await self.db.open_table_ids()

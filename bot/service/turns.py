@@ -1,0 +1,175 @@
+"""What a table's stored state means for turns and seats: who is waited for, what a computer
+or auto-play does next, who hosts after whom, the turn timer's choices."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import ValidationError
+
+from bot.engine import Action, Event, Game, Phase, Settings, SettingsError
+from bot.service.document import TURN_TIMERS, AwayReason, Seat, TableDocument
+from bot.service.errors import Refused
+from bot.service.rules_text import player_range
+from bot.service.views import Reason
+from bot.storage import CorruptRow, TableRow
+
+
+def load_document(row: TableRow) -> TableDocument:
+    try:
+        document = TableDocument.model_validate(row.document)
+    except ValidationError as error:
+        raise CorruptRow(
+            f"table #{row.id} could not be read: {error.error_count()} errors"
+        ) from error
+    if not document.last_activity:
+        # Saved before tables kept this: the last save is the best guess (not the epoch, which
+        # would expire the table at once).
+        document.last_activity = row.updated_at
+    return document
+
+
+def settings_of(document: TableDocument) -> Settings:
+    return Settings.model_validate(document.settings)
+
+
+TIMER_FIELD = "turn_timer"
+"""Channel defaults hold the turn timer beside the rule settings, under this name."""
+
+
+def timer_text(seconds: int) -> str:
+    if seconds <= 0:
+        return "off"
+    if seconds < 60:
+        return f"{seconds} s"
+    return f"{seconds // 60} min"
+
+
+def duration_text(seconds: float) -> str:
+    """15 minutes, 1 hour, 24 hours."""
+    for size, unit in ((3600, "hour"), (60, "minute")):
+        if seconds >= size:
+            count = round(seconds / size, 1)
+            return f"{count:g} {unit}{'' if count == 1 else 's'}"
+    return f"{seconds:g} seconds"
+
+
+def check_timer(seconds: int) -> None:
+    if seconds not in TURN_TIMERS:
+        raise Refused("timer_choices", timers=TURN_TIMERS)
+
+
+def without_dms(row: TableRow) -> dict[str, Any]:
+    """A row's document less where its hand DMs are (bookkeeping, not the game's state)."""
+    return {k: v for k, v in row.document.items() if k not in ("dms", "dms_closed")}
+
+
+def check_dm(document: TableDocument, user_id: int, dm_channel: int | None) -> None:
+    """A control clicked in a DM must be on the clicking person's own hand message: its answer
+    edits that message with their hand, which nobody else may read."""
+    if dm_channel is None:
+        return
+    ref = document.dms.get(str(user_id))
+    if ref is None or ref.channel_id != dm_channel:
+        raise Refused("not_for_you")
+
+
+def running_deadline(document: TableDocument) -> float | None:
+    if document.turn is None or document.turn.deadline is None or document.paused:
+        return None
+    return max(document.turn.deadline, document.grace_until)
+
+
+def host_after(document: TableDocument, host: int, gone: int, fallback: int | None = None) -> int:
+    """Who hosts once `gone` is no longer playing: the same host, or else the first person
+    still playing their seat (not one whose rematch seat is unconfirmed)."""
+    if host != gone:
+        return host
+    people = sorted(document.humans(), key=lambda entry: entry[1].pending)
+    for _, seat in people:
+        if seat.user_id is not None:
+            return seat.user_id
+    return host if fallback is None else fallback
+
+
+def hand_to_computer(seat: Seat, why: AwayReason) -> None:
+    seat.left = True
+    seat.away = why
+    seat.level = "normal"
+    seat.missed = 0
+
+
+def waiting_for_someone_away(document: TableDocument) -> bool:
+    """No person plays their own seat and someone only stepped away (missed their turns):
+    the game waits for them (or for abandonment) instead of computers playing it out."""
+    return not document.humans() and any(s.away == "timeout" for s in document.seats)
+
+
+def first_error(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"])
+    return f"{where}: {first['msg']}" if where else str(first["msg"])
+
+
+def start_problem(settings: Settings, players: int) -> Reason | None:
+    """Why the game could not start with these rules and players, if it could not."""
+    try:
+        settings.resolve(players)
+    except SettingsError as error:
+        low, high = player_range(settings)
+        if low <= high and not low <= players <= high:
+            return Reason("player_count", {"low": low, "high": high, "players": players})
+        return Reason("rules_unplayable", {"explanation": str(error)})
+    return None
+
+
+def waiting_for(game: Game) -> tuple[int, ...]:
+    """The seats the game waits for: all who have not bid in simultaneous bidding, else one
+    (a player who may still change their bid is not waited for)."""
+    to_act = game.to_act
+    if game.phase is Phase.BIDDING and game.rules.bidding in ("hook", "open"):
+        return to_act[:1]
+    return to_act
+
+
+def computer_to_move(document: TableDocument, game: Game) -> int | None:
+    if game.phase is Phase.GAME_OVER:
+        return None
+    for seat in waiting_for(game):
+        if document.seats[seat].is_computer:
+            return seat
+    return None
+
+
+def forced_card_waiting(document: TableDocument, game: Game) -> bool:
+    if game.phase is not Phase.PLAYING:
+        return False
+    seat = game.to_act[0]
+    person = document.seats[seat]
+    return not person.is_computer and person.auto_play and len(game.legal_actions(seat)) == 1
+
+
+def play_forced_cards(document: TableDocument, game: Game) -> list[Event]:
+    """004's "Auto Play One": a person with auto-play on whose only legal move is one card plays
+    it at once, in the same commit as the move that made it forced (so no one is ever shown a
+    turn that is already decided)."""
+    events: list[Event] = []
+    while game.phase is Phase.PLAYING:
+        seat = game.to_act[0]
+        if document.seats[seat].is_computer or not document.seats[seat].auto_play:
+            break
+        legal = game.legal_actions(seat)
+        if len(legal) != 1:
+            break
+        events += game.apply(seat, legal[0])
+    return events
+
+
+async def run_in_thread(function: Callable[..., Any], *args: Any) -> Any:
+    return await asyncio.to_thread(function, *args)
+
+
+Decider = Callable[[str, int, str, int], Action]
+"""(game JSON, seat, level, seed) -> the computer's action. Runs outside the event loop."""
