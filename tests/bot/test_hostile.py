@@ -16,8 +16,9 @@ from bot.clock import ManualClock
 from bot.engine import Game
 from cogs.render import card_text
 from standin.server import StandIn
-from standin.world import Message, MessageFlag, Perm
+from standin.world import Message, Perm
 from tests.bot.conftest import BotFactory
+from tests.bot.test_safety import refused
 from tools.simulated_people import (
     add_computer,
     game_over,
@@ -30,15 +31,6 @@ from tools.simulated_people import (
 
 RAW_CARD = re.compile(r"(?<![\w:])(?:10|[2-9TJQKA])[CDHS](?![\w])")
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def refused(result: Any, text: str) -> bool:
-    reply = getattr(result, "reply", None)
-    return (
-        reply is not None
-        and bool(reply.flags & MessageFlag.EPHEMERAL)
-        and text.lower() in (reply.content or "").lower()
-    )
 
 
 def texts_people_read(message: Message) -> list[str]:
