@@ -14,9 +14,10 @@ from bot.clock import Clock
 from bot.config import BotSettings
 from bot.service import TableService
 from cogs import render
+from cogs.clicks import TableController
+from cogs.commands import TablesCog
 from cogs.errors import answer_error, reply
 from cogs.items import TableButton, TableSelect, on_message, parse
-from cogs.tables import TableController, TablesCog
 
 log = logging.getLogger(__name__)
 

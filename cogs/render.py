@@ -50,9 +50,27 @@ class Rendered:
     view: discord.ui.View | None
 
     def kwargs(self) -> dict[str, Any]:
+        """For an edit: every part, an empty one cleared."""
         out: dict[str, Any] = {"content": self.content, "embed": self.embed}
         out["view"] = self.view if self.view is not None else discord.ui.View()
         return out
+
+    def send_kwargs(self) -> dict[str, Any]:
+        """For a new message: the parts there are."""
+        out: dict[str, Any] = {}
+        if self.content is not None:
+            out["content"] = self.content
+        if self.embed is not None:
+            out["embed"] = self.embed
+        if self.view is not None:
+            out["view"] = self.view
+        return out
+
+    def signature(self) -> str:
+        """What the message would show, to tell whether an edit would change anything."""
+        embed = self.embed.to_dict() if self.embed is not None else None
+        view = self.view.to_components() if self.view is not None else None
+        return repr((self.content, embed, view))
 
 
 def fit(text: str, limit: int) -> str:

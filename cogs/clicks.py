@@ -1,0 +1,335 @@
+"""Clicks: every button and select of the game, from the persistent items, turned into service
+calls; their answers, and the outcomes handed to the presenter."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import Any
+
+import discord
+
+from bot.engine import Bid, ChooseTrump, Play
+from bot.engine.cards import HIDDEN
+from bot.service import (
+    Outcome,
+    Refused,
+    TableStatus,
+    TableView,
+)
+from cogs import render
+from cogs.errors import answer_error, reply
+from cogs.items import Click, NotOffered, parse, whole_number
+from cogs.presenter import HAND_OVER, IN_FLIGHT_WAIT, Presenter
+
+DM_KINDS = frozenset({"bid", "bidsel", "play", "playsel", "trump", "auto", "back"})
+"""The controls a hand DM carries."""
+
+
+class TableController(Presenter):
+    """Turns clicks into service calls and outcomes into messages."""
+
+    async def on_click(
+        self,
+        interaction: discord.Interaction[Any],
+        custom_id: str,
+        values: tuple[str, ...] = (),
+        offered: tuple[str, ...] | None = None,
+    ) -> None:
+        """Every button and select of the game, from the persistent items (cogs/items.py)."""
+        try:
+            try:
+                click = parse(custom_id, values, offered)
+            except NotOffered:
+                raise Refused("not_offered") from None
+            if click is None:
+                raise Refused("not_for_you")
+            await self._handle(interaction, click)
+        except Exception as error:  # the one error handler answers every failure
+            await answer_error(interaction, error)
+
+    async def _handle(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        user = interaction.user
+        t = click.table_id
+        service = self.service
+        kind = click.kind
+        dm = _dm_channel(interaction)
+        if dm is not None and kind not in DM_KINDS:
+            raise Refused("not_for_you")  # no other control is ever sent in a DM
+        if kind == "join":
+            outcome = await service.join(t, user.id, user.display_name)
+            self.remember(outcome)
+            await self._update_table_in_place(interaction, outcome)
+        elif kind == "leave":
+            outcome = await service.leave(t, user.id)
+            self.remember(outcome)
+            await self._update_table_in_place(interaction, outcome)
+        elif kind == "addcpu":
+            await self._require_seated_lobby(t, user.id)
+            await interaction.response.send_message(
+                **render.computer_level_picker(t).send_kwargs(), ephemeral=True
+            )
+        elif kind == "cpulevel":
+            level = click.values[0] if click.values else "normal"
+            outcome = await service.add_computer(t, user.id, level)
+            self.remember(outcome)
+            await interaction.response.edit_message(content=render.answer(outcome.reply), view=None)
+            self.schedule_table_edit(t)
+        elif kind in ("rules", "rulepg"):
+            await self._require_host(t, interaction)
+            page = (whole_number(click.arg) or 0) if kind == "rulepg" else 0
+            rendered = render.rules_editor(t, await service.settings(t), page)
+            if kind == "rules":
+                await interaction.response.send_message(**rendered.send_kwargs(), ephemeral=True)
+            else:
+                await interaction.response.edit_message(**rendered.kwargs())
+        elif kind == "rule":
+            field = click.arg or ""
+            raw = click.values[0] if click.values else "-"
+            outcome = await service.set_rule(
+                t, user.id, field, _rule_value(field, raw), can_manage=can_manage(interaction)
+            )
+            self.remember(outcome)
+            page = next((i for i, fields in enumerate(render.RULE_PAGES) if field in fields), 0)
+            rendered = render.rules_editor(t, await service.settings(t), page)
+            await interaction.response.edit_message(**rendered.kwargs())
+            self.schedule_table_edit(t)
+        elif kind == "start":
+            outcome = await service.start_game(t, user.id, can_manage=can_manage(interaction))
+            self.remember(outcome)
+            await self._update_table_in_place(interaction, outcome)
+            self.publish_later(outcome)
+            self.kick(t)
+        elif kind == "leaveok":
+            outcome = await service.leave(t, user.id)
+            self.remember(outcome)
+            await interaction.response.edit_message(content=render.answer(outcome.reply), view=None)
+            self.publish_later(outcome)
+            self.kick(t)
+        elif kind == "cancel":
+            await self._require_host(t, interaction)
+            await interaction.response.send_message(
+                **render.cancel_confirm(t).send_kwargs(), ephemeral=True
+            )
+        elif kind == "cancelok":
+            outcome = await service.cancel(t, user.id, can_manage=can_manage(interaction))
+            self.remember(outcome)
+            await interaction.response.edit_message(content=render.answer(outcome.reply), view=None)
+            self.publish_later(outcome)
+        elif kind == "hand":
+            await self.send_hand(interaction, t)
+        elif kind == "scores":
+            table = await service.table_view(t)
+            await reply(interaction, render.scores_text(table))
+        elif kind == "auto":
+            outcome = await service.set_auto_play(t, user.id, click.arg == "1", dm_channel=dm)
+            self.remember(outcome)
+            state = await service.hand_state(t, user.id)
+            await interaction.response.edit_message(
+                **render.hand_message(state, outcome.table, self._where(outcome.table)).kwargs()
+            )
+            self.kick(t)
+        elif kind in ("bid", "bidsel", "play", "playsel", "trump"):
+            await self._act(interaction, click)
+        elif kind == "back":
+            outcome = await service.come_back(t, user.id, dm_channel=dm)
+            self.remember(outcome)
+            table = outcome.table
+            if interaction.message is not None and interaction.message.id != table.message_id:
+                # Pressed in their hand message: it becomes their hand again, in place.
+                state = outcome.hands.get(user.id) or await service.hand_state(t, user.id)
+                rendered = render.hand_message(state, table, self._where(table))
+                await interaction.response.edit_message(**rendered.kwargs())
+                if not interaction.message.flags.ephemeral and t in self._shown:
+                    self._shown[t].last_dm[user.id] = (state.hand_number, rendered.signature())
+            else:
+                await reply(interaction, render.answer(outcome.reply, "Welcome back."))
+            self.publish_later(outcome)
+            self.kick(t)
+        elif kind == "hostctl":
+            table = await self._require_host(t, interaction)
+            await interaction.response.send_message(
+                **render.host_panel(table).send_kwargs(), ephemeral=True
+            )
+        elif kind in ("kick", "hostto", "timer", "pause", "resume"):
+            await self._host_action(interaction, click)
+        elif kind == "rematch":
+            outcome = await service.rematch(t, user.id)
+            self.remember(outcome)
+            opened = outcome.opened
+            assert opened is not None
+            await reply(interaction, "Rematch table opened below: the others confirm with Join.")
+            self.publish_later(outcome)
+        else:
+            raise Refused("not_for_you")
+
+    async def _host_action(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        """A host control from the host panel; the panel is redrawn with the new state."""
+        t, kind, user = click.table_id, click.kind, interaction.user
+        manage = can_manage(interaction)
+        number = whole_number(click.values[0] if click.values else None)
+        if kind in ("kick", "hostto", "timer") and number is None:
+            raise Refused("not_for_you")
+        value = number or 0
+        if kind == "kick":
+            outcome = await self.service.kick(t, user.id, value, can_manage=manage)
+            self.remember(outcome)
+        elif kind == "hostto":
+            outcome = await self.service.hand_over(t, user.id, value, can_manage=manage)
+            self.remember(outcome)
+        elif kind == "timer":
+            outcome = await self.service.set_turn_timer(t, user.id, value, can_manage=manage)
+            self.remember(outcome)
+        else:
+            outcome = await self.service.set_paused(t, user.id, kind == "pause", can_manage=manage)
+            self.remember(outcome)
+        table = outcome.table
+        if table.host_id == user.id or manage:
+            panel = render.host_panel(table)
+            await interaction.response.edit_message(
+                content=f"{render.answer(outcome.reply)}\n{panel.content}",
+                embed=None,
+                view=panel.view,
+            )
+        else:
+            await interaction.response.edit_message(content=render.answer(outcome.reply), view=None)
+        if kind == "kick":
+            self.refresh_hand(t, value)
+        self.publish_later(outcome)
+        self.kick(t)
+
+    async def _act(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        if click.hand is None:
+            raise Refused("not_for_you")
+        t, user = click.table_id, interaction.user
+        action = self._action(click)
+        outcome = await self.service.act(
+            t, user.id, click.hand, action, dm_channel=_dm_channel(interaction)
+        )
+        self.remember(outcome)
+        state = outcome.hands.get(user.id) or await self.service.hand_state(t, user.id)
+        landed = self._in_flight.get(("hand", t, user.id))
+        if landed is not None:
+            # A refresh of this hand rendered before the click is on its way: let it land
+            # first, so it cannot overwrite this answer (the refresh then runs again).
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(landed.wait(), IN_FLIGHT_WAIT)
+        rendered = render.hand_message(state, outcome.table, self._where(outcome.table))
+        ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
+        if outcome.new_hand and not ephemeral:
+            # The clicked DM belongs to the finished hand: close it; the new hand comes as a
+            # new DM (which notifies, unlike an edit).
+            await interaction.response.edit_message(
+                content=HAND_OVER.format(hand=click.hand), embed=None, view=None
+            )
+            if interaction.message is not None and t in self._shown:
+                self._shown[t].closed_dms.add(interaction.message.id)
+        else:
+            await interaction.response.edit_message(**rendered.kwargs())
+            shown = self._shown.get(t)
+            if shown is not None and ephemeral:
+                shown.ephemeral[user.id] = (interaction, time.monotonic())
+            elif shown is not None:
+                shown.last_dm[user.id] = (state.hand_number, rendered.signature())
+        self.publish_later(outcome)
+        if outcome.automatic:
+            self.kick(t)
+
+    @staticmethod
+    def _action(click: Click) -> Bid | Play | ChooseTrump | int:
+        """The action a game control stands for; a card as its id in the pack."""
+        kind = click.kind
+        value = click.values[0] if click.values else click.arg
+        if value is None:
+            raise Refused("not_for_you")
+        number = whole_number(value)
+        if kind in ("bid", "bidsel"):
+            if number is None:
+                raise Refused("not_for_you")
+            return Bid(number)
+        if kind == "trump":
+            if value not in ("C", "D", "H", "S"):
+                raise Refused("not_for_you")
+            return ChooseTrump(value)  # type: ignore[arg-type]
+        if value == "hidden":
+            return Play(HIDDEN)
+        if number is None:
+            raise Refused("not_for_you")
+        return number
+
+    async def send_hand(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        state = await self.service.hand_state(table_id, interaction.user.id)
+        table = await self.service.table_view(table_id)
+        rendered = render.hand_message(state, table, self._where(table))
+        await interaction.response.send_message(**rendered.send_kwargs(), ephemeral=True)
+        if table.status.is_open:
+            self._state(table_id).ephemeral[interaction.user.id] = (interaction, time.monotonic())
+
+    async def _update_table_in_place(
+        self, interaction: discord.Interaction[Any], outcome: Outcome
+    ) -> None:
+        """A lobby button on the table message: the answer is the table message itself."""
+        message = interaction.message
+        known = outcome.table.message_id
+        if message is not None and known in (None, message.id):
+            await interaction.response.edit_message(**render.table_message(outcome.table).kwargs())
+            if known is None:
+                stored = await self.service.set_message(outcome.table.table_id, message.id)
+                self.remember_side(stored)
+        else:
+            await reply(interaction, render.answer(outcome.reply))
+            self.schedule_table_edit(outcome.table.table_id)
+
+    async def _require_seated_lobby(self, table_id: int, user_id: int) -> None:
+        table = await self.service.table_view(table_id)
+        if table.status is not TableStatus.LOBBY:
+            raise Refused("already_started")
+        if all(seat.user_id != user_id for seat in table.seats):
+            raise Refused("join_first")
+
+    async def _require_host(
+        self, table_id: int, interaction: discord.Interaction[Any]
+    ) -> TableView:
+        table = await self.service.table_view(table_id)
+        if not table.status.is_open:
+            raise Refused("table_closed", status=table.status.value)
+        if table.host_id != interaction.user.id and not can_manage(interaction):
+            raise Refused("host_only", doing="")
+        return table
+
+
+def _dm_channel(interaction: discord.Interaction[Any]) -> int | None:
+    """For a click in a DM (whose answer edits a message there): refused at once if the DM is
+    someone else's; else the channel, for the service to check against the person's hand DM
+    when Discord did not say whose DM it is. None: not a DM, or known to be the person's."""
+    message = interaction.message
+    if interaction.guild_id is not None or message is None or message.flags.ephemeral:
+        return None
+    channel = interaction.channel
+    recipient = channel.recipient if isinstance(channel, discord.DMChannel) else None
+    if recipient is not None:
+        if recipient.id != interaction.user.id:
+            raise Refused("not_for_you")
+        return None
+    return interaction.channel_id
+
+
+def can_manage(interaction: discord.Interaction[Any]) -> bool:
+    permissions = getattr(interaction.user, "guild_permissions", None)
+    channel_permissions = interaction.permissions
+    return bool(
+        (channel_permissions and channel_permissions.manage_channels)
+        or (permissions and permissions.manage_channels)
+    )
+
+
+def _rule_value(field: str, raw: str) -> object:
+    if raw == "-":
+        return None
+    if raw in ("true", "false"):
+        return raw == "true"
+    number = whole_number(raw)
+    if field in ("max_cards", "target") and number is not None:
+        return number
+    return raw

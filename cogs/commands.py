@@ -1,0 +1,255 @@
+"""The slash commands: /ohhell start, settings, hand, scores, rules, leave, cancel, and
+/leaderboard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.service import (
+    TableView,
+)
+from bot.service.document import TURN_TIMERS
+from bot.service.service import timer_text
+from cogs import render
+from cogs.clicks import TableController, can_manage
+from cogs.errors import reply
+
+REQUIRED_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
+
+
+def _choices(field: str) -> list[app_commands.Choice[str]]:
+    """A slash option's choices: the values the engine allows for a setting."""
+    return [app_commands.Choice(name=v, value=v) for v in render.RULE_CHOICES[field]]
+
+
+PRESET_CHOICES = _choices("preset")
+TIMER_CHOICES = [app_commands.Choice(name=timer_text(t), value=t) for t in TURN_TIMERS]
+RULE_OPTION_HELP = {
+    "preset": "The rule system",
+    "max_cards": "The most cards dealt in a hand (a smaller number makes a shorter game)",
+    "sequence": "The order of hand sizes",
+    "bidding": "How bids are made",
+    "scoring": "How points are scored",
+    "trump": "How trump is decided",
+    "first_lead": "Who leads the first trick",
+    "timer": "Time each player has for a decision (2 min by default)",
+}
+RULE_OPTION_CHOICES = {
+    "preset": PRESET_CHOICES,
+    **{
+        field: _choices(field)
+        for field in ("sequence", "bidding", "scoring", "trump", "first_lead")
+    },
+}
+
+
+def _rule_options(**options: object) -> dict[str, object]:
+    """The rule settings a command was given."""
+    return {k: v for k, v in options.items() if v is not None}
+
+
+def _missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
+    granted = interaction.app_permissions
+    return [name for name in REQUIRED_PERMISSIONS if not getattr(granted, name)]
+
+
+class TablesCog(commands.Cog, name="Tables"):
+    ohhell = app_commands.Group(
+        name="ohhell", description="Play Oh Hell in this channel", guild_only=True
+    )
+
+    def __init__(self, controller: TableController) -> None:
+        self.controller = controller
+        self.service = controller.service
+
+    @commands.Cog.listener()
+    async def on_guild_channel_update(
+        self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
+        # Permission overwrites changed, perhaps given back to the bot: catch up.
+        await self.controller.channel_changed(after.id)
+
+    @ohhell.command(name="start", description="Open a table in this channel")
+    @app_commands.describe(**RULE_OPTION_HELP)
+    @app_commands.choices(**RULE_OPTION_CHOICES)
+    @app_commands.choices(timer=TIMER_CHOICES)
+    async def start(
+        self,
+        interaction: discord.Interaction[Any],
+        preset: str | None = None,
+        max_cards: app_commands.Range[int, 1, 26] | None = None,
+        sequence: str | None = None,
+        bidding: str | None = None,
+        scoring: str | None = None,
+        trump: str | None = None,
+        first_lead: str | None = None,
+        timer: int | None = None,
+    ) -> None:
+        missing = _missing_permissions(interaction)
+        if missing:
+            names = ", ".join(name.replace("_", " ").title() for name in missing)
+            await reply(
+                interaction,
+                f"I can't run a table here: I need the {names} permission"
+                f"{'s' if len(missing) > 1 else ''} in this channel.",
+            )
+            return
+        existing = await self.service.table_in_channel(interaction.channel_id or 0)
+        if existing is not None:
+            url = render.jump_url(existing.guild_id, existing.channel_id, existing.message_id)
+            await reply(interaction, f"This channel already has an open table: {url}")
+            return
+        settings = _rule_options(
+            preset=preset,
+            max_cards=max_cards,
+            sequence=sequence,
+            bidding=bidding,
+            scoring=scoring,
+            trump=trump,
+            first_lead=first_lead,
+        )
+        outcome = await self.service.open_table(
+            guild_id=interaction.guild_id or 0,
+            channel_id=interaction.channel_id or 0,
+            user_id=interaction.user.id,
+            name=interaction.user.display_name,
+            settings=settings,
+            turn_timer=timer,
+        )
+        rendered = render.table_message(outcome.table)
+        callback = await interaction.response.send_message(**rendered.send_kwargs())
+        message = callback.resource
+        if not isinstance(message, discord.InteractionMessage):
+            message = await interaction.original_response()
+        stored = await self.service.set_message(outcome.table.table_id, message.id)
+        self.controller.remember_side(stored)
+
+    @ohhell.command(
+        name="settings",
+        description="Set the rules /ohhell start uses in this channel (Manage Channels)",
+    )
+    @app_commands.describe(**RULE_OPTION_HELP, clear="Forget this channel's defaults")
+    @app_commands.choices(**RULE_OPTION_CHOICES)
+    @app_commands.choices(timer=TIMER_CHOICES)
+    async def channel_settings(
+        self,
+        interaction: discord.Interaction[Any],
+        preset: str | None = None,
+        max_cards: app_commands.Range[int, 1, 26] | None = None,
+        sequence: str | None = None,
+        bidding: str | None = None,
+        scoring: str | None = None,
+        trump: str | None = None,
+        first_lead: str | None = None,
+        timer: int | None = None,
+        clear: bool = False,
+    ) -> None:
+        settings = _rule_options(
+            preset=preset,
+            max_cards=max_cards,
+            sequence=sequence,
+            bidding=bidding,
+            scoring=scoring,
+            trump=trump,
+            first_lead=first_lead,
+        )
+        channel = interaction.channel_id or 0
+        if not clear and not settings and timer is None:
+            current = await self.service.channel_defaults(channel)
+            text = (
+                "This channel has no defaults: `/ohhell start` uses the classic preset."
+                if current is None
+                else "This channel's defaults: "
+                + ", ".join(
+                    f"{k} {timer_text(int(str(v))) if k == 'turn_timer' else v}"
+                    for k, v in current.items()
+                )
+            )
+            await reply(interaction, text)
+            return
+        text = await self.service.set_channel_defaults(
+            guild_id=interaction.guild_id or 0,
+            channel_id=channel,
+            user_id=interaction.user.id,
+            settings=None if clear else settings,
+            turn_timer=timer,
+            can_manage=can_manage(interaction),
+        )
+        await reply(interaction, text)
+
+    async def _channel_table(self, interaction: discord.Interaction[Any]) -> TableView | None:
+        row = await self.service.table_in_channel(interaction.channel_id or 0)
+        if row is None:
+            await reply(interaction, "There is no open table in this channel.")
+            return None
+        return await self.service.table_view(row.id)
+
+    @ohhell.command(
+        name="hand", description="Show your hand at this channel's table (only you see it)"
+    )
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        table = await self._channel_table(interaction)
+        if table is None:
+            return
+        await self.controller.send_hand(interaction, table.table_id)
+
+    @ohhell.command(name="scores", description="The score sheet of this channel's table")
+    async def scores(self, interaction: discord.Interaction[Any]) -> None:
+        table = await self._channel_table(interaction)
+        if table is not None:
+            await reply(interaction, render.scores_text(table))
+
+    @ohhell.command(name="rules", description="The rules of this channel's table")
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        table = await self._channel_table(interaction)
+        if table is not None:
+            source = f"\n*Rules from {table.rules_source}.*" if table.rules_source else ""
+            timer = f"\nTurn timer: {timer_text(table.turn_timer)}"
+            await reply(interaction, "\n".join(table.rules_summary) + timer + source)
+
+    @ohhell.command(name="leave", description="Leave this channel's table")
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        table = await self._channel_table(interaction)
+        if table is None:
+            return
+        seat = next((s for s in table.seats if s.user_id == interaction.user.id), None)
+        if seat is None or seat.left:
+            await reply(interaction, "You are not seated at this table.")
+            return
+        await interaction.response.send_message(
+            **render.leave_confirm(table).send_kwargs(), ephemeral=True
+        )
+
+    @ohhell.command(
+        name="cancel", description="Cancel this channel's table (host or Manage Channels)"
+    )
+    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
+        table = await self._channel_table(interaction)
+        if table is None:
+            return
+        if table.host_id != interaction.user.id and not can_manage(interaction):
+            await reply(interaction, "Only the host (or someone with Manage Channels) can cancel.")
+            return
+        await interaction.response.send_message(
+            **render.cancel_confirm(table.table_id).send_kwargs(), ephemeral=True
+        )
+
+    @app_commands.command(name="leaderboard", description="This server's Oh Hell leaderboard")
+    @app_commands.guild_only()
+    @app_commands.describe(preset="Only games of this rule system")
+    @app_commands.choices(preset=PRESET_CHOICES)
+    async def leaderboard(
+        self, interaction: discord.Interaction[Any], preset: str | None = None
+    ) -> None:
+        board = await self.service.leaderboard(
+            interaction.guild_id or 0, preset=preset, caller_id=interaction.user.id
+        )
+        guild_name = interaction.guild.name if interaction.guild else "this server"
+        await interaction.response.send_message(
+            embed=render.leaderboard_embed(board, guild_name, preset),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
