@@ -34,7 +34,10 @@ def bid_mask(g: GameState, seat: int) -> int:
 
 def hook_forbidden(g: GameState) -> int:
     """The bid the dealer may not make (the bids would add up to the tricks), or -1."""
-    rest = g._size - sum(g._bids[s] for s in g._order[:-1])
+    rest = g._size
+    bids = g._bids
+    for s in g._order[:-1]:
+        rest -= bids[s]
     return rest if 0 <= rest <= g._size else -1
 
 

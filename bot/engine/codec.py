@@ -84,7 +84,7 @@ def _load(doc: Any, create: Create[G]) -> G:
     return g
 
 
-def _encode_actions(h: HandLog, nxt: list[int]) -> str:
+def _encode_actions(h: HandLog, nxt: tuple[int, ...]) -> str:
     parts = [f"{s}b{n}" for s, n in h.bid_log]
     if h.trump_choice is not None:
         parts.append(f"{h.trump_choice[0]}t{h.trump_choice[1]}")

@@ -15,7 +15,8 @@ from bot.engine.settings import TIEBREAK_DEAL_SIZE
 from bot.engine.state import BIDDING, EXTRA, NORMAL, TRUMP_PENDING, Deal, GameState
 from bot.engine.trump import set_trump, trump_at_deal
 
-_ONE: Final = 1
+_BIT: Final = tuple(1 << i for i in range(128))
+"""Each card id's bit (packs hold at most 104 cards): a hand's mask is the sum of its cards'."""
 
 
 def begin_hand(g: GameState) -> None:
@@ -42,7 +43,7 @@ def begin_hand(g: GameState) -> None:
         dealer = (g._dealer + 1) % np_
         while dealer not in seats:
             dealer = (dealer + 1) % np_
-    order = order_for(seats, dealer)
+    order, nxt = _seat_order(seats, dealer, np_)
     g._number = num + 1
     g._kind = kind
     g._size = size
@@ -50,7 +51,7 @@ def begin_hand(g: GameState) -> None:
     g._dealer = dealer
     g._seats = seats
     g._order = order
-    g._next = next_seats(order, np_)
+    g._next = nxt
     g._k = len(order)
 
     deal = g._overrides.get(num)
@@ -63,7 +64,7 @@ def begin_hand(g: GameState) -> None:
     g._turned = turned
     hands = [0] * np_
     for s in order:
-        hands[s] = sum(map(_ONE.__lshift__, dealt[s]))
+        hands[s] = sum([_BIT[c] for c in dealt[s]])
     g._hands = hands
     trump = trump_at_deal(g, num, turned)
     set_trump(g, trump)
@@ -111,12 +112,21 @@ def order_for(seats: tuple[int, ...], dealer: int) -> tuple[int, ...]:
     return seats[i + 1 :] + seats[: i + 1]
 
 
-def next_seats(order: tuple[int, ...], players: int) -> list[int]:
+def next_seats(order: tuple[int, ...], players: int) -> tuple[int, ...]:
     """Each dealt seat's next seat in ``order`` (round the table), -1 for seats not dealt in."""
     nxt = [-1] * players
     for a, b in zip(order, order[1:] + order[:1], strict=True):
         nxt[a] = b
-    return nxt
+    return tuple(nxt)
+
+
+@functools.cache
+def _seat_order(
+    seats: tuple[int, ...], dealer: int, players: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``order_for`` and ``next_seats``, worked out once per table shape (a deal needs both)."""
+    order = order_for(seats, dealer)
+    return order, next_seats(order, players)
 
 
 @functools.cache
@@ -128,7 +138,7 @@ def seeded_deal(g: GameState, num: int, order: tuple[int, ...], size: int) -> De
     """Hand ``num``'s deal: a shuffle keyed by SHAKE-128 of (seed, hand number), so every
     deal is reproducible from the seed alone, on any machine."""
     r = g._rules
-    n = g._pack.size
+    n = len(g._pack.cards)
     keys = _keys_struct(n).unpack(
         hashlib.shake_128(f"ohhell:{g._seed}:{num}".encode()).digest(4 * n + 4)
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.engine.bidding import bid, bid_mask
 from bot.engine.errors import WrongPhase
 from bot.engine.state import BIDDING, PLAYING, TRUMP, GameState
-from bot.engine.tricks import joker_suits, nt_legal, play
+from bot.engine.tricks import finish_trick, joker_suits, nt_legal, play
 from bot.engine.trump import choose
 
 
@@ -43,7 +43,20 @@ def apply_fast(g: GameState, seat: int, x: int, suit: int = -1) -> None:
     """Apply a move from ``legal_mask`` unchecked: a card id, a bid, or a trump suit.
     ``suit`` names a joker led in no trumps (default: the lowest suit allowed)."""
     if g._fast:
-        play(g, seat, x, -1)
+        # tricks.play without the joker's no-trump rules, inlined: this is the hot path. A joker
+        # led here is a trump, and no suit is named (``_named`` stays -1 all hand).
+        bit = 1 << x
+        g._hands[seat] ^= bit
+        trick = g._trick
+        if not trick:
+            s = g._suit_of[x]
+            g._led = g._trump if s == 4 else s
+        trick.append(x)
+        g._tmask |= bit
+        if len(trick) < g._k:
+            g._turn = g._next[seat]
+        else:
+            finish_trick(g)
         return
     ph = g._phase
     if ph is PLAYING:

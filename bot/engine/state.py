@@ -158,7 +158,7 @@ class GameState:
     _seats: tuple[int, ...]
     _order: tuple[int, ...]
     """Seats in play order from the dealer's left, the dealer last."""
-    _next: list[int]
+    _next: tuple[int, ...]
     _k: int
     _hands: list[int]
     _dealt: tuple[tuple[int, ...], ...]

@@ -7,6 +7,9 @@ from bot.engine.actions import TrickWon
 from bot.engine.scoring import end_hand
 from bot.engine.state import GameState, Trick
 
+_new_trick = tuple.__new__
+"""Makes a :class:`Trick` from a tuple of its fields without the keyword-taking ``__new__``."""
+
 
 def card_mask(g: GameState, seat: int) -> int:
     """The cards ``seat`` may play now (the game is in play and it is ``seat``'s turn)."""
@@ -90,43 +93,44 @@ def play(g: GameState, seat: int, card: int, named: int) -> None:
 
 def finish_trick(g: GameState) -> None:
     """Every seat has played: the winner takes the trick (or the pot grows) and leads next."""
-    ev = g._ev
     trick = g._trick
     tm = g._tmask
-    leader = g._leader
-    value = g._value
-    jk = g._joker
-    if g._ntj and tm >> jk & 1:
-        idx = trick.index(jk)
-    elif not g._dups:
-        w = tm & g._smask[g._trump] if g._trump >= 0 else 0
+    if g._ntj and tm >> g._joker & 1:
+        idx = trick.index(g._joker)
+    elif g._dups:
+        idx = duplicate_winner(g)
+    else:
+        trump = g._trump
+        w = tm & g._smask[trump] if trump >= 0 else 0
         if not w:
             w = tm & g._smask[g._led]
         idx = trick.index(w.bit_length() - 1)
-    else:
-        idx = duplicate_winner(g)
+    leader = g._leader
+    value = g._value
     if idx >= 0:
         winner = leader
         nxt = g._next
-        for _ in range(idx):
+        while idx:
             winner = nxt[winner]
+            idx -= 1
         g._won[winner] += value
         g._value = 1
         g._leader = winner
     else:
         winner = -1
         g._value = value + 1
-    done = Trick(leader, tuple(trick), winner, value, g._named)
-    g._tricks.append(done)
+    cards = tuple(trick)
+    g._tricks.append(_new_trick(Trick, (leader, cards, winner, value, g._named)))
     g._trick = []
     g._tmask = 0
     g._left -= 1
+    ev = g._ev
     if ev is not None:
-        cards = g._pack.cards
+        names = g._pack.cards
         ev.append(
             TrickWon(
                 leader,
-                tuple(cards[c] for c in done.cards),
+                tuple(names[c] for c in cards),
                 winner if winner >= 0 else None,
                 value,
             )
