@@ -63,14 +63,14 @@ def bid(g: GameState, seat: int, n: int) -> None:
                 for s in g._order:
                     g._bids[s] = -1
                 g._pending = all_pending(g)
-                g._turn = g._order[0]
+                g.turn = g._order[0]
             else:
                 end_bidding(g)
-        elif seat == g._turn:
+        elif seat == g.turn:
             p = g._pending
             for s in g._order:
                 if p >> s & 1:
-                    g._turn = s
+                    g.turn = s
                     break
         return
     if seat == g._changer and seat != g._order[g._bpos]:
@@ -88,7 +88,7 @@ def bid(g: GameState, seat: int, n: int) -> None:
         end_bidding(g)
     else:
         g._changer = seat if g._rules.bid_changes else -1
-        g._turn = g._order[g._bpos]
+        g.turn = g._order[g._bpos]
 
 
 def end_bidding(g: GameState) -> None:
@@ -100,6 +100,6 @@ def end_bidding(g: GameState) -> None:
                 best = g._bids[s]
                 g._chooser = s
         g._phase = TRUMP
-        g._turn = g._chooser
+        g.turn = g._chooser
         return
     start_play(g)

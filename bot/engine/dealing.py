@@ -80,7 +80,7 @@ def begin_hand(g: GameState) -> None:
     g._trump_choice = None
     g._pending = all_pending(g) if r.bidding in ("secret", "knock") else 0
     g._leader = -1
-    g._turn = order[0]
+    g.turn = order[0]
     g._trick = []
     g._tmask = 0
     g._led = -1

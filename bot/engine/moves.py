@@ -13,7 +13,7 @@ from bot.engine.trump import choose
 def legal_mask(g: GameState, seat: int) -> int:
     """What ``seat`` may do now, as a bitmask: card ids while playing, bid values while
     bidding, suits 0-3 when choosing trump; 0 when it may do nothing."""
-    if g._fast and seat == g._turn:
+    if g._fast and seat == g.turn:
         h = g._hands[seat]
         if g._trick:
             f = h & g._smask[g._led]
@@ -22,7 +22,7 @@ def legal_mask(g: GameState, seat: int) -> int:
         return h
     ph = g._phase
     if ph is PLAYING:
-        if seat != g._turn:
+        if seat != g.turn:
             return 0
         h = g._hands[seat]
         if g._ntj:
@@ -54,7 +54,7 @@ def apply_fast(g: GameState, seat: int, x: int, suit: int = -1) -> None:
         trick.append(x)
         g._tmask |= bit
         if len(trick) < g._k:
-            g._turn = g._next[seat]
+            g.turn = g._next[seat]
         else:
             finish_trick(g)
         return

@@ -112,8 +112,8 @@ def check_play(g: GameState, seat: int, action: Play) -> tuple[int, int]:
     if g._phase is not PLAYING:
         raise phase_error(g, seat, f"play {action.card}")
     name = who(g, seat)
-    if seat != g._turn:
-        t = who(g, g._turn)
+    if seat != g.turn:
+        t = who(g, g.turn)
         raise NotYourTurn(
             f"it is {t}'s turn", record=f"{name} played out of turn: it is {t}'s turn"
         )

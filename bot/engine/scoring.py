@@ -185,6 +185,6 @@ def game_over(g: GameState) -> None:
     g._placing = tuple(distinct.index(key) + 1 for key in keys)
     g._phase = OVER
     g._fast = False
-    g._turn = -1
+    g.turn = -1
     if ev is not None:
         ev.append(GameOver(g._placing, tuple(g._totals)))

@@ -86,7 +86,7 @@ def play(g: GameState, seat: int, card: int, named: int) -> None:
     trick.append(card)
     g._tmask |= bit
     if len(trick) < g._k:
-        g._turn = g._next[seat]
+        g.turn = g._next[seat]
     else:
         finish_trick(g)
 
@@ -136,7 +136,7 @@ def finish_trick(g: GameState) -> None:
             )
         )
     if g._left:
-        g._turn = g._leader
+        g.turn = g._leader
     else:
         end_hand(g)
 
