@@ -6,17 +6,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import struct
-from typing import Final
 
 from bot.engine.actions import HandDealt
 from bot.engine.bidding import all_pending
+from bot.engine.cards import BIT
 from bot.engine.errors import DealError
 from bot.engine.settings import TIEBREAK_DEAL_SIZE
 from bot.engine.state import BIDDING, EXTRA, NORMAL, TRUMP_PENDING, Deal, GameState
 from bot.engine.trump import set_trump, trump_at_deal
-
-_BIT: Final = tuple(1 << i for i in range(128))
-"""Each card id's bit (packs hold at most 104 cards): a hand's mask is the sum of its cards'."""
 
 
 def begin_hand(g: GameState) -> None:
@@ -43,7 +40,7 @@ def begin_hand(g: GameState) -> None:
         dealer = (g._dealer + 1) % np_
         while dealer not in seats:
             dealer = (dealer + 1) % np_
-    order, nxt = _seat_order(seats, dealer, np_)
+    order, nxt = seat_order(seats, dealer, np_)
     g._number = num + 1
     g._kind = kind
     g._size = size
@@ -64,7 +61,7 @@ def begin_hand(g: GameState) -> None:
     g._turned = turned
     hands = [0] * np_
     for s in order:
-        hands[s] = sum([_BIT[c] for c in dealt[s]])
+        hands[s] = sum([BIT[c] for c in dealt[s]])
     g._hands = hands
     trump = trump_at_deal(g, num, turned)
     set_trump(g, trump)
@@ -121,7 +118,7 @@ def next_seats(order: tuple[int, ...], players: int) -> tuple[int, ...]:
 
 
 @functools.cache
-def _seat_order(
+def seat_order(
     seats: tuple[int, ...], dealer: int, players: int
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """``order_for`` and ``next_seats``, worked out once per table shape (a deal needs both)."""
@@ -142,7 +139,7 @@ def seeded_deal(g: GameState, num: int, order: tuple[int, ...], size: int) -> De
     keys = _keys_struct(n).unpack(
         hashlib.shake_128(f"ohhell:{g._seed}:{num}".encode()).digest(4 * n + 4)
     )
-    deck = sorted(range(n), key=keys.__getitem__)
+    deck = sorted(range(n), key=list(keys).__getitem__)  # a list's __getitem__ is the faster
     k = len(order)
     dealt: list[tuple[int, ...]] = [()] * g._np
     for i, s in enumerate(order):

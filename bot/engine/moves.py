@@ -4,6 +4,7 @@ from it unchecked. Computer players simulate with these; the checked API is buil
 from __future__ import annotations
 
 from bot.engine.bidding import bid, bid_mask
+from bot.engine.cards import BIT
 from bot.engine.errors import WrongPhase
 from bot.engine.state import BIDDING, PLAYING, TRUMP, GameState
 from bot.engine.tricks import finish_trick, joker_suits, nt_legal, play
@@ -45,7 +46,7 @@ def apply_fast(g: GameState, seat: int, x: int, suit: int = -1) -> None:
     if g._fast:
         # tricks.play without the joker's no-trump rules, inlined: this is the hot path. A joker
         # led here is a trump, and no suit is named (``_named`` stays -1 all hand).
-        bit = 1 << x
+        bit = BIT[x]
         g._hands[seat] ^= bit
         trick = g._trick
         if not trick:
