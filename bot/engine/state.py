@@ -165,7 +165,7 @@ class GameState:
     _turned: int
     # Trump and the pack's tables.
     _trump: int
-    _smask: list[int]
+    _smask: tuple[int, ...]
     _suit_of: tuple[int, ...]
     _dups: bool
     _joker: int

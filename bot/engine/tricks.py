@@ -121,7 +121,7 @@ def finish_trick(g: GameState) -> None:
         g._value = value + 1
     cards = tuple(trick)
     g._tricks.append(_new_trick(Trick, (leader, cards, winner, value, g._named)))
-    g._trick = []
+    trick.clear()
     g._tmask = 0
     g._left -= 1
     ev = g._ev

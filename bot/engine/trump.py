@@ -3,8 +3,10 @@ highest bidder (trump ``bidder``) once bidding is over."""
 
 from __future__ import annotations
 
+import functools
+
 from bot.engine.actions import TrumpChosen
-from bot.engine.cards import SUITS
+from bot.engine.cards import SUITS, Pack
 from bot.engine.state import NO_TRUMPS, TRUMP_PENDING, GameState, start_play
 
 
@@ -25,14 +27,20 @@ def trump_at_deal(g: GameState, num: int, turned: int) -> int:
 
 
 def set_trump(g: GameState, trump: int) -> None:
-    """Set the trump suit and the suit masks it implies (a joker belongs to the trump suit)."""
+    """Set the trump suit and the suit masks it implies."""
     g._trump = trump
-    sm = list(g._pack.suit_masks)
-    jk = g._joker
+    g._smask = suit_masks(g._pack, trump)
+    g._ntj = g._joker >= 0 and trump == NO_TRUMPS
+
+
+@functools.cache
+def suit_masks(pack: Pack, trump: int) -> tuple[int, ...]:
+    """The cards of each suit 0-3 when ``trump`` is trump: a joker belongs to the trump suit."""
+    sm = list(pack.suit_masks)
+    jk = pack.joker
     if jk >= 0 and trump >= 0:
         sm[trump] |= 1 << jk
-    g._smask = sm
-    g._ntj = jk >= 0 and trump == NO_TRUMPS
+    return tuple(sm)
 
 
 def choose(g: GameState, seat: int, suit: int) -> None:
