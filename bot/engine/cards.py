@@ -18,6 +18,9 @@ PackName = Literal["52", "52+joker", "63", "65", "78", "104"]
 SUITS: Final[tuple[SuitLetter, ...]] = ("C", "D", "H", "S")
 SUIT_NAMES: Final[tuple[str, ...]] = ("clubs", "diamonds", "hearts", "spades")
 JOKER_SUIT: Final = 4
+BIT: Final = tuple(1 << i for i in range(128))
+"""``BIT[id] == 1 << id`` for every card id (packs hold at most 104 cards), without making the
+int each time."""
 
 _STANDARD_RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 _BLACK_63: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "J", "Q", "K", "A")

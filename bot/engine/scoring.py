@@ -1,9 +1,15 @@
-"""The eleven scoring formulas of RULES.md (b = bid, t = tricks taken, n = cards each)."""
+"""Scoring: the eleven formulas of RULES.md (b = bid, t = tricks taken, n = cards each), the
+points and totals at the end of a hand, and what comes next: another hand, a tie-break, or the
+placing at the end of the game."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Final
+
+from bot.engine.actions import GameOver, HandScored
+from bot.engine.dealing import begin_hand
+from bot.engine.state import EXTRA, NORMAL, OVER, TIEBREAK, GameState, current_log
 
 
 def _exact_tens(b: int, t: int, n: int, p: int) -> int:
@@ -83,3 +89,102 @@ FORMULAS: Final[dict[str, Callable[[int, int, int, int], int]]] = {
 def score(formula: str, bid: int, tricks: int, cards_each: int, players: int) -> int:
     """Points for one player's hand under ``formula`` (before spades double)."""
     return FORMULAS[formula](bid, tricks, cards_each, players)
+
+
+def end_hand(g: GameState) -> None:
+    """The hand's last trick is over: score it, then deal the next hand or end the game."""
+    ev = g._ev
+    r = g._rules
+    formula = FORMULAS[r.scoring]
+    n = g._size
+    k = g._k
+    double = r.spades_double and r.trump == "turned" and g._turned >= 0 and g._trump == 3
+    points = [0] * g._np
+    bids = g._bids
+    won = g._won
+    tiebreak = g._kind == TIEBREAK
+    for s in g._order:
+        b, t = bids[s], won[s]
+        p = formula(b, t, n, k)
+        points[s] = p * 2 if double else p
+        if not tiebreak:
+            g._totals[s] += points[s]
+            if t == b:
+                g._made[s] += 1
+                if b:
+                    g._made_win[s] += 1
+            if t >= b:
+                g._made_over[s] += 1
+    log = current_log(g, tuple(points))
+    g._past = (*g._past, log)
+    if ev is not None:
+        ev.append(
+            HandScored(
+                g._number,
+                g.bids,
+                tuple(won),
+                tuple(points),
+                tuple(g._totals),
+                tiebreak,
+            )
+        )
+    if tiebreak:
+        sign = -1 if r.scoring == "negative" else 1
+        tb = list(g._tb)
+        for s in g._order:
+            tb[s] = (*tb[s], sign * points[s])
+        g._tb = tb
+        best = max(sign * points[s] for s in g._order)
+        top = tuple(s for s in g._seats if sign * points[s] == best)
+        if len(top) > 1:
+            next_hand(g, TIEBREAK, top)
+        else:
+            game_over(g)
+        return
+    if r.end == "sequence":
+        if g._kind == NORMAL and g._seq < len(r.sizes):
+            next_hand(g, NORMAL, tuple(range(g._np)))
+            return
+    elif max(g._totals) < r.target:
+        next_hand(g, NORMAL, tuple(range(g._np)))
+        return
+    keys = ranking_keys(g)
+    top_key = max(keys)
+    top = tuple(s for s in range(g._np) if keys[s] == top_key)
+    if len(top) > 1 and r.ties == "extra-hand":
+        next_hand(g, EXTRA, tuple(range(g._np)))
+    elif len(top) > 1 and r.ties == "tiebreakers":
+        next_hand(g, TIEBREAK, top)
+    else:
+        game_over(g)
+
+
+def ranking_keys(g: GameState) -> list[tuple[int, ...]]:
+    """Each seat's standing, higher is better: the total, then (tiebreakers) hands made, made
+    bids above zero, hands made or over, and the tie-break deals' points."""
+    sign = -1 if g._rules.scoring == "negative" else 1
+    if g._rules.ties != "tiebreakers":
+        return [(sign * t,) for t in g._totals]
+    return [
+        (sign * g._totals[s], g._made[s], g._made_win[s], g._made_over[s]) + g._tb[s]
+        for s in range(g._np)
+    ]
+
+
+def next_hand(g: GameState, kind: str, seats: tuple[int, ...]) -> None:
+    g._next_kind = kind
+    g._next_seats = seats
+    begin_hand(g)
+
+
+def game_over(g: GameState) -> None:
+    """Place the seats (shared places repeat, dense) and end the game."""
+    ev = g._ev
+    keys = ranking_keys(g)
+    distinct = sorted(set(keys), reverse=True)
+    g._placing = tuple(distinct.index(key) + 1 for key in keys)
+    g._phase = OVER
+    g._fast = False
+    g.turn = -1
+    if ev is not None:
+        ev.append(GameOver(g._placing, tuple(g._totals)))

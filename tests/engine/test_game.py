@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -274,3 +275,28 @@ def test_below_the_target_the_game_goes_on() -> None:
     g = deal(rules, ONE, "2D", bids((1, 1), (2, 0), (3, 0), (0, 1)))
     _finish_one_card_hand(g)
     assert g.phase is Phase.BIDDING and g.hand_number == 2 and g.dealer == 1
+
+
+def test_from_json_reads_actions_however_they_are_spaced() -> None:
+    # to_json separates actions by single spaces; any other whitespace has always been read too.
+    g = Game.new(Settings(preset="first-to-101"), 4, seed=1)
+    rng = random.Random(5)
+    for _ in range(30):
+        seat = rng.choice(g.to_act)
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+    text = g.to_json()
+    doc = json.loads(text)
+    actions = doc["hands"][0][2]
+    doc["hands"][0][2] = "\t " + actions.replace(" ", "  \n", 5) + " "
+    assert Game.from_json(json.dumps(doc)).to_json() == text
+
+
+def test_a_deal_that_is_not_the_seeds_is_saved_and_loaded() -> None:
+    g = Game.new(Settings(preset="first-to-101"), 4, seed=5)
+    hands = [g.hand_mask(s) for s in range(4)]
+    hands[1], hands[2] = hands[2], hands[1]
+    d = g.with_hands(hands)
+    text = d.to_json()
+    assert text != g.to_json() and '"hands":[[0,null,' not in text
+    assert Game.from_json(text).hand_mask(1) == hands[1]
+    assert Game.from_json(text).to_json() == text

@@ -1,0 +1,157 @@
+"""The saved-game codec: ``Game.to_json`` and ``Game.from_json``.
+
+Compact, versioned JSON (``"v": 1``): the rules' overrides, players, names, seed, and per hand
+``[dealer, cards, actions]``. ``cards`` is null when the deal came from the seed (the usual case)
+and otherwise lists each seat's cards then the turned card; ``actions`` is one string,
+``"{seat}b{bid}"``, ``"{seat}t{suit}"`` and ``"{seat}p{card id}[:{named suit}]"`` separated by
+spaces. Loading replays every action through the rules, so a record that doesn't follow them is
+refused; every record written by earlier versions must keep loading.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from typing import Any, Final, TypeVar
+
+from bot.engine.dealing import order_for, seat_order, seeded_deal
+from bot.engine.errors import EngineError
+from bot.engine.moves import apply_fast, legal_mask
+from bot.engine.settings import Settings
+from bot.engine.state import BIDDING, OVER, PLAYING, TRUMP, Deal, GameState, HandLog
+from bot.engine.tricks import joker_suits
+
+JSON_VERSION: Final = 1
+
+G = TypeVar("G", bound=GameState)
+Create = Callable[[Settings, int, int, int, Sequence[str], dict[int, Deal]], G]
+"""Makes a game: settings, players, seed, first dealer, names, deals that aren't seeded."""
+
+_PHASE_OF: Final = {"b": BIDDING, "t": TRUMP, "p": PLAYING}
+_ACTION: Final = re.compile(r"([0-9]+)([btp])([0-9]+)(?::([0-9]+))?")
+"""One action as ``to_json`` writes it: seat, kind, value, and a joker's named suit."""
+
+
+def to_json(g: GameState) -> str:
+    """Compact, versioned JSON: loads back exactly with :func:`from_json`, future deals
+    included (deals come from the seed; only deals that didn't are stored)."""
+    hands: list[Any] = []
+    overrides = g._overrides
+    for h in g.history():
+        cards: Any = None
+        # A deal that wasn't given came from the seed; a given one is stored unless it is the
+        # seeded deal anyway.
+        if h.number - 1 in overrides:
+            order = order_for(h.seats, h.dealer)
+            if seeded_deal(g, h.number - 1, order, h.cards_each) != (h.dealt, h.turned):
+                cards = [list(d) for d in h.dealt] + [h.turned]
+        nxt = seat_order(h.seats, h.dealer, g._np)[1]
+        hands.append([h.dealer, cards, _encode_actions(h, nxt)])
+    doc = {
+        "v": JSON_VERSION,
+        "rules": g._rules.settings.overrides(),
+        "players": g._np,
+        "names": list(g._names),
+        "seed": g._seed,
+        "hands": hands,
+    }
+    return json.dumps(doc, separators=(",", ":"))
+
+
+def from_json(text: str, create: Create[G]) -> G:
+    """Load a game saved by :func:`to_json`; raises :class:`EngineError` if it isn't one."""
+    try:
+        return _load(json.loads(text), create)
+    except EngineError:
+        raise
+    except (ValueError, TypeError, KeyError, IndexError) as e:
+        raise EngineError(f"not a saved game of version {JSON_VERSION}: {e}") from None
+
+
+def _load(doc: Any, create: Create[G]) -> G:
+    if not isinstance(doc, dict) or doc.get("v") != JSON_VERSION:
+        raise EngineError(f"not a saved game of version {JSON_VERSION}")
+    settings = Settings.model_validate(doc["rules"])
+    hands = doc["hands"]
+    overrides: dict[int, Deal] = {}
+    for i, (_dealer, cards, _actions) in enumerate(hands):
+        if cards is not None:
+            overrides[i] = (tuple(tuple(c) for c in cards[:-1]), int(cards[-1]))
+    first = hands[0][0] if hands else 0
+    g = create(settings, doc["players"], doc["seed"], first, doc["names"], overrides)
+    phase_of = _PHASE_OF
+    for i, (dealer, _cards, actions) in enumerate(hands):
+        number = i + 1
+        if g._number != number or g._dealer != dealer or g._phase is OVER:
+            raise EngineError(f"saved hand {number} doesn't follow from the one before")
+        for seat, kind, x, suit in _decode_actions(actions):
+            if g._number != number or g._phase is not phase_of[kind]:
+                raise EngineError(f"saved hand {number} holds an illegal action")
+            if not legal_mask(g, seat) >> x & 1:
+                raise EngineError(f"saved hand {number} holds an illegal action")
+            if suit >= 0 and kind == "p" and not joker_suits(g, seat) >> suit & 1:
+                raise EngineError(f"saved hand {number} names an illegal joker suit")
+            apply_fast(g, seat, x, suit)
+    return g
+
+
+def _encode_actions(h: HandLog, nxt: Sequence[int]) -> str:
+    parts = [f"{s}b{n}" for s, n in h.bid_log]
+    if h.trump_choice is not None:
+        parts.append(f"{h.trump_choice[0]}t{h.trump_choice[1]}")
+    tricks = [*h.tricks, h.current] if h.current is not None else h.tricks
+    for t in tricks:
+        s = t.leader
+        lead = len(parts)
+        for c in t.cards:
+            parts.append(f"{s}p{c}")
+            s = nxt[s]
+        if t.joker_suit >= 0 and t.cards:
+            parts[lead] += f":{t.joker_suit}"
+    return " ".join(parts)
+
+
+def _decode_actions(text: str) -> list[tuple[int, str, int, int]]:
+    """(seat, kind, value, named suit or -1) for each action of a hand's actions string."""
+    # As to_json writes them, the actions are tokens separated by single spaces, and the same
+    # few hundred tokens recur from hand to hand and game to game: each is read once.
+    out = list(map(_TOKENS.get, text.split(" ")))
+    if None not in out:
+        return out  # type: ignore[return-value]  # no None in it
+    return _decode_new_tokens(text)
+
+
+_TOKENS: dict[str, tuple[int, str, int, int]] = {}
+"""Tokens read already, by their text (seats x kinds x values: a few thousand at most)."""
+_MAX_TOKENS: Final = 20_000
+
+
+def _decode_new_tokens(text: str) -> list[tuple[int, str, int, int]]:
+    out = []
+    for part in text.split(" "):
+        action = _TOKENS.get(part)
+        if action is None:
+            m = _ACTION.fullmatch(part)
+            if m is None:
+                return _decode_loose(text)
+            seat, kind, x, suit = m.groups()
+            action = (int(seat), kind, int(x), int(suit) if suit is not None else -1)
+            if len(_TOKENS) < _MAX_TOKENS:
+                _TOKENS[part] = action
+        out.append(action)
+    return out
+
+
+def _decode_loose(text: str) -> list[tuple[int, str, int, int]]:
+    """Any other actions string, read as it always was: tokens split on any whitespace, a
+    token without b, t or p skipped."""
+    out = []
+    for part in text.split():
+        for kind in "btp":
+            if kind in part:
+                seat, rest = part.split(kind)
+                x, _, suit = rest.partition(":")
+                out.append((int(seat), kind, int(x), int(suit) if suit else -1))
+                break
+    return out

@@ -1,0 +1,204 @@
+"""Dealing: who deals and who is dealt in, the seeded shuffle, checking a given deal, and the
+fresh state of a hand."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import struct
+
+from bot.engine.actions import HandDealt
+from bot.engine.bidding import all_pending
+from bot.engine.cards import BIT
+from bot.engine.errors import DealError
+from bot.engine.settings import TIEBREAK_DEAL_SIZE
+from bot.engine.state import BIDDING, EXTRA, NORMAL, TRUMP_PENDING, Deal, GameState
+from bot.engine.trump import set_trump, trump_at_deal
+
+
+def begin_hand(g: GameState) -> None:
+    """Deal the next hand (of kind ``g._next_kind`` to ``g._next_seats``) and open bidding."""
+    ev = g._ev
+    r = g._rules
+    num = g._number
+    kind = g._next_kind
+    if kind == NORMAL:
+        size = r.size_at(g._seq)
+        blind = r.is_blind(g._seq, size)
+        g._seq += 1
+    elif kind == EXTRA:
+        size = g._size
+        blind = r.blind == "all" and size == 1
+    else:
+        size = TIEBREAK_DEAL_SIZE
+        blind = False
+    seats = g._next_seats
+    np_ = g._np
+    if num == 0:
+        dealer = g._first_dealer
+    else:
+        dealer = (g._dealer + 1) % np_
+        while dealer not in seats:
+            dealer = (dealer + 1) % np_
+    order, nxt = seat_order(seats, dealer, np_)
+    g._number = num + 1
+    g._kind = kind
+    g._size = size
+    g._blind = blind
+    g._dealer = dealer
+    g._seats = seats
+    g._order = order
+    g._next = nxt
+    g._k = len(order)
+
+    deal = g._overrides.get(num)
+    if deal is None:
+        deal = seeded_deal(g, num, order, size)
+    else:
+        check_deal(g, deal, order, size)
+    dealt, turned = deal
+    g._dealt = dealt
+    g._turned = turned
+    hands = [0] * np_
+    for s in order:
+        hands[s] = sum([BIT[c] for c in dealt[s]])
+    g._hands = hands
+    trump = trump_at_deal(g, num, turned)
+    set_trump(g, trump)
+
+    g._phase = BIDDING
+    g._fast = False
+    g._bids = [-1] * np_
+    g._log = []
+    g._bpos = 0
+    g._changer = -1
+    g._bround = 1
+    g._chooser = -1
+    g._trump_choice = None
+    g._pending = all_pending(g) if r.bidding in ("secret", "knock") else 0
+    g._leader = -1
+    g.turn = order[0]
+    g._trick = []
+    g._tmask = 0
+    g._led = -1
+    g._named = -1
+    g._value = 1
+    g._left = size
+    g._tricks = []
+    g._won = [0] * np_
+    g._played = [0] * np_
+    g._failed = [0] * np_
+    if ev is not None:
+        ev.append(
+            HandDealt(
+                hand=num + 1,
+                dealer=dealer,
+                cards_each=size,
+                seats=seats,
+                turned=g.turned,
+                trump=g.trump,
+                trump_decided=trump != TRUMP_PENDING,
+                blind=blind,
+            )
+        )
+
+
+def order_for(seats: tuple[int, ...], dealer: int) -> tuple[int, ...]:
+    """``seats`` in play order: from the dealer's left, the dealer last."""
+    i = seats.index(dealer)
+    return seats[i + 1 :] + seats[: i + 1]
+
+
+def next_seats(order: tuple[int, ...], players: int) -> tuple[int, ...]:
+    """Each dealt seat's next seat in ``order`` (round the table), -1 for seats not dealt in."""
+    nxt = [-1] * players
+    for a, b in zip(order, order[1:] + order[:1], strict=True):
+        nxt[a] = b
+    return tuple(nxt)
+
+
+@functools.cache
+def seat_order(
+    seats: tuple[int, ...], dealer: int, players: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``order_for`` and ``next_seats``, worked out once per table shape (a deal needs both)."""
+    order = order_for(seats, dealer)
+    return order, next_seats(order, players)
+
+
+@functools.cache
+def _keys_struct(n: int) -> struct.Struct:
+    return struct.Struct(f"<{n + 1}I")
+
+
+def seeded_deal(g: GameState, num: int, order: tuple[int, ...], size: int) -> Deal:
+    """Hand ``num``'s deal: a shuffle keyed by SHAKE-128 of (seed, hand number), so every
+    deal is reproducible from the seed alone, on any machine."""
+    r = g._rules
+    n = len(g._pack.cards)
+    keys = _keys_struct(n).unpack(
+        hashlib.shake_128(f"ohhell:{g._seed}:{num}".encode()).digest(4 * n + 4)
+    )
+    deck = sorted(range(n), key=list(keys).__getitem__)  # a list's __getitem__ is the faster
+    k = len(order)
+    dealt: list[tuple[int, ...]] = [()] * g._np
+    for i, s in enumerate(order):
+        dealt[s] = tuple(deck[i : k * size : k])
+    turned = -1
+    if r.trump == "turned":
+        if k * size < n:
+            turned = deck[k * size]
+        elif r.exhausted_trump == "dealer-last":
+            turned = deck[k * size - 1]
+        elif r.exhausted_trump == "before-deal":
+            turned = keys[n] % n
+    return tuple(dealt), turned
+
+
+def check_deal(g: GameState, deal: Deal, order: tuple[int, ...], size: int) -> None:
+    """Raise :class:`DealError` unless ``deal`` is a possible deal of this hand."""
+    dealt, turned = deal
+    pk = g._pack
+    r = g._rules
+    num = g._number
+    if len(dealt) != g._np:
+        raise DealError(f"the deal lists {len(dealt)} seats, not {g._np}")
+    used = [0] * pk.size
+    for s in range(g._np):
+        cards = dealt[s]
+        want = size if s in order else 0
+        if len(cards) != want:
+            who = g._names[s]
+            raise DealError(
+                f"{who} was dealt {len(cards)} cards; hand {num} deals {want} each"
+                if want
+                else f"{who} is not in hand {num}'s deal but was dealt cards"
+            )
+        for c in cards:
+            if not 0 <= c < pk.size or used[c]:
+                name = pk.cards[c] if 0 <= c < pk.size else c
+                raise DealError(f"{name} is dealt more often than the pack holds it")
+            used[c] = 1
+    exhausted = len(order) * size == pk.size
+    if r.trump != "turned":
+        if turned >= 0:
+            raise DealError(f"trump is '{r.trump}', so no card is turned", rule="turned")
+        return
+    if not exhausted:
+        if turned < 0:
+            raise DealError("a card must be turned up for trump", rule="turned")
+        if not 0 <= turned < pk.size or used[turned]:
+            raise DealError("the turned card must be an undealt card of the pack", rule="turned")
+    elif r.exhausted_trump == "dealer-last":
+        if turned not in dealt[g._dealer]:
+            raise DealError("the turned card must be the dealer's last card", rule="turned")
+    elif r.exhausted_trump == "before-deal":
+        if not 0 <= turned < pk.size:
+            raise DealError("a card must be turned before the deal", rule="turned")
+    elif turned >= 0:
+        raise DealError("every card is dealt, so no card is turned (no trumps)", rule="turned")
+
+
+def exhausted(g: GameState) -> bool:
+    """Every card of the pack is dealt this hand."""
+    return g._k * g._size == g._pack.size

@@ -1,0 +1,73 @@
+"""The fast path over every phase: what a seat may do now as a bitmask, and applying a move
+from it unchecked. Computer players simulate with these; the checked API is built on them."""
+
+from __future__ import annotations
+
+from bot.engine.bidding import bid, bid_mask
+from bot.engine.cards import BIT
+from bot.engine.errors import WrongPhase
+from bot.engine.state import BIDDING, PLAYING, TRUMP, GameState
+from bot.engine.tricks import finish_trick, joker_suits, nt_legal, play
+from bot.engine.trump import choose
+
+
+def legal_mask(g: GameState, seat: int) -> int:
+    """What ``seat`` may do now, as a bitmask: card ids while playing, bid values while
+    bidding, suits 0-3 when choosing trump; 0 when it may do nothing."""
+    if g._fast and seat == g.turn:
+        h = g._hands[seat]
+        if g._trick:
+            f = h & g._smask[g._led]
+            if f:
+                return f
+        return h
+    ph = g._phase
+    if ph is PLAYING:
+        if seat != g.turn:
+            return 0
+        h = g._hands[seat]
+        if g._ntj:
+            return nt_legal(g, seat, h)
+        if g._trick:
+            f = h & g._smask[g._led]
+            if f:
+                return f
+        return h
+    if ph is BIDDING:
+        return bid_mask(g, seat)
+    if ph is TRUMP:
+        return 0b1111 if seat == g._chooser else 0
+    return 0
+
+
+def apply_fast(g: GameState, seat: int, x: int, suit: int = -1) -> None:
+    """Apply a move from ``legal_mask`` unchecked: a card id, a bid, or a trump suit.
+    ``suit`` names a joker led in no trumps (default: the lowest suit allowed)."""
+    if g._fast:
+        # tricks.play without the joker's no-trump rules, inlined: this is the hot path. A joker
+        # led here is a trump, and no suit is named (``_named`` stays -1 all hand).
+        bit = BIT[x]
+        g._hands[seat] ^= bit
+        trick = g._trick
+        if not trick:
+            s = g._suit_of[x]
+            g._led = g._trump if s == 4 else s
+        trick.append(x)
+        g._tmask |= bit
+        if len(trick) < g._k:
+            g.turn = g._next[seat]
+        else:
+            finish_trick(g)
+        return
+    ph = g._phase
+    if ph is PLAYING:
+        if x == g._joker and g._ntj and not g._trick and suit < 0:
+            m = joker_suits(g, seat)
+            suit = (m & -m).bit_length() - 1
+        play(g, seat, x, suit)
+    elif ph is BIDDING:
+        bid(g, seat, x)
+    elif ph is TRUMP:
+        choose(g, seat, x)
+    else:
+        raise WrongPhase("the game is over")

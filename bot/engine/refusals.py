@@ -1,0 +1,179 @@
+"""Explanations of refusals: the checks of the checked API, each refusal a typed
+:class:`EngineError` with a text for the player (``str(e)``), a rule slug and a sentence for a
+game record's error (``e.record``)."""
+
+from __future__ import annotations
+
+from bot.engine.actions import Play
+from bot.engine.bidding import bid_mask
+from bot.engine.cards import HIDDEN, SUIT_NAMES, SUITS, Card
+from bot.engine.errors import IllegalBid, IllegalPlay, IllegalTrump, NotYourTurn, WrongPhase
+from bot.engine.state import BIDDING, OVER, PLAYING, TRUMP, GameState
+from bot.engine.tricks import card_mask, joker_suits
+
+
+def who(g: GameState, seat: int) -> str:
+    """The seat's name, or "seat N" for a seat that doesn't exist."""
+    return g._names[seat] if 0 <= seat < g._np else f"seat {seat}"
+
+
+def phase_error(g: GameState, seat: int, doing: str) -> WrongPhase:
+    """``seat`` tried ``doing`` in the wrong phase: what the game waits for instead."""
+    ph = g._phase
+    if ph is OVER:
+        return WrongPhase("the game is over", rule="game-over")
+    if ph is BIDDING:
+        waiting = ", ".join(who(g, s) for s in g.to_act)
+        msg = f"bidding isn't over: waiting for {waiting} to bid"
+    elif ph is TRUMP:
+        msg = f"{who(g, g._chooser)} must choose trump first"
+    else:
+        msg = "bidding is over: play a card"
+    return WrongPhase(msg, record=f"{who(g, seat)} tried to {doing}, but {msg}")
+
+
+def check_bid(g: GameState, seat: int, n: int) -> None:
+    """Return if ``seat`` may bid ``n`` now, else raise the reason."""
+    if g._phase is not BIDDING:
+        raise phase_error(g, seat, f"bid {n}")
+    name = who(g, seat)
+    if not 0 <= seat < g._np:
+        raise NotYourTurn(f"there is no seat {seat}")
+    if seat not in g._seats:
+        raise NotYourTurn(
+            "you are not in this tie-break deal", record=f"{name} is not in this tie-break deal"
+        )
+    if n >= 0 and bid_mask(g, seat) >> n & 1:
+        return
+    if not bid_mask(g, seat):
+        if g._pending:
+            raise NotYourTurn(
+                "you have bid already: waiting for the others",
+                record=f"{name} bid twice in one round",
+            )
+        turn = who(g, g._order[g._bpos])
+        if g._bids[seat] >= 0:
+            if not g._rules.bid_changes:
+                raise IllegalBid(
+                    "bids can't be changed at this table",
+                    rule="bid-change",
+                    record=f"{name} bid again, but bids can't be changed at this table",
+                )
+            raise IllegalBid(
+                "you can't change your bid any more: the next player has bid",
+                rule="bid-change",
+                record=f"{name} changed the bid after the next player had bid",
+            )
+        raise NotYourTurn(
+            f"it is {turn}'s turn to bid", record=f"{name} bid out of turn: it is {turn}'s turn"
+        )
+    size = g._size
+    if not 0 <= n <= size:
+        raise IllegalBid(
+            f"bid from 0 to {size}: there are {size} tricks",
+            record=f"{name} bid {n}, but bids run from 0 to {size}",
+        )
+    if not g._pending and seat == g._changer and seat != g._order[g._bpos]:
+        raise IllegalBid(
+            f"your bid is {n} already",
+            rule="bid-change",
+            record=f"{name} changed the bid to {n}, which it already was",
+        )
+    raise IllegalBid(
+        f"as the dealer you can't bid {n}: the bids would add up to {size} tricks",
+        rule="hook",
+        record=f"{name} (the dealer) bid {n}, making the bids add up to {size} tricks",
+    )
+
+
+def check_trump(g: GameState, seat: int, suit: str) -> int:
+    """The suit id ``seat`` may choose as trump now, else raise the reason."""
+    if g._phase is not TRUMP:
+        if g._phase is OVER or g._rules.trump == "bidder":
+            raise phase_error(g, seat, "choose trump")
+        raise IllegalTrump(
+            f"trump is '{g._rules.trump}' at this table: nobody chooses it",
+            rule="trump-choice",
+        )
+    if seat != g._chooser:
+        c = who(g, g._chooser)
+        raise NotYourTurn(
+            f"{c} chooses trump (the highest bid)",
+            record=f"{who(g, seat)} chose trump, but {c} chooses (the highest bid)",
+        )
+    if suit not in SUITS:
+        raise IllegalTrump(f"choose a suit: one of {', '.join(SUITS)}")
+    return SUITS.index(suit)
+
+
+def check_play(g: GameState, seat: int, action: Play) -> tuple[int, int]:
+    """The card id and named joker suit (or -1) of ``action`` if ``seat`` may play it now,
+    else raise the reason."""
+    if g._phase is not PLAYING:
+        raise phase_error(g, seat, f"play {action.card}")
+    name = who(g, seat)
+    if seat != g.turn:
+        t = who(g, g.turn)
+        raise NotYourTurn(
+            f"it is {t}'s turn", record=f"{name} played out of turn: it is {t}'s turn"
+        )
+    h = g._hands[seat]
+    card = action.card
+    if card == HIDDEN:
+        if not g._blind or h.bit_count() != 1:
+            raise IllegalPlay(
+                "only a blind hand's unseen card may be played unseen", rule="card-not-held"
+            )
+        c = h.bit_length() - 1
+        card = g._pack.cards[c]
+    held = [i for i in g._pack.ids(card) if h >> i & 1]
+    if not held:
+        raise IllegalPlay(
+            f"you don't hold {card}",
+            rule="card-not-held",
+            record=f"{name} played {card} but doesn't hold it",
+        )
+    legal = card_mask(g, seat)
+    ok = [i for i in held if legal >> i & 1]
+    is_joker = held[0] == g._joker
+    if not ok:
+        if is_joker and g._ntj:
+            raise joker_error(g, seat, card)
+        led = SUIT_NAMES[g._led]
+        raise IllegalPlay(
+            f"you must follow {led}", record=f"{name} played {card} but must follow {led}"
+        )
+    named = -1
+    if is_joker and g._ntj and not g._trick:
+        if action.suit is None:
+            raise IllegalPlay(
+                "name the suit of the joker you lead (no trumps)",
+                rule="joker",
+                record=f"{name} led the joker without naming its suit",
+            )
+        named = SUITS.index(action.suit)
+        if not joker_suits(g, seat) >> named & 1:
+            raise joker_error(g, seat, card, named)
+    elif action.suit is not None:
+        raise IllegalPlay(
+            "name a suit only when you lead the joker in no trumps",
+            rule="joker",
+            record=f"{name} named a suit for {card}, which isn't a joker led in no trumps",
+        )
+    return ok[0], named
+
+
+def joker_error(g: GameState, seat: int, card: Card, named: int = -1) -> IllegalPlay:
+    """Why the joker can't be played as the suit led (or as ``named``) now."""
+    s = named if named >= 0 else g._led
+    suit = SUIT_NAMES[s]
+    if g._failed[seat] >> s & 1:
+        why = f"you have failed to follow {suit} this hand"
+    else:
+        why = f"you have played {suit} and still hold {suit}"
+    they = why.replace("you", "they")
+    return IllegalPlay(
+        f"the joker can't be played as {suit} now: {why}",
+        rule="joker",
+        record=f"{who(g, seat)} played the joker as {suit}, but {they}",
+    )

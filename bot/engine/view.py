@@ -1,0 +1,108 @@
+"""What a seat sees: its legal actions as :class:`Action` values and its :class:`PlayerView`
+(exactly what it may know: its own hand, or the others' in a blind hand; secret bids hidden)."""
+
+from __future__ import annotations
+
+from bot.engine.actions import Action, Bid, ChooseTrump, Play, PlayerView, TrickView
+from bot.engine.cards import HIDDEN, JOKER, SUITS, Card
+from bot.engine.moves import legal_mask
+from bot.engine.state import BIDDING, OVER, PLAYING, TRUMP, TRUMP_PENDING, GameState, Trick, bits
+from bot.engine.tricks import joker_suits
+
+
+def legal_actions(g: GameState, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now (copies of a duplicated card appear once)."""
+    m = legal_mask(g, seat)
+    ph = g._phase
+    if ph is BIDDING:
+        return [Bid(n) for n in bits(m)]
+    if ph is TRUMP:
+        return [ChooseTrump(SUITS[s]) for s in bits(m)]
+    if ph is not PLAYING:
+        return []
+    out: list[Action] = []
+    seen: set[Card] = set()
+    cards = g._pack.cards
+    for c in bits(m):
+        card = cards[c]
+        if card in seen:
+            continue
+        seen.add(card)
+        if c == g._joker and g._ntj and not g._trick:
+            out.extend(Play(JOKER, SUITS[s]) for s in bits(joker_suits(g, seat)))
+        else:
+            out.append(Play(card))
+    return out
+
+
+def view(g: GameState, seat: int) -> PlayerView:
+    """Exactly what ``seat`` may see."""
+    pk = g._pack
+    cards = pk.cards
+    np_ = g._np
+    blind = g._blind and g._phase is not OVER
+    own = () if blind else pk.cards_of(g._hands[seat])
+    visible: list[tuple[Card, ...] | None] = [None] * np_
+    if blind:
+        for s in g._seats:
+            if s != seat:
+                visible[s] = pk.cards_of(g._hands[s])
+    secret = g._rules.bidding in ("secret", "knock") and g._phase is BIDDING
+    bids = tuple(
+        (b if b >= 0 and (not secret or s == seat) else None) for s, b in enumerate(g._bids)
+    )
+    has_bid = tuple(b >= 0 for b in g._bids)
+    trick = []
+    s = g._leader
+    for c in g._trick:
+        trick.append((s, cards[c]))
+        s = g._next[s]
+    tricks = tuple(trick_view(g, t) for t in g._tricks)
+    legal = tuple(legal_actions(g, seat))
+    if blind and g._phase is PLAYING:
+        legal = tuple(Play(HIDDEN) for _ in legal)
+    return PlayerView(
+        seat=seat,
+        names=g._names,
+        phase=g._phase,
+        hand_number=g._number,
+        cards_each=g._size,
+        dealer=g._dealer,
+        seats=g._seats,
+        to_act=g.to_act,
+        hand=own,
+        blind=blind,
+        visible_hands=tuple(visible),
+        hand_sizes=tuple(h.bit_count() for h in g._hands),
+        turned=g.turned,
+        trump=g.trump,
+        trump_decided=g._trump != TRUMP_PENDING,
+        bids=bids,
+        has_bid=has_bid,
+        bid_round=g._bround,
+        trick=tuple(trick),
+        led=SUITS[g._led] if g._trick and g._led >= 0 else None,
+        trick_value=g._value,
+        tricks=tricks,
+        tricks_won=tuple(g._won),
+        totals=tuple(g._totals),
+        legal_actions=legal,
+        placing=g._placing,
+    )
+
+
+def trick_view(g: GameState, t: Trick) -> TrickView:
+    seats = []
+    s = t.leader
+    for _ in t.cards:
+        seats.append(s)
+        s = g._next[s]
+    cards = g._pack.cards
+    return TrickView(
+        leader=t.leader,
+        seats=tuple(seats),
+        cards=tuple(cards[c] for c in t.cards),
+        winner=t.winner if t.winner >= 0 else None,
+        value=t.value,
+        joker_suit=SUITS[t.joker_suit] if t.joker_suit >= 0 else None,
+    )
