@@ -1,0 +1,101 @@
+"""What every message is made of: limits, a rendered message, card and trump names, links, the
+sentences every part uses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.engine import Card
+from bot.service.rules_text import SUIT_SYMBOLS
+from cogs.items import TableButton
+
+COLOUR = discord.Colour.dark_green()
+MESSAGE_LIMIT = 2000  # Discord: characters in a message's content
+FIELD_LIMIT = 1024  # Discord: characters in an embed field's value
+NOT_FOR_YOU = "That button is not for you."
+NOT_OFFERED = "That choice was not on the menu, so nothing was changed."
+SERVER_ONLY = (
+    "Oh Hell is played in a server: use this command in a server channel where I am a member."
+)
+CORRUPT_TABLE = (
+    "This table's stored state could not be read, so nothing was changed. "
+    "Ask the host to cancel it with /ohhell cancel."
+)
+UNEXPECTED = "Something went wrong — nothing was changed. (reference `{reference}`)"
+MAX_BUTTON_CARDS = 20
+MAX_BID_BUTTONS = 21  # bids 0..20
+MAX_TRICK_LINES = 12
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+@dataclass(frozen=True)
+class Rendered:
+    content: str | None
+    embed: discord.Embed | None
+    view: discord.ui.View | None
+
+    def kwargs(self) -> dict[str, Any]:
+        """For an edit: every part, an empty one cleared."""
+        out: dict[str, Any] = {"content": self.content, "embed": self.embed}
+        out["view"] = self.view if self.view is not None else discord.ui.View()
+        return out
+
+    def send_kwargs(self) -> dict[str, Any]:
+        """For a new message: the parts there are."""
+        out: dict[str, Any] = {}
+        if self.content is not None:
+            out["content"] = self.content
+        if self.embed is not None:
+            out["embed"] = self.embed
+        if self.view is not None:
+            out["view"] = self.view
+        return out
+
+    def signature(self) -> str:
+        """What the message would show, to tell whether an edit would change anything."""
+        embed = self.embed.to_dict() if self.embed is not None else None
+        view = self.view.to_components() if self.view is not None else None
+        return repr((self.content, embed, view))
+
+
+def fit(text: str, limit: int) -> str:
+    """`text` cut to one of Discord's length limits, with an ellipsis when cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def card_text(card: Card) -> str:
+    if card.suit is None:
+        return "🃏" if card.rank == "JOKER" else "🂠"
+    return f"{card.rank}{SUIT_SYMBOLS[card.suit]}"
+
+
+def trump_text(trump: str | None, decided: bool) -> str:
+    if not decided:
+        return "to be chosen by the highest bidder"
+    return "no trumps" if trump is None else f"{SUIT_SYMBOLS[trump]} {SUIT_NAMES[trump]}"
+
+
+def relative_time(moment: float) -> str:
+    """A Discord timestamp that counts down (or up) in every reader's client, without edits."""
+    return f"<t:{int(moment)}:R>"
+
+
+def jump_url(guild_id: int, channel_id: int, message_id: int | None) -> str:
+    tail = f"/{message_id}" if message_id else ""
+    return f"https://discord.com/channels/{guild_id}/{channel_id}{tail}"
+
+
+def button(
+    label: str,
+    cid: str,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    *,
+    disabled: bool = False,
+    row: int | None = None,
+) -> TableButton:
+    return TableButton(
+        discord.ui.Button(label=label[:80], custom_id=cid, style=style, disabled=disabled, row=row)
+    )

@@ -1,0 +1,202 @@
+"""A player's private hand message: cards, bids, trump choice and their controls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.engine import Phase
+from bot.service import (
+    HandState,
+    TableView,
+)
+from bot.service.rules_text import SUIT_SYMBOLS
+from cogs.items import TableButton, TableSelect, custom_id, select_id
+from cogs.render.common import (
+    COLOUR,
+    FIELD_LIMIT,
+    MAX_BID_BUTTONS,
+    MAX_BUTTON_CARDS,
+    SUIT_NAMES,
+    Rendered,
+    button,
+    card_text,
+    fit,
+    jump_url,
+    relative_time,
+    trump_text,
+)
+from cogs.render.reasons import (
+    reason_text,
+)
+
+
+def hand_message(state: HandState, table: TableView, where: str) -> Rendered:
+    """The private hand message (a DM, or an ephemeral reply when DMs are closed)."""
+    url = jump_url(table.guild_id, table.channel_id, table.message_id)
+    embed = discord.Embed(
+        title=f"Your hand — hand {state.hand_number}",
+        description=f"Table in {where} · [go to the table]({url})",
+        colour=COLOUR,
+    )
+    if state.game_over:
+        embed.description = f"The game is over. [See the table]({url})"
+        return Rendered(None, embed, None)
+    if state.away is not None:
+        embed.add_field(
+            name="A computer is playing your seat",
+            value="The host removed you from this game."
+            if state.away == "kicked"
+            else "Your seat, cards and score stay yours: press **I'm back** to play again.",
+            inline=False,
+        )
+    if state.blind_cards:
+        others = ", ".join(f"{name}: {card_text(card)}" for name, card in state.blind_cards)
+        embed.add_field(
+            name="Blind hand",
+            value=f"You can't see your own card. The others hold: {others}",
+            inline=False,
+        )
+    elif state.cards:
+        embed.add_field(
+            name="Cards", value=" ".join(card_text(o.card) for o in state.cards), inline=False
+        )
+    trump = trump_text(state.trump, state.trump_decided)
+    if state.turned is not None:
+        trump += f" (turned {card_text(state.turned)})"
+    embed.add_field(name="Trump", value=trump, inline=True)
+    bid = "—" if state.bid is None else str(state.bid)
+    embed.add_field(name="Your bid", value=f"{bid} · took {state.tricks_won}", inline=True)
+    now = _now_text(state)
+    if now:
+        embed.add_field(name="Now", value=fit(now, FIELD_LIMIT), inline=False)
+
+    view = discord.ui.View(timeout=None)
+    t, h = state.table_id, state.hand_number
+    if state.deadline is not None:
+        embed.add_field(name="Time", value=f"Runs out {relative_time(state.deadline)}", inline=True)
+    if state.away is not None:
+        if state.away != "kicked":
+            view.add_item(button("I'm back", custom_id("back", t), discord.ButtonStyle.success))
+        return Rendered(None, embed, view)
+    if state.bid_options:
+        verb = "Your bid" if state.my_turn else "Change your bid?"
+        embed.set_footer(text=verb + _hook_note(state))
+        _bid_controls(view, state, t, h)
+    elif state.trump_options:
+        embed.set_footer(text="You bid highest: choose trump")
+        for suit in state.trump_options:
+            view.add_item(
+                button(
+                    f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}",
+                    custom_id("trump", t, h, suit),
+                    discord.ButtonStyle.primary,
+                )
+            )
+    elif state.phase is Phase.PLAYING:
+        embed.set_footer(text="Your turn: play a card" if state.my_turn else "Waiting for others")
+        _card_controls(view, state, t, h)
+    else:
+        embed.set_footer(text="Waiting for others")
+    return Rendered("▶ Your turn" if state.my_turn else None, embed, view)
+
+
+def _now_text(state: HandState) -> str | None:
+    if state.bids_so_far is not None:
+        parts = [f"{name} {bid}" for name, bid in state.bids_so_far]
+        return "Bids so far: " + (", ".join(parts) if parts else "none")
+    if state.on_table is not None:
+        if not state.on_table:
+            return "You lead."
+        return "On the table: " + ", ".join(f"{n} {card_text(c)}" for n, c in state.on_table)
+    return None
+
+
+def _hook_note(state: HandState) -> str:
+    reasons = [
+        f" · {o.n} is not allowed: {reason_text(o.reason)}" for o in state.bid_options if o.reason
+    ]
+    return "".join(reasons)
+
+
+def _bid_controls(view: discord.ui.View, state: HandState, t: int, h: int) -> None:
+    options = state.bid_options
+    if len(options) <= MAX_BID_BUTTONS:
+        for o in options:
+            view.add_item(
+                button(
+                    str(o.n),
+                    custom_id("bid", t, h, o.n),
+                    discord.ButtonStyle.success
+                    if o.n == state.bid
+                    else discord.ButtonStyle.primary,
+                    disabled=not o.allowed,
+                    row=o.n // 5,
+                )
+            )
+        return
+    for part in range(0, len(options), 25):
+        chunk = [o for o in options[part : part + 25] if o.allowed]
+        if not chunk:
+            continue
+        view.add_item(
+            TableSelect(
+                discord.ui.Select(
+                    custom_id=select_id("bidsel", t, h, part),
+                    placeholder=f"Bid {chunk[0].n}–{chunk[-1].n}",
+                    options=[discord.SelectOption(label=str(o.n), value=str(o.n)) for o in chunk],
+                )
+            )
+        )
+
+
+def _card_controls(view: discord.ui.View, state: HandState, t: int, h: int) -> None:
+    if state.blind_cards and state.my_turn:
+        view.add_item(
+            button("Play your card", custom_id("play", t, h, "hidden"), discord.ButtonStyle.primary)
+        )
+        return
+    cards = state.cards
+    if len(cards) <= MAX_BUTTON_CARDS:
+        for i, o in enumerate(cards):
+            view.add_item(
+                button(
+                    card_text(o.card),
+                    custom_id("play", t, h, o.card_id),
+                    discord.ButtonStyle.primary if o.allowed else discord.ButtonStyle.secondary,
+                    disabled=not (o.allowed and state.my_turn),
+                    row=i // 5,
+                )
+            )
+        view.add_item(_auto_button(state, t, row=4))
+        return
+    # More than 20 cards: one select per suit, listing each face once.
+    by_suit: dict[str, list[Any]] = {}
+    for o in cards:
+        by_suit.setdefault(o.card.suit or "J", []).append(o)
+    for suit, group in list(by_suit.items())[:4]:
+        faces: dict[str, Any] = {}
+        for o in group:
+            faces.setdefault(card_text(o.card), o)
+        playable = [o for o in faces.values() if o.allowed and state.my_turn]
+        options = playable or list(faces.values())
+        view.add_item(
+            TableSelect(
+                discord.ui.Select(
+                    custom_id=select_id("playsel", t, h, suit),
+                    placeholder=" ".join(faces)[:150],
+                    options=[
+                        discord.SelectOption(label=card_text(o.card), value=str(o.card_id))
+                        for o in options[:25]
+                    ],
+                    disabled=not playable,
+                )
+            )
+        )
+    view.add_item(_auto_button(state, t, row=4))
+
+
+def _auto_button(state: HandState, t: int, row: int) -> TableButton:
+    label = "Auto-play forced card: on" if state.auto_play else "Auto-play forced card: off"
+    return button(label, custom_id("auto", t, None, 0 if state.auto_play else 1), row=row)

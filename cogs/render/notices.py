@@ -1,0 +1,105 @@
+"""Posts in the channel: a hand's score with its tricks, the final standings, timeouts, host
+actions, catch-up posts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bot.engine import Action, Bid, ChooseTrump
+from bot.service import (
+    Notice,
+)
+from bot.service.rules_text import SUIT_SYMBOLS
+from cogs.render.common import (
+    MESSAGE_LIMIT,
+    SUIT_NAMES,
+    card_text,
+    fit,
+)
+
+
+def action_text(action: Action) -> str:
+    """A move as people say it: "bid 2", "chose ♥ hearts as trump", "played Q♠"."""
+    if isinstance(action, Bid):
+        return f"bid {action.n}"
+    if isinstance(action, ChooseTrump):
+        return f"chose {SUIT_SYMBOLS[action.suit]} {SUIT_NAMES[action.suit]} as trump"
+    return f"played {card_text(action.card)}"
+
+
+def _trick_line(number: int, trick: Any) -> str:
+    plays, winner = trick
+    cards = " · ".join(f"{name} {card_text(card)}" for name, card in plays)
+    return f"{number}. {cards} → {winner if winner is not None else 'nobody (all cancelled)'}"
+
+
+def _hand_scored(p: Mapping[str, Any]) -> str:
+    title = "Tie-break deal" if p["tiebreak"] else f"Hand {p['hand']}"
+    rows = [
+        f"{name}: bid {bid}, took {took}, {points:+d} → {total}"
+        for name, bid, took, points, total in p["rows"]
+    ]
+    text = f"**{title} scored**\n" + "\n".join(rows)
+    if p["tricks"]:
+        tricks = [_trick_line(i, t) for i, t in enumerate(p["tricks"], start=1)]
+        text += "\n**Tricks**\n" + "\n".join(tricks)
+    return text
+
+
+def _game_over(p: Mapping[str, Any]) -> str:
+    standings = p["standings"]
+    winners = [name for place, name, _ in standings if place == 1]
+    head = " and ".join(winners) + (" win!" if len(winners) > 1 else " wins!")
+    lines = [f"{place}. {name} — {total}" for place, name, total in standings]
+    return f"**Game over — {head}**\n" + "\n".join(lines)
+
+
+def _timed_out(p: Mapping[str, Any]) -> str:
+    action = p["action"]
+    done = "a computer bid for them" if action is None else f"a computer {action_text(action)}"
+    return f"⏰ {p['name']} ran out of time: {done} for them."
+
+
+NOTICES: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "hand_scored": _hand_scored,
+    "game_over": _game_over,
+    "timed_out": _timed_out,
+    "computer_plays_for": lambda p: (
+        f"{p['name']} missed two turns in a row: a computer plays their seat "
+        "until they press **I'm back**."
+    ),
+    "started_without": lambda p: (
+        "Started without " + ", ".join(p["names"]) + " (seat not confirmed)."
+    ),
+    "closed": lambda p: f"This table is closed: {p['reason']}. Start a new one any time.",
+    "removed": lambda p: (
+        f"{p['name']} was removed from the table"
+        + (": a computer player takes the seat." if p["in_game"] else ".")
+    ),
+    "new_host": lambda p: f"<@{p['user_id']}> is the host of this table now.",
+    "paused": lambda p: "⏸ The host paused the game.",
+    "resumed": lambda p: "▶ The game goes on.",
+    "rematch": lambda p: (
+        "Rematch! "
+        + " ".join(f"<@{u}>" for u in p["user_ids"])
+        + " — press **Join** on the new table to keep your seat."
+    ),
+}
+
+
+def notice_text(notice: Notice) -> str:
+    return fit(NOTICES[notice.code](notice.params), MESSAGE_LIMIT)
+
+
+def catch_up_posts(texts: list[str]) -> list[str]:
+    """What the channel missed while the bot could not send there, in as few posts as fit."""
+    posts: list[str] = []
+    current = "**Missed while I could not post here:**"
+    for text in texts:
+        if len(current) + 2 + len(text) > MESSAGE_LIMIT and current:
+            posts.append(current)
+            current = ""
+        current = f"{current}\n\n{text}" if current else text
+    posts.append(fit(current, MESSAGE_LIMIT))
+    return posts
