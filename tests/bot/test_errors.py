@@ -1,0 +1,65 @@
+"""The one error handler: a corrupt row and an unexpected error each get a clear private answer
+from every command and button, and an unexpected one a reference that is also in the log."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from standin.server import StandIn
+from tests.bot.conftest import BotFactory
+from tools.simulated_people import open_table
+
+REFERENCE = re.compile(r"reference `([0-9a-f]{6})`")
+
+
+def corrupt(database_path: Path, table_id: int) -> None:
+    """What a disk fault or a bad hand edit leaves: a document that is not JSON."""
+    with sqlite3.connect(database_path) as db:
+        db.execute("UPDATE tables SET document = '{not json' WHERE id = ?", (table_id,))
+
+
+async def test_a_corrupt_row_is_answered_by_every_command_and_button(
+    standin: StandIn, start_bot: BotFactory, database_path: Path
+) -> None:
+    async with start_bot():
+        ann, bob, cat = (standin.person(n) for n in ("Ann", "Bob", "Cat"))
+        table, t = await open_table(standin, [ann, bob, cat], preset="classic", max_cards=2)
+        await ann.click(table, f"oh:start:{t}")
+        corrupt(database_path, t)
+        for command in ("ohhell hand", "ohhell scores", "ohhell rules", "ohhell leave"):
+            result = await ann.slash(standin.channel, command)
+            assert result.ephemeral, (command, result)
+            assert "could not be read, so nothing was changed" in (result.content or ""), command
+        for button in (f"oh:scores:{t}", f"oh:hand:{t}", f"oh:hostctl:{t}"):
+            result = await bob.click(table, button)
+            assert result.ephemeral, (button, result)
+            assert "could not be read" in (result.content or ""), button
+
+
+async def test_an_unexpected_error_says_nothing_was_changed_with_a_reference_in_the_log(
+    standin: StandIn,
+    start_bot: BotFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async with start_bot() as bot:
+        ann, bob = standin.person("Ann"), standin.person("Bob")
+        table, t = await open_table(standin, [ann], preset="classic")
+
+        async def broken(*args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("a bug in join")
+
+        monkeypatch.setattr(bot.tables.service, "join", broken)
+        result = await bob.click(table, f"oh:join:{t}")
+        assert result.ephemeral
+        assert "Something went wrong — nothing was changed" in (result.content or "")
+        found = REFERENCE.search(result.content or "")
+        assert found is not None, result.content
+        logged = [r for r in caplog.records if found[1] in r.getMessage()]
+        assert logged and logged[0].exc_info is not None
+        assert "a bug in join" in str(logged[0].exc_info[1])
