@@ -47,13 +47,11 @@ async def build(
     *,
     decide: Callable[[str, int, str, int], Action] | None = None,
     workers: int | None = None,
-    edit_delay: float = 0.5,
-    computer_delay: float = 1.0,
-    turn_ping_after: float = 20.0,
     clock: Clock | None = None,
 ) -> tuple[OhHellBot, Database, concurrent.futures.Executor | None]:
-    """Open the database and build the bot. Computer decisions run in a process pool sized to
-    the machine (or, with ``workers=0``, in a thread: tests)."""
+    """Open the database and build the bot from `settings` (the one place defaults live).
+    Computer decisions run in a process pool sized to the machine (or, with ``workers=0``, in a
+    thread: tests); `decide` and `clock` stand in for the real ones in tests."""
     database = await Database.open(settings.database_path)
     pool: concurrent.futures.Executor | None = None
     if workers != 0:
@@ -72,13 +70,13 @@ async def build(
         lobby_timeout=settings.lobby_timeout,
         abandon_after=settings.abandon_after,
         grace=settings.deadline_grace,
-        ping_after=turn_ping_after,
+        ping_after=settings.turn_ping_after,
     )
     bot = OhHellBot(
         settings,
         service,
-        edit_delay=edit_delay,
-        computer_delay=computer_delay,
+        edit_delay=settings.table_edit_delay,
+        computer_delay=settings.computer_delay,
         clock=clock,
     )
     return bot, database, pool
@@ -89,13 +87,7 @@ async def run(settings: BotSettings) -> None:
 
     if settings.discord_api_base and settings.discord_gateway_url:
         point_discord_py_at(settings.discord_api_base, settings.discord_gateway_url)
-    bot, database, pool = await build(
-        settings,
-        workers=settings.computer_workers,
-        edit_delay=settings.table_edit_delay,
-        computer_delay=settings.computer_delay,
-        turn_ping_after=settings.turn_ping_after,
-    )
+    bot, database, pool = await build(settings, workers=settings.computer_workers)
     assert settings.discord_token is not None
     try:
         async with bot:

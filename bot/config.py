@@ -77,3 +77,8 @@ class BotSettings(BaseSettings):
             level=self.log_level,
             format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
         )
+
+
+DEFAULTS = BotSettings.model_fields
+"""Every setting's default, for the parts that take one as a parameter (tests build them
+directly): `DEFAULTS["lobby_timeout"].default`."""

@@ -100,13 +100,13 @@ class TableController(Presenter):
             self.remember(outcome)
             await self._update_table_in_place(interaction, outcome)
             self.publish_later(outcome)
-            self.kick(t)
+            self.move_on(t)
         elif kind == "leaveok":
             outcome = await service.leave(t, user.id)
             self.remember(outcome)
             await interaction.response.edit_message(content=render.answer(outcome.reply), view=None)
             self.publish_later(outcome)
-            self.kick(t)
+            self.move_on(t)
         elif kind == "cancel":
             await self._require_host(t, interaction)
             await interaction.response.send_message(
@@ -129,7 +129,7 @@ class TableController(Presenter):
             await interaction.response.edit_message(
                 **render.hand_message(state, outcome.table, self._where(outcome.table)).kwargs()
             )
-            self.kick(t)
+            self.move_on(t)
         elif kind in ("bid", "bidsel", "play", "playsel", "trump"):
             await self._act(interaction, click)
         elif kind == "back":
@@ -146,7 +146,7 @@ class TableController(Presenter):
             else:
                 await reply(interaction, render.answer(outcome.reply, "Welcome back."))
             self.publish_later(outcome)
-            self.kick(t)
+            self.move_on(t)
         elif kind == "hostctl":
             table = await self._require_host(t, interaction)
             await interaction.response.send_message(
@@ -197,7 +197,7 @@ class TableController(Presenter):
         if kind == "kick":
             self.refresh_hand(t, value)
         self.publish_later(outcome)
-        self.kick(t)
+        self.move_on(t)
 
     async def _act(self, interaction: discord.Interaction[Any], click: Click) -> None:
         if click.hand is None:
@@ -234,7 +234,7 @@ class TableController(Presenter):
                 shown.last_dm[user.id] = (state.hand_number, rendered.signature())
         self.publish_later(outcome)
         if outcome.automatic:
-            self.kick(t)
+            self.move_on(t)
 
     @staticmethod
     def _action(click: Click) -> Bid | Play | ChooseTrump | int:

@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.clock import Clock
-from bot.config import BotSettings
+from bot.config import DEFAULTS, BotSettings
 from bot.service import TableService
 from cogs import render
 from cogs.clicks import TableController
@@ -47,8 +47,8 @@ class OhHellBot(commands.Bot):
         settings: BotSettings,
         service: TableService,
         *,
-        edit_delay: float = 0.5,
-        computer_delay: float = 1.0,
+        edit_delay: float = DEFAULTS["table_edit_delay"].default,
+        computer_delay: float = DEFAULTS["computer_delay"].default,
         clock: Clock | None = None,
     ) -> None:
         intents = discord.Intents.none()

@@ -17,6 +17,7 @@ import discord
 from discord.ext import commands
 
 from bot.clock import Clock, SystemClock
+from bot.config import DEFAULTS
 from bot.service import (
     CorruptRow,
     DmRef,
@@ -60,8 +61,8 @@ class Presenter:
         bot: commands.Bot,
         service: TableService,
         *,
-        edit_delay: float = 0.5,
-        computer_delay: float = 1.0,
+        edit_delay: float = DEFAULTS["table_edit_delay"].default,
+        computer_delay: float = DEFAULTS["computer_delay"].default,
         clock: Clock | None = None,
     ) -> None:
         self.bot = bot
@@ -155,7 +156,7 @@ class Presenter:
                     if seat.user_id is not None and seat.away != "kicked":
                         self.refresh_hand(table_id, seat.user_id)
                 self.watch_turn(table)
-            self.kick(table_id)
+            self.move_on(table_id)
         await self.service.allow_grace()
         self.start_scheduler()
 
@@ -186,12 +187,12 @@ class Presenter:
                     continue
                 if outcome is not None:
                     self.publish_later(outcome)
-                    self.kick(due[0])
+                    self.move_on(due[0])
                 continue
             self.service.watching = float("inf") if due is None else due[1]
             await self.clock.wait(wake, None if due is None else due[1] - self.clock.now())
 
-    def kick(self, table_id: int) -> None:
+    def move_on(self, table_id: int) -> None:
         """Make automatic moves (computers, forced cards) until people must act."""
         running = self._steppers.get(table_id)
         if running is not None and not running.done():

@@ -90,8 +90,10 @@ async def demo(preset: str, max_cards: int | None, levels: list[str], out: Any) 
                 discord_token=standin.token,
                 database_path=Path(folder) / "demo.sqlite3",
                 _env_file=None,
+                table_edit_delay=0.05,
+                computer_delay=0.0,
             )
-            bot, database, pool = await build(settings, edit_delay=0.05, computer_delay=0.0)
+            bot, database, pool = await build(settings)
             try:
                 async with run_bot(standin, bot):
                     ann = standin.person("Ann")

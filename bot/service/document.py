@@ -103,10 +103,10 @@ class TableDocument(BaseModel):
                 return index
         return None
 
-    def humans(self) -> list[tuple[int, Seat]]:
+    def people_playing(self) -> list[tuple[int, Seat]]:
         """People playing their own seat (not away)."""
         return [(i, s) for i, s in enumerate(self.seats) if not s.is_computer]
 
-    def people(self) -> list[tuple[int, Seat]]:
+    def people_seated(self) -> list[tuple[int, Seat]]:
         """Every seat that belongs to a person, away or not."""
         return [(i, s) for i, s in enumerate(self.seats) if s.user_id is not None]

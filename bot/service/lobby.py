@@ -192,7 +192,7 @@ class Lobby(Session):
                     outcome.hands = {user_id: self._hand_state(row.id, document, game, seat)}
                 return outcome
             del document.seats[seat]
-            if not document.humans():
+            if not document.people_playing():
                 return await self._save(
                     row,
                     document,

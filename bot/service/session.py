@@ -9,6 +9,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
+from bot.config import DEFAULTS
 from bot.engine import Action, Bid, ChooseTrump, Event, Game, Phase, Settings
 from bot.service.document import MAX_SEATS, TableDocument, TurnClock
 from bot.service.errors import Refused, TableGone
@@ -45,10 +46,10 @@ class Session:
         run_blocking: Callable[..., Awaitable[Any]] | None = None,
         rng: random.Random | None = None,
         clock: Callable[[], float] = time.time,
-        lobby_timeout: float = 15 * 60,
-        abandon_after: float = 24 * 3600,
-        grace: float = 60.0,
-        ping_after: float = 20.0,
+        lobby_timeout: float = DEFAULTS["lobby_timeout"].default,
+        abandon_after: float = DEFAULTS["abandon_after"].default,
+        grace: float = DEFAULTS["deadline_grace"].default,
+        ping_after: float = DEFAULTS["turn_ping_after"].default,
     ) -> None:
         self.db = database
         self._decide = decide
@@ -153,7 +154,7 @@ class Session:
     ) -> dict[int, HandState]:
         return {
             seat.user_id: self._hand_state(table_id, document, game, index)
-            for index, seat in document.people()
+            for index, seat in document.people_seated()
             if seat.user_id is not None and seat.away != "kicked"
         }
 

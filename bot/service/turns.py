@@ -87,7 +87,7 @@ def host_after(document: TableDocument, host: int, gone: int, fallback: int | No
     still playing their seat (not one whose rematch seat is unconfirmed)."""
     if host != gone:
         return host
-    people = sorted(document.humans(), key=lambda entry: entry[1].pending)
+    people = sorted(document.people_playing(), key=lambda entry: entry[1].pending)
     for _, seat in people:
         if seat.user_id is not None:
             return seat.user_id
@@ -104,7 +104,7 @@ def hand_to_computer(seat: Seat, why: AwayReason) -> None:
 def waiting_for_someone_away(document: TableDocument) -> bool:
     """No person plays their own seat and someone only stepped away (missed their turns):
     the game waits for them (or for abandonment) instead of computers playing it out."""
-    return not document.humans() and any(s.away == "timeout" for s in document.seats)
+    return not document.people_playing() and any(s.away == "timeout" for s in document.seats)
 
 
 def first_error(error: ValidationError) -> str:

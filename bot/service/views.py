@@ -23,10 +23,6 @@ class SeatView:
     pending: bool = False
     """A rematch seat its person has not confirmed yet."""
 
-    @property
-    def is_computer(self) -> bool:
-        return self.user_id is None
-
 
 @dataclass(frozen=True)
 class BidOption:

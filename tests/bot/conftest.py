@@ -40,6 +40,9 @@ def start_bot(standin: StandIn, database_path: Path) -> BotFactory:
             discord_token="test",
             database_path=database_path,
             _env_file=None,
+            table_edit_delay=options.pop("edit_delay", 0.02),
+            computer_delay=options.pop("computer_delay", 0.0),
+            turn_ping_after=options.pop("turn_ping_after", 0.0),
             **options.pop("settings", {}),
         )
         bot, database, _ = await build(
@@ -47,9 +50,6 @@ def start_bot(standin: StandIn, database_path: Path) -> BotFactory:
             clock=options.pop("clock", None),
             decide=options.pop("decide", random_legal),
             workers=0,
-            edit_delay=options.pop("edit_delay", 0.02),
-            computer_delay=options.pop("computer_delay", 0.0),
-            turn_ping_after=options.pop("turn_ping_after", 0.0),
         )
         try:
             async with run_bot(standin, bot):
