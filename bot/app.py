@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import os
+import signal
 from collections.abc import Callable
 from typing import Any
 
@@ -97,10 +99,26 @@ async def run(settings: BotSettings) -> None:
         turn_ping_after=settings.turn_ping_after,
     )
     assert settings.discord_token is not None
+    # SIGTERM (docker stop, systemd, BotProcess.stop) closes the bot like Ctrl-C does: the
+    # gateway says goodbye, background work stops, and the database is closed below.
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []
+
+    def on_sigterm() -> None:
+        log.info("SIGTERM: closing")
+        if not closing:
+            closing.append(loop.create_task(bot.close()))
+
+    with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows' loop
+        loop.add_signal_handler(signal.SIGTERM, on_sigterm)
     try:
         async with bot:
             await bot.start(settings.discord_token.get_secret_value())
     finally:
+        with contextlib.suppress(NotImplementedError):
+            loop.remove_signal_handler(signal.SIGTERM)
+        if closing:
+            await closing[0]
         await database.close()
         if pool is not None:
             pool.shutdown(cancel_futures=True)
