@@ -41,7 +41,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python -m tools.bench_engine
 
 bench-bot: $(STAMP)
-	$(BIN)/python -m tools.benchbot
+	$(BIN)/python -m tools.benchbot $(ARGS)
 
 demo: $(STAMP)
 	$(BIN)/python -m tools.demo

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import os
+import signal
 from collections.abc import Callable
 from typing import Any
 
@@ -89,10 +91,26 @@ async def run(settings: BotSettings) -> None:
         point_discord_py_at(settings.discord_api_base, settings.discord_gateway_url)
     bot, database, pool = await build(settings, workers=settings.computer_workers)
     assert settings.discord_token is not None
+    # SIGTERM (docker stop, systemd, BotProcess.stop) closes the bot like Ctrl-C does: the
+    # gateway says goodbye, background work stops, and the database is closed below.
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []
+
+    def on_sigterm() -> None:
+        log.info("SIGTERM: closing")
+        if not closing:
+            closing.append(loop.create_task(bot.close()))
+
+    with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows' loop
+        loop.add_signal_handler(signal.SIGTERM, on_sigterm)
     try:
         async with bot:
             await bot.start(settings.discord_token.get_secret_value())
     finally:
+        with contextlib.suppress(NotImplementedError):
+            loop.remove_signal_handler(signal.SIGTERM)
+        if closing:
+            await closing[0]
         await database.close()
         if pool is not None:
             pool.shutdown(cancel_futures=True)

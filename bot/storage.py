@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import logging
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -20,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
+
+log = logging.getLogger(__name__)
 
 # Each entry moves the schema from version i to i + 1. Never edit a released entry: add one.
 MIGRATIONS: tuple[str, ...] = (
@@ -224,6 +227,10 @@ class Database:
         self._db = connection
         self._write_lock = asyncio.Lock()
         self._clock = clock
+        self.table_loads = 0
+        """`load_table` calls since opening (logged on close; `make bench-bot` reads it)."""
+        self.table_saves = 0
+        """`save_table` calls that wrote, since opening."""
 
     @classmethod
     async def open(cls, path: Path | str, clock: Any = time.time) -> Database:
@@ -246,6 +253,8 @@ class Database:
         return database
 
     async def close(self) -> None:
+        """Close the connection and log how many table loads and saves it served."""
+        log.info("storage: %d table loads, %d saves", self.table_loads, self.table_saves)
         await self._db.close()
 
     async def schema_version(self) -> int:
@@ -327,6 +336,7 @@ class Database:
         return int(row[0]) if row else None
 
     async def load_table(self, table_id: int) -> TableRow:
+        self.table_loads += 1
         async with self._db.execute(
             f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
         ) as cursor:
@@ -409,6 +419,7 @@ class Database:
                         now,
                     ),
                 )
+        self.table_saves += 1
         # What was just written, without reading it back.
         return dataclasses.replace(
             table,

@@ -121,6 +121,7 @@ class BotProcess:
         self.cwd = cwd or Path(__file__).resolve().parents[1]
         self.process: asyncio.subprocess.Process | None = None
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in stop()
+        self._stderr_at_stop = ""
 
     @property
     def pid(self) -> int:
@@ -162,7 +163,9 @@ class BotProcess:
         return self
 
     def stderr(self) -> str:
-        """What the process wrote to stderr so far."""
+        """What the process wrote to stderr so far (after `stop()`: all it wrote)."""
+        if self._stderr.closed:
+            return self._stderr_at_stop
         self._stderr.seek(0)
         return self._stderr.read().decode(errors="replace")
 
@@ -176,6 +179,7 @@ class BotProcess:
         return await self.process.wait()
 
     async def stop(self) -> None:
+        """SIGTERM, then SIGKILL if the process has not exited within 5 s."""
         if self.process is not None and self.process.returncode is None:
             self.process.terminate()
             try:
@@ -183,7 +187,9 @@ class BotProcess:
             except TimeoutError:
                 self.process.kill()
                 await self.process.wait()
-        self._stderr.close()
+        if not self._stderr.closed:
+            self._stderr_at_stop = self.stderr()
+            self._stderr.close()
 
     async def __aenter__(self) -> BotProcess:
         return await self.start()

@@ -5,7 +5,10 @@ one, each person clicking as soon as their DM shows their turn. Prints, and ends
 line holding: acknowledgement latency p50/p99 (stand-in sends the interaction → receives the
 first response), REST calls per card played outside interaction callbacks and interaction
 webhooks (those are exempt from Discord's global 50 requests a second, so the rest decide how
-many tables one bot can serve), 429s met, actions lost, and the bot's peak memory.
+many tables one bot can serve), 429s met, actions lost, the bot's peak memory, the bot
+process's own CPU time per card (the stand-in and the people, in this process, are not counted),
+table-row loads per stored action (from the storage line the bot logs when SIGTERM stops it)
+and the acknowledgement p99 of each quarter of the run.
 
     python -m tools.benchbot [--tables 100] [--preset first-to-101] [--target 101]
 """
@@ -15,6 +18,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import re
 import statistics
 import sys
 import tempfile
@@ -39,6 +44,8 @@ INTERACTION_ROUTES = (
 )
 PEOPLE_PER_TABLE = 4
 STALL_SECONDS = 300
+STORAGE_LINE = re.compile(r"storage: (\d+) table loads, (\d+) saves")
+"""What `Database.close` logs (at INFO) when the bot shuts down."""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -57,6 +64,20 @@ def peak_rss_mb(pid: int) -> float:
     except OSError:
         pass
     return 0.0
+
+
+def cpu_seconds(pid: int) -> float:
+    """The process's own user + system CPU time (not its children's), from /proc/<pid>/stat."""
+    with open(f"/proc/{pid}/stat") as stat:
+        # The command name (field 2) may hold spaces; utime and stime are fields 14 and 15.
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def storage_counts(stderr: str) -> tuple[int, int] | None:
+    """(table loads, saves) from the last storage line in the bot's log, or None."""
+    found = STORAGE_LINE.findall(stderr)
+    return (int(found[-1][0]), int(found[-1][1])) if found else None
 
 
 class Table:
@@ -132,23 +153,36 @@ async def bench(tables: int, preset: str, target: int | None, out: Any) -> dict[
         async with StandIn(spec_path=None) as standin:
             env = {
                 "DATABASE_PATH": str(database_path),
-                "LOG_LEVEL": "WARNING",
+                # INFO: the bot logs a handful of lines at start-up and one (the storage
+                # counts) at shutdown, nothing per click.
+                "LOG_LEVEL": "INFO",
                 "COMPUTER_DELAY": "0",
                 "DEV_GUILD_ID": "",
             }
             process = await BotProcess(standin, "bot", env=env).start()
+            cpu_at_ready = cpu_seconds(process.pid)
             started = time.monotonic()
             try:
                 runs = [Table(standin, i) for i in range(tables)]
                 await asyncio.gather(*(run.play(preset, target) for run in runs))
                 await asyncio.sleep(1.0)  # let the last coalesced edits land
                 rss = peak_rss_mb(process.pid)
+                cpu = cpu_seconds(process.pid)
             except BaseException:
                 print(process.stderr()[-4000:], file=sys.stderr)
                 raise
             finally:
                 await process.stop()
             elapsed = time.monotonic() - started
+            counts = storage_counts(process.stderr())
+            if counts is None:
+                code = process.process.returncode if process.process is not None else None
+                print(
+                    f"no storage line in the bot's log (it exited with {code}):",
+                    process.stderr()[-2000:],
+                    sep="\n",
+                    file=sys.stderr,
+                )
             calls = list(standin.calls)
             answered = [
                 (
@@ -165,15 +199,22 @@ async def bench(tables: int, preset: str, target: int | None, out: Any) -> dict[
         try:
             cards = 0
             lost = 0
+            actions = 0
             for run in runs:
                 events = await database.events(run.table_id)
                 cards += sum(1 for e in events if e.kind == "CardPlayed")
                 stored = Counter(e.user_id for e in events if e.kind == "action")
+                actions += stored.total()
                 lost += sum(max(0, n - stored[user]) for user, n in run.acknowledged.items())
         finally:
             await database.close()
     outside = [c for c in calls if not c.route.startswith(INTERACTION_ROUTES)]
-    figures = {
+    quarter = elapsed / 4
+    quarters = [
+        [ms for at, _, ms in answered if q * quarter <= at < (q + 1) * quarter] or [0.0]
+        for q in range(4)
+    ]
+    figures: dict[str, Any] = {
         "tables": tables,
         "preset": preset,
         "cards_played": cards,
@@ -184,6 +225,11 @@ async def bench(tables: int, preset: str, target: int | None, out: Any) -> dict[
         "rate_limited": sum(1 for c in calls if c.status == 429),
         "actions_lost": lost,
         "peak_rss_mb": round(rss, 1),
+        "bot_cpu_ms_per_card": round(cpu * 1000 / cards, 3) if cards else 0.0,
+        "loads_per_action": (
+            round(counts[0] / actions, 3) if counts is not None and actions else None
+        ),
+        "ack_p99_ms_by_quarter": [round(percentile(q, 0.99), 1) for q in quarters],
     }
     routes = Counter(c.route for c in outside)
     print(
@@ -209,19 +255,25 @@ async def bench(tables: int, preset: str, target: int | None, out: Any) -> dict[
         + ", ".join(f"{k} {percentile(v, 0.99):.0f} ms ({len(v)})" for k, v in by_kind.items()),
         file=out,
     )
-    quarter = elapsed / 4
-    quarters = [
-        [ms for at, _, ms in answered if q * quarter <= at < (q + 1) * quarter] or [0.0]
-        for q in range(4)
-    ]
     print(
         "  p99 by quarter of the run: "
-        + ", ".join(f"{percentile(q, 0.99):.0f} ms" for q in quarters),
+        + ", ".join(f"{ms:.0f} ms" for ms in figures["ack_p99_ms_by_quarter"]),
         file=out,
     )
     for route, count in routes.most_common(8):
         print(f"  {count:7d}  {route}", file=out)
     print(f"actions lost: {lost}; bot peak memory: {figures['peak_rss_mb']} MB", file=out)
+    print(
+        f"bot CPU: {cpu:.1f} s ({cpu_at_ready:.1f} s of it before the first table) = "
+        f"{figures['bot_cpu_ms_per_card']} ms a card",
+        file=out,
+    )
+    loads = "no storage line logged" if counts is None else f"{counts[0]} loads, {counts[1]} saves"
+    print(
+        f"table rows: {loads} for {actions} stored actions = "
+        f"{figures['loads_per_action']} loads an action",
+        file=out,
+    )
     print(json.dumps(figures), file=out)
     return figures
 

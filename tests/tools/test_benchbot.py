@@ -1,0 +1,77 @@
+"""The bot benchmark runs small and ends with its JSON figures; the bot it measures stops cleanly
+on SIGTERM and logs the storage counts the benchmark reads."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from standin.server import StandIn
+from standin.testing import BotProcess
+from tools.benchbot import cpu_seconds, main, storage_counts
+from tools.simulated_people import open_table
+
+
+def test_benchbot_prints_figures_ending_with_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--tables", "2", "--preset", "first-to-101", "--target", "50"]) == 0
+    fig = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert fig["tables"] == 2 and fig["preset"] == "first-to-101"
+    assert fig["cards_played"] > 0
+    assert fig["actions_lost"] == 0
+    assert isinstance(fig["rate_limited"], int) and fig["rate_limited"] >= 0
+    assert fig["rest_calls_per_card"] > 0
+    # Each stored action loaded its table row at least once; None would mean no storage line.
+    assert fig["loads_per_action"] is not None and fig["loads_per_action"] > 0
+    assert fig["bot_cpu_ms_per_card"] > 0
+    quarters = fig["ack_p99_ms_by_quarter"]
+    # Clicks go on from the first second to the last few: every quarter has some.
+    assert len(quarters) == 4 and all(q > 0 for q in quarters)
+
+
+def test_cpu_seconds_reads_this_process_own_cpu_time() -> None:
+    sum(i * i for i in range(300_000))  # some CPU time to read
+    times = os.times()
+    read = cpu_seconds(os.getpid())
+    assert read > 0
+    # The same kernel counters as times(2), in clock ticks: at most a few ticks apart.
+    assert read == pytest.approx(times.user + times.system, abs=0.05)
+
+
+def test_storage_counts_takes_the_last_storage_line() -> None:
+    log = (
+        "2026-11-23 INFO    bot.storage: storage: 3 table loads, 2 saves\n"
+        "2026-11-23 INFO    discord.client: logging in using static token\n"
+        "2026-11-23 INFO    bot.storage: storage: 1250 table loads, 1200 saves\n"
+    )
+    assert storage_counts(log) == (1250, 1200)
+    assert storage_counts("no such line\n") is None
+
+
+async def test_a_sigterm_stops_the_bot_cleanly_and_logs_its_storage_counts(
+    standin: StandIn, tmp_path: Path
+) -> None:
+    env = {
+        "DATABASE_PATH": str(tmp_path / "sigterm.sqlite3"),
+        "LOG_LEVEL": "INFO",
+        "COMPUTER_DELAY": "0",
+        "DEV_GUILD_ID": "",
+    }
+    process = await BotProcess(standin, "bot", env=env).start()
+    try:
+        # Open a table and have a second person join: one table created, one save at least.
+        await open_table(standin, [standin.person("Ann"), standin.person("Ben")])
+    finally:
+        await process.stop()  # SIGTERM, SIGKILL after 5 s
+    assert process.process is not None
+    log = process.stderr()
+    # 0, not -15 (killed by SIGTERM) nor -9 (SIGKILLed because it did not stop).
+    assert process.process.returncode == 0, log
+    assert "Traceback" not in log, log
+    counts = storage_counts(log)
+    assert counts is not None, log
+    loads, saves = counts
+    assert loads >= 1 and saves >= 1, log
+    await standin.wait_for(lambda: not standin.connected)
