@@ -11,9 +11,9 @@ from discord.ext import commands
 
 from bot.service import (
     TableView,
+    timer_text,
 )
 from bot.service.document import TURN_TIMERS
-from bot.service.service import timer_text
 from cogs import render
 from cogs.clicks import TableController, can_manage
 from cogs.errors import reply
@@ -160,18 +160,9 @@ class TablesCog(commands.Cog, name="Tables"):
         channel = interaction.channel_id or 0
         if not clear and not settings and timer is None:
             current = await self.service.channel_defaults(channel)
-            text = (
-                "This channel has no defaults: `/ohhell start` uses the classic preset."
-                if current is None
-                else "This channel's defaults: "
-                + ", ".join(
-                    f"{k} {timer_text(int(str(v))) if k == 'turn_timer' else v}"
-                    for k, v in current.items()
-                )
-            )
-            await reply(interaction, text)
+            await reply(interaction, render.channel_defaults_text(current, changed=False))
             return
-        text = await self.service.set_channel_defaults(
+        stored = await self.service.set_channel_defaults(
             guild_id=interaction.guild_id or 0,
             channel_id=channel,
             user_id=interaction.user.id,
@@ -179,7 +170,7 @@ class TablesCog(commands.Cog, name="Tables"):
             turn_timer=timer,
             can_manage=can_manage(interaction),
         )
-        await reply(interaction, text)
+        await reply(interaction, render.channel_defaults_text(stored, changed=True))
 
     async def _channel_table(self, interaction: discord.Interaction[Any]) -> TableView | None:
         row = await self.service.table_in_channel(interaction.channel_id or 0)
@@ -209,7 +200,7 @@ class TablesCog(commands.Cog, name="Tables"):
         if table is not None:
             source = f"\n*Rules from {table.rules_source}.*" if table.rules_source else ""
             timer = f"\nTurn timer: {timer_text(table.turn_timer)}"
-            await reply(interaction, "\n".join(table.rules_summary) + timer + source)
+            await reply(interaction, "\n".join(render.rules_summary(table)) + timer + source)
 
     @ohhell.command(name="leave", description="Leave this channel's table")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:

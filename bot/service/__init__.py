@@ -1,10 +1,13 @@
 """The service layer: tables, turns and results, with no Discord in sight."""
 
 from bot.service.document import COMPUTER_LEVELS, DmRef, Seat, TableDocument
+from bot.service.players import player_range
 from bot.service.service import Decider, Refused, TableGone, TableService
+from bot.service.turns import timer_text
 from bot.service.views import (
     BidOption,
     CardOption,
+    ChannelDefaults,
     HandState,
     Notice,
     Outcome,
@@ -19,6 +22,7 @@ __all__ = [
     "COMPUTER_LEVELS",
     "BidOption",
     "CardOption",
+    "ChannelDefaults",
     "CorruptRow",
     "Decider",
     "DmRef",
@@ -37,4 +41,6 @@ __all__ = [
     "TableService",
     "TableStatus",
     "TableView",
+    "player_range",
+    "timer_text",
 ]

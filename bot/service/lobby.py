@@ -7,7 +7,6 @@ from pydantic import ValidationError
 from bot.engine import Game, Settings
 from bot.service.document import COMPUTER_LEVELS, DEFAULT_TURN_TIMER, Seat, TableDocument
 from bot.service.errors import Refused
-from bot.service.rules_text import describe
 from bot.service.session import Session
 from bot.service.turns import (
     TIMER_FIELD,
@@ -18,9 +17,8 @@ from bot.service.turns import (
     load_document,
     settings_of,
     start_problem,
-    timer_text,
 )
-from bot.service.views import Notice, Outcome, Reason
+from bot.service.views import ChannelDefaults, Notice, Outcome, Reason
 from bot.storage import ChannelBusy, TableRow, TableStatus, VersionConflict
 from bot.storage import Event as StoredEvent
 
@@ -328,9 +326,14 @@ class Lobby(Session):
             outcome.mention = others
         return outcome
 
-    async def channel_defaults(self, channel_id: int) -> dict[str, object] | None:
+    async def channel_defaults(self, channel_id: int) -> ChannelDefaults | None:
+        """What /ohhell start uses in this channel, if the channel has defaults."""
         defaults = await self.db.channel_defaults(channel_id)
-        return None if defaults is None else dict(defaults.settings)
+        if defaults is None:
+            return None
+        stored = dict(defaults.settings)
+        timer = int(str(stored.pop(TIMER_FIELD, DEFAULT_TURN_TIMER)))
+        return ChannelDefaults(settings=Settings.model_validate(stored), turn_timer=timer)
 
     async def set_channel_defaults(
         self,
@@ -341,16 +344,16 @@ class Lobby(Session):
         settings: dict[str, object] | None,
         turn_timer: int | None = None,
         can_manage: bool,
-    ) -> str:
+    ) -> ChannelDefaults | None:
         """Store what /ohhell start uses in a channel (None: forget them). Manage Channels only.
-        Returns a summary of the stored defaults."""
+        Returns what is stored now (None: nothing)."""
         if not can_manage:
             raise Refused("manage_channels")
         if settings is None:
             await self.db.set_channel_defaults(
                 guild_id=guild_id, channel_id=channel_id, settings=None, set_by=user_id
             )
-            return "This channel's defaults are cleared: tables start from the preset chosen."
+            return None
         try:
             parsed = Settings.model_validate(settings)
         except ValidationError as error:
@@ -364,9 +367,4 @@ class Lobby(Session):
             guild_id=guild_id, channel_id=channel_id, settings=stored, set_by=user_id
         )
         timer = int(str(stored.get(TIMER_FIELD, DEFAULT_TURN_TIMER)))
-        lines = describe(parsed, 4)
-        return (
-            "New tables in this channel start with:\n"
-            + "\n".join(lines)
-            + f"\nTurn timer: {timer_text(timer)}"
-        )
+        return ChannelDefaults(settings=parsed, turn_timer=timer)

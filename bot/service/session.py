@@ -13,8 +13,8 @@ from bot.config import DEFAULTS
 from bot.engine import Action, Bid, ChooseTrump, Event, Game, Phase, Settings
 from bot.service.document import MAX_SEATS, TableDocument, TurnClock
 from bot.service.errors import Refused, TableGone
+from bot.service.players import player_range
 from bot.service.results import announce, event_payload, results_of
-from bot.service.rules_text import describe, player_range
 from bot.service.seat_views import card_order, hook_reason, public_game
 from bot.service.turns import (
     Decider,
@@ -289,7 +289,7 @@ class Session:
                 SeatView(s.name, s.user_id, s.level, s.left, s.away, s.pending)
                 for s in document.seats
             ),
-            rules_summary=describe(settings, max(len(document.seats), 3)),
+            settings=settings,
             player_range=player_range(settings),
             game=None if game is None else public_game(game),
             dms_closed=tuple(document.dms_closed),

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from bot.engine import Action, Event, Game, Phase, Settings, SettingsError
 from bot.service.document import TURN_TIMERS, AwayReason, Seat, TableDocument
 from bot.service.errors import Refused
-from bot.service.rules_text import player_range
+from bot.service.players import player_range
 from bot.service.views import Reason
 from bot.storage import CorruptRow, TableRow
 

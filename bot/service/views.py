@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.engine import Card, Phase, TrickView
+from bot.engine import Card, Phase, Settings, TrickView
 from bot.service.document import DmRef
 from bot.storage import TableStatus
 
@@ -115,7 +115,8 @@ class TableView:
     status: TableStatus
     preset: str
     seats: tuple[SeatView, ...]
-    rules_summary: tuple[str, ...]
+    settings: Settings
+    """The table's rules (its preset and the host's changes)."""
     player_range: tuple[int, int]
     game: PublicGame | None
     dms_closed: tuple[int, ...] = ()
@@ -177,3 +178,11 @@ class Outcome:
     """A new table this change opened (a rematch): its message is to be posted."""
     mention: tuple[int, ...] = ()
     """People the announcements may notify."""
+
+
+@dataclass(frozen=True)
+class ChannelDefaults:
+    """What /ohhell start uses in a channel."""
+
+    settings: Settings
+    turn_timer: int

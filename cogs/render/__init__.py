@@ -51,6 +51,12 @@ from cogs.render.reasons import (
     reason_text,
     refusal,
 )
+from cogs.render.rules import (
+    SUIT_SYMBOLS,
+    channel_defaults_text,
+    describe,
+    rules_summary,
+)
 from cogs.render.table import (
     AWAY_LABELS,
     scores_text,
@@ -76,6 +82,7 @@ __all__ = [
     "RULE_PAGES",
     "SERVER_ONLY",
     "SUIT_NAMES",
+    "SUIT_SYMBOLS",
     "UNEXPECTED",
     "Rendered",
     "action_text",
@@ -84,7 +91,9 @@ __all__ = [
     "cancel_confirm",
     "card_text",
     "catch_up_posts",
+    "channel_defaults_text",
     "computer_level_picker",
+    "describe",
     "fit",
     "hand_message",
     "host_panel",
@@ -96,6 +105,7 @@ __all__ = [
     "refusal",
     "relative_time",
     "rules_editor",
+    "rules_summary",
     "scores_text",
     "table_message",
     "trump_text",

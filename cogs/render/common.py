@@ -9,8 +9,8 @@ from typing import Any
 import discord
 
 from bot.engine import Card
-from bot.service.rules_text import SUIT_SYMBOLS
 from cogs.items import TableButton
+from cogs.render.rules import SUIT_SYMBOLS
 
 COLOUR = discord.Colour.dark_green()
 MESSAGE_LIMIT = 2000  # Discord: characters in a message's content

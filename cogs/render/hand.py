@@ -11,7 +11,6 @@ from bot.service import (
     HandState,
     TableView,
 )
-from bot.service.rules_text import SUIT_SYMBOLS
 from cogs.items import TableButton, TableSelect, custom_id, select_id
 from cogs.render.common import (
     COLOUR,
@@ -30,6 +29,7 @@ from cogs.render.common import (
 from cogs.render.reasons import (
     reason_text,
 )
+from cogs.render.rules import SUIT_SYMBOLS
 
 
 def hand_message(state: HandState, table: TableView, where: str) -> Rendered:

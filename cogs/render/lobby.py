@@ -10,9 +10,9 @@ from bot.engine import PRESETS, Settings
 from bot.service import (
     TableStatus,
     TableView,
+    timer_text,
 )
 from bot.service.document import TURN_TIMERS
-from bot.service.service import timer_text
 from cogs.items import TableSelect, custom_id, select_id
 from cogs.render.common import (
     Rendered,

@@ -10,13 +10,13 @@ from bot.engine import Action, Bid, ChooseTrump
 from bot.service import (
     Notice,
 )
-from bot.service.rules_text import SUIT_SYMBOLS
 from cogs.render.common import (
     MESSAGE_LIMIT,
     SUIT_NAMES,
     card_text,
     fit,
 )
+from cogs.render.rules import SUIT_SYMBOLS
 
 
 def action_text(action: Action) -> str:

@@ -8,8 +8,8 @@ from typing import Any
 from bot.service import (
     Reason,
     Refused,
+    timer_text,
 )
-from bot.service.service import timer_text
 from cogs.render.common import (
     NOT_FOR_YOU,
     NOT_OFFERED,

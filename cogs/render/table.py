@@ -8,8 +8,8 @@ from bot.engine import Phase
 from bot.service import (
     TableStatus,
     TableView,
+    timer_text,
 )
-from bot.service.service import timer_text
 from cogs.items import custom_id
 from cogs.render.common import (
     COLOUR,
@@ -24,6 +24,7 @@ from cogs.render.common import (
 from cogs.render.reasons import (
     reason_text,
 )
+from cogs.render.rules import rules_summary
 
 
 def table_message(table: TableView) -> Rendered:
@@ -42,7 +43,7 @@ def table_message(table: TableView) -> Rendered:
         if table.expires is not None:
             embed.description += f"\nCloses {relative_time(table.expires)} unless it starts."
         embed.add_field(name="Seats", value=seats[:1024], inline=False)
-        rules = "\n".join(table.rules_summary)
+        rules = "\n".join(rules_summary(table))
         rules += f"\nTurn timer: {timer_text(table.turn_timer)}"
         if table.rules_source:
             rules += f"\n*Rules from {table.rules_source}.*"

@@ -1,9 +1,9 @@
-"""Plain-language summaries of a table's rules, for the table message and `/ohhell rules`."""
+"""The rules in plain words, for the table message, `/ohhell rules` and `/ohhell settings`."""
 
 from __future__ import annotations
 
 from bot.engine import Rules, Settings, SettingsError
-from bot.engine.settings import MAX_PLAYERS, MIN_PLAYERS
+from bot.service import ChannelDefaults, TableView, player_range, timer_text
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
@@ -37,20 +37,6 @@ _TIES = {
     "tiebreakers": "ties broken by contracts made, then a 5-card deal",
     "share": "tied players share the place",
 }
-
-
-def player_range(settings: Settings) -> tuple[int, int]:
-    """The smallest and largest player counts these settings can be played with."""
-    counts = [n for n in range(MIN_PLAYERS, MAX_PLAYERS + 1) if _resolves(settings, n)]
-    return (counts[0], counts[-1]) if counts else (MIN_PLAYERS, MIN_PLAYERS - 1)
-
-
-def _resolves(settings: Settings, players: int) -> bool:
-    try:
-        settings.resolve(players)
-    except SettingsError:
-        return False
-    return True
 
 
 def describe(settings: Settings, players: int) -> tuple[str, ...]:
@@ -95,3 +81,19 @@ def describe_rules(rules: Rules) -> tuple[str, ...]:
     if rules.pack.size in (65, 78, 104):
         lines.append(f"Identical cards in a trick: {rules.duplicates.replace('-', ' ')}")
     return tuple(lines)
+
+
+def rules_summary(table: TableView) -> tuple[str, ...]:
+    """A table's rules in a few lines (for at least 3 players while seats are still empty)."""
+    return describe(table.settings, max(len(table.seats), 3))
+
+
+def channel_defaults_text(defaults: ChannelDefaults | None, *, changed: bool) -> str:
+    """What /ohhell settings answers: the channel's defaults, as set now or as they are."""
+    if defaults is None:
+        if changed:
+            return "This channel's defaults are cleared: tables start from the preset chosen."
+        return "This channel has no defaults: `/ohhell start` uses the classic preset."
+    head = "New tables in this channel start with:" if changed else "This channel's defaults:"
+    lines = describe(defaults.settings, 4)
+    return "\n".join([head, *lines, f"Turn timer: {timer_text(defaults.turn_timer)}"])
