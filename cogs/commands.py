@@ -198,7 +198,11 @@ class TablesCog(commands.Cog, name="Tables"):
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         table = await self._channel_table(interaction)
         if table is not None:
-            source = f"\n*Rules from {table.rules_source}.*" if table.rules_source else ""
+            source = (
+                f"\n*Rules from {render.rules_source_text(table.rules_source)}.*"
+                if table.rules_source
+                else ""
+            )
             timer = f"\nTurn timer: {timer_text(table.turn_timer)}"
             await reply(interaction, "\n".join(render.rules_summary(table)) + timer + source)
 

@@ -289,7 +289,7 @@ class Presenter:
 
     async def _close_all_hands(self, table: TableView) -> None:
         text = f"This game was {table.status.value}" + (
-            f": {table.closed_reason}." if table.closed_reason else "."
+            f": {render.closed_text(table.closed_reason)}." if table.closed_reason else "."
         )
         shown = self._shown.get(table.table_id)
         refs = shown.dm_refs if shown is not None else await self.service.dm_refs(table.table_id)

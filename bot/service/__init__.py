@@ -1,6 +1,13 @@
 """The service layer: tables, turns and results, with no Discord in sight."""
 
-from bot.service.document import COMPUTER_LEVELS, DmRef, Seat, TableDocument
+from bot.service.document import (
+    COMPUTER_LEVELS,
+    ClosedReason,
+    DmRef,
+    RulesSource,
+    Seat,
+    TableDocument,
+)
 from bot.service.players import player_range
 from bot.service.service import Decider, Refused, TableGone, TableService
 from bot.service.turns import timer_text
@@ -23,6 +30,7 @@ __all__ = [
     "BidOption",
     "CardOption",
     "ChannelDefaults",
+    "ClosedReason",
     "CorruptRow",
     "Decider",
     "DmRef",
@@ -34,6 +42,7 @@ __all__ = [
     "PublicGame",
     "Reason",
     "Refused",
+    "RulesSource",
     "Seat",
     "SeatView",
     "TableDocument",

@@ -5,10 +5,10 @@ from __future__ import annotations
 import contextlib
 
 from bot.engine import Bid, EngineError, Game
-from bot.service.document import TableDocument
+from bot.service.document import ClosedReason, TableDocument
 from bot.service.errors import Refused, TableGone
 from bot.service.session import Session
-from bot.service.turns import duration_text, hand_to_computer, load_document, play_forced_cards
+from bot.service.turns import hand_to_computer, load_document, play_forced_cards
 from bot.service.views import Notice, Outcome
 from bot.storage import CorruptRow, TableRow, TableStatus, VersionConflict
 from bot.storage import Event as StoredEvent
@@ -75,19 +75,13 @@ class Deadlines(Session):
             if row.status is TableStatus.LOBBY:
                 if self.lobby_timeout > 0 and now >= document.last_activity + self.lobby_timeout:
                     return await self._close(
-                        row,
-                        document,
-                        "expired",
-                        f"nobody started the game within {duration_text(self.lobby_timeout)}",
+                        row, document, ClosedReason(kind="expired", after=self.lobby_timeout)
                     )
                 await self._reschedule(row, document)
                 return None
             if self.abandon_after > 0 and now >= document.last_activity + self.abandon_after:
                 return await self._close(
-                    row,
-                    document,
-                    "abandoned",
-                    f"nobody played for {duration_text(self.abandon_after)}",
+                    row, document, ClosedReason(kind="abandoned", after=self.abandon_after)
                 )
             turn = document.turn
             if turn is None or document.paused or document.game is None:
@@ -146,15 +140,13 @@ class Deadlines(Session):
             await self.db.save_table(row, document=row.document, due_at=self.clock() + 1)
         self.due_changed.set()
 
-    async def _close(
-        self, row: TableRow, document: TableDocument, kind: str, reason: str
-    ) -> Outcome:
+    async def _close(self, row: TableRow, document: TableDocument, reason: ClosedReason) -> Outcome:
         document.closed_reason = reason
         document.turn = None
         outcome = await self._save(
             row,
             document,
-            [StoredEvent(kind, {"reason": reason}, None)],
+            [StoredEvent(reason.kind, {"after": reason.after}, None)],
             status=TableStatus.ABANDONED,
         )
         outcome.announcements.append(Notice("closed", {"reason": reason}))

@@ -72,6 +72,31 @@ class TurnClock(BaseModel):
     """While the game is paused: since when (resuming moves the times on by the pause)."""
 
 
+class RulesSource(BaseModel):
+    """Where a table's rules came from: a preset, the channel's defaults (with the host's
+    changes or not), or the game a rematch follows."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: Literal["preset", "channel", "rematch"]
+    preset: str | None = None
+    set_by: int | None = None
+    """The channel's defaults: who set them."""
+    changed: bool = False
+    """The channel's defaults, with the host's changes."""
+    table: int | None = None
+    """A rematch: of which table."""
+
+
+class ClosedReason(BaseModel):
+    """Why a table closed by itself: nobody started it, or nobody played, for `after` seconds."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: Literal["expired", "abandoned"]
+    after: float
+
+
 class TableDocument(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -92,9 +117,10 @@ class TableDocument(BaseModel):
     """When a person last did something here (lobby expiry, abandonment)."""
     grace_until: float = 0.0
     """After a restart: nothing falls due before this (nobody loses a turn to downtime)."""
-    rules_source: str = ""
-    """Where the rules came from, e.g. "this channel's defaults"."""
-    closed_reason: str | None = None
+    rules_source: RulesSource | str = ""
+    """Where the rules came from (tables saved before this was a value hold its words)."""
+    closed_reason: ClosedReason | str | None = None
+    """Why the table closed by itself (older tables: the words)."""
     rematch_of: int | None = None
 
     def seat_of(self, user_id: int) -> int | None:

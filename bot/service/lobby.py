@@ -5,7 +5,13 @@ from __future__ import annotations
 from pydantic import ValidationError
 
 from bot.engine import Game, Settings
-from bot.service.document import COMPUTER_LEVELS, DEFAULT_TURN_TIMER, Seat, TableDocument
+from bot.service.document import (
+    COMPUTER_LEVELS,
+    DEFAULT_TURN_TIMER,
+    RulesSource,
+    Seat,
+    TableDocument,
+)
 from bot.service.errors import Refused
 from bot.service.session import Session
 from bot.service.turns import (
@@ -56,13 +62,10 @@ class Lobby(Session):
         except ValidationError as error:
             raise Refused("rules_invalid", problem=first_error(error)) from None
         if defaults is None:
-            source = f"the {parsed.preset} preset"
-        elif settings or turn_timer is not None:
-            source = (
-                f"this channel's defaults (set by <@{defaults.set_by}>), with the host's changes"
-            )
+            source = RulesSource(kind="preset", preset=parsed.preset)
         else:
-            source = f"this channel's defaults (set by <@{defaults.set_by}>)"
+            changed = bool(settings) or turn_timer is not None
+            source = RulesSource(kind="channel", set_by=defaults.set_by, changed=changed)
         document = TableDocument(
             settings=parsed.overrides(),
             seats=[Seat(user_id=user_id, name=name)],
@@ -305,7 +308,7 @@ class Lobby(Session):
             seats=seats,
             seed=self._rng.randrange(2**62),
             turn_timer=document.turn_timer,
-            rules_source=f"a rematch of table #{table_id}",
+            rules_source=RulesSource(kind="rematch", table=table_id),
             last_activity=self.clock(),
             rematch_of=table_id,
         )

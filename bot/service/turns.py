@@ -47,15 +47,6 @@ def timer_text(seconds: int) -> str:
     return f"{seconds // 60} min"
 
 
-def duration_text(seconds: float) -> str:
-    """15 minutes, 1 hour, 24 hours."""
-    for size, unit in ((3600, "hour"), (60, "minute")):
-        if seconds >= size:
-            count = round(seconds / size, 1)
-            return f"{count:g} {unit}{'' if count == 1 else 's'}"
-    return f"{seconds:g} seconds"
-
-
 def check_timer(seconds: int) -> None:
     if seconds not in TURN_TIMERS:
         raise Refused("timer_choices", timers=TURN_TIMERS)

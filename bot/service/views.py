@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine import Card, Phase, Settings, TrickView
-from bot.service.document import DmRef
+from bot.service.document import ClosedReason, DmRef, RulesSource
 from bot.storage import TableStatus
 
 
@@ -126,8 +126,8 @@ class TableView:
     deadline: float | None = None
     """When the people waited for run out of time (epoch seconds); None: no timer running."""
     paused: bool = False
-    rules_source: str = ""
-    closed_reason: str | None = None
+    rules_source: RulesSource | str = ""
+    closed_reason: ClosedReason | str | None = None
     expires: float | None = None
     """A lobby: when it closes if nobody starts it."""
 

@@ -54,7 +54,10 @@ from cogs.render.reasons import (
 from cogs.render.rules import (
     SUIT_SYMBOLS,
     channel_defaults_text,
+    closed_text,
     describe,
+    duration_text,
+    rules_source_text,
     rules_summary,
 )
 from cogs.render.table import (
@@ -92,8 +95,10 @@ __all__ = [
     "card_text",
     "catch_up_posts",
     "channel_defaults_text",
+    "closed_text",
     "computer_level_picker",
     "describe",
+    "duration_text",
     "fit",
     "hand_message",
     "host_panel",
@@ -105,6 +110,7 @@ __all__ = [
     "refusal",
     "relative_time",
     "rules_editor",
+    "rules_source_text",
     "rules_summary",
     "scores_text",
     "table_message",

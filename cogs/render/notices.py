@@ -16,7 +16,7 @@ from cogs.render.common import (
     card_text,
     fit,
 )
-from cogs.render.rules import SUIT_SYMBOLS
+from cogs.render.rules import SUIT_SYMBOLS, closed_text
 
 
 def action_text(action: Action) -> str:
@@ -72,7 +72,9 @@ NOTICES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "started_without": lambda p: (
         "Started without " + ", ".join(p["names"]) + " (seat not confirmed)."
     ),
-    "closed": lambda p: f"This table is closed: {p['reason']}. Start a new one any time.",
+    "closed": lambda p: (
+        f"This table is closed: {closed_text(p['reason'])}. Start a new one any time."
+    ),
     "removed": lambda p: (
         f"{p['name']} was removed from the table"
         + (": a computer player takes the seat." if p["in_game"] else ".")

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from bot.engine import Rules, Settings, SettingsError
-from bot.service import ChannelDefaults, TableView, player_range, timer_text
+from bot.service import (
+    ChannelDefaults,
+    ClosedReason,
+    RulesSource,
+    TableView,
+    player_range,
+    timer_text,
+)
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
@@ -97,3 +104,33 @@ def channel_defaults_text(defaults: ChannelDefaults | None, *, changed: bool) ->
     head = "New tables in this channel start with:" if changed else "This channel's defaults:"
     lines = describe(defaults.settings, 4)
     return "\n".join([head, *lines, f"Turn timer: {timer_text(defaults.turn_timer)}"])
+
+
+def rules_source_text(source: RulesSource | str) -> str:
+    """Where a table's rules came from, for "Rules from …" (older tables saved the words)."""
+    if isinstance(source, str):
+        return source
+    if source.kind == "preset":
+        return f"the {source.preset} preset"
+    if source.kind == "rematch":
+        return f"a rematch of table #{source.table}"
+    changes = ", with the host's changes" if source.changed else ""
+    return f"this channel's defaults (set by <@{source.set_by}>){changes}"
+
+
+def duration_text(seconds: float) -> str:
+    """15 minutes, 1 hour, 24 hours."""
+    for size, unit in ((3600, "hour"), (60, "minute")):
+        if seconds >= size:
+            count = round(seconds / size, 1)
+            return f"{count:g} {unit}{'' if count == 1 else 's'}"
+    return f"{seconds:g} seconds"
+
+
+def closed_text(reason: ClosedReason | str) -> str:
+    """Why a table closed by itself (older tables saved the words)."""
+    if isinstance(reason, str):
+        return reason
+    if reason.kind == "expired":
+        return f"nobody started the game within {duration_text(reason.after)}"
+    return f"nobody played for {duration_text(reason.after)}"

@@ -24,7 +24,7 @@ from cogs.render.common import (
 from cogs.render.reasons import (
     reason_text,
 )
-from cogs.render.rules import rules_summary
+from cogs.render.rules import closed_text, rules_source_text, rules_summary
 
 
 def table_message(table: TableView) -> Rendered:
@@ -46,7 +46,7 @@ def table_message(table: TableView) -> Rendered:
         rules = "\n".join(rules_summary(table))
         rules += f"\nTurn timer: {timer_text(table.turn_timer)}"
         if table.rules_source:
-            rules += f"\n*Rules from {table.rules_source}.*"
+            rules += f"\n*Rules from {rules_source_text(table.rules_source)}.*"
         embed.add_field(name="Rules", value=rules[:1024], inline=False)
         if table.start_problem:
             embed.set_footer(text=fit(f"Start: {reason_text(table.start_problem)}", 2048))
@@ -72,7 +72,7 @@ def table_message(table: TableView) -> Rendered:
     if game is None:
         embed.description = f"This table is {table.status.value}."
         if table.closed_reason:
-            embed.description += f": {table.closed_reason}."
+            embed.description += f": {closed_text(table.closed_reason)}."
         return Rendered(None, embed, None)
 
     header = (
@@ -137,7 +137,7 @@ def table_message(table: TableView) -> Rendered:
         embed.add_field(
             name="Closed",
             value=f"This game was {table.status.value}"
-            + (f": {table.closed_reason}." if table.closed_reason else "."),
+            + (f": {closed_text(table.closed_reason)}." if table.closed_reason else "."),
             inline=False,
         )
     if table.dms_closed:
