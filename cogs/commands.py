@@ -11,12 +11,12 @@ from discord.ext import commands
 
 from bot.service import (
     TableView,
-    timer_text,
 )
 from bot.service.document import TURN_TIMERS
 from cogs import render
 from cogs.clicks import TableController, can_manage
 from cogs.errors import reply
+from cogs.render import timer_text
 
 REQUIRED_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
 

@@ -10,7 +10,6 @@ from bot.service.document import (
 )
 from bot.service.players import player_range
 from bot.service.service import Decider, Refused, TableGone, TableService
-from bot.service.turns import timer_text
 from bot.service.views import (
     BidOption,
     CardOption,
@@ -51,5 +50,4 @@ __all__ = [
     "TableStatus",
     "TableView",
     "player_range",
-    "timer_text",
 ]

@@ -13,7 +13,7 @@ from bot.service.errors import Refused, TableGone
 from bot.service.host import HostControls
 from bot.service.lobby import Lobby
 from bot.service.playing import Playing
-from bot.service.turns import TIMER_FIELD, Decider, timer_text
+from bot.service.turns import TIMER_FIELD, Decider
 
 __all__ = [
     "TIMER_FIELD",
@@ -21,7 +21,6 @@ __all__ = [
     "Refused",
     "TableGone",
     "TableService",
-    "timer_text",
 ]
 
 

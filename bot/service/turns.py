@@ -39,14 +39,6 @@ TIMER_FIELD = "turn_timer"
 """Channel defaults hold the turn timer beside the rule settings, under this name."""
 
 
-def timer_text(seconds: int) -> str:
-    if seconds <= 0:
-        return "off"
-    if seconds < 60:
-        return f"{seconds} s"
-    return f"{seconds // 60} min"
-
-
 def check_timer(seconds: int) -> None:
     if seconds not in TURN_TIMERS:
         raise Refused("timer_choices", timers=TURN_TIMERS)

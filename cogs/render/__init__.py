@@ -13,6 +13,7 @@ from cogs.render.common import (
     NOT_OFFERED,
     SERVER_ONLY,
     SUIT_NAMES,
+    SUIT_SYMBOLS,
     UNEXPECTED,
     Rendered,
     button,
@@ -20,6 +21,7 @@ from cogs.render.common import (
     fit,
     jump_url,
     relative_time,
+    timer_text,
     trump_text,
 )
 from cogs.render.hand import (
@@ -52,7 +54,6 @@ from cogs.render.reasons import (
     refusal,
 )
 from cogs.render.rules import (
-    SUIT_SYMBOLS,
     channel_defaults_text,
     closed_text,
     describe,
@@ -114,5 +115,6 @@ __all__ = [
     "rules_summary",
     "scores_text",
     "table_message",
+    "timer_text",
     "trump_text",
 ]

@@ -10,8 +10,8 @@ import discord
 
 from bot.engine import Card
 from cogs.items import TableButton
-from cogs.render.rules import SUIT_SYMBOLS
 
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 COLOUR = discord.Colour.dark_green()
 MESSAGE_LIMIT = 2000  # Discord: characters in a message's content
 FIELD_LIMIT = 1024  # Discord: characters in an embed field's value
@@ -99,3 +99,12 @@ def button(
     return TableButton(
         discord.ui.Button(label=label[:80], custom_id=cid, style=style, disabled=disabled, row=row)
     )
+
+
+def timer_text(seconds: int) -> str:
+    """A turn timer as people say it: off, 30 s, 2 min."""
+    if seconds <= 0:
+        return "off"
+    if seconds < 60:
+        return f"{seconds} s"
+    return f"{seconds // 60} min"

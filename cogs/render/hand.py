@@ -18,6 +18,7 @@ from cogs.render.common import (
     MAX_BID_BUTTONS,
     MAX_BUTTON_CARDS,
     SUIT_NAMES,
+    SUIT_SYMBOLS,
     Rendered,
     button,
     card_text,
@@ -29,7 +30,6 @@ from cogs.render.common import (
 from cogs.render.reasons import (
     reason_text,
 )
-from cogs.render.rules import SUIT_SYMBOLS
 
 
 def hand_message(state: HandState, table: TableView, where: str) -> Rendered:

@@ -10,13 +10,13 @@ from bot.engine import PRESETS, Settings
 from bot.service import (
     TableStatus,
     TableView,
-    timer_text,
 )
 from bot.service.document import TURN_TIMERS
 from cogs.items import TableSelect, custom_id, select_id
 from cogs.render.common import (
     Rendered,
     button,
+    timer_text,
 )
 
 

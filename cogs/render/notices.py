@@ -13,10 +13,11 @@ from bot.service import (
 from cogs.render.common import (
     MESSAGE_LIMIT,
     SUIT_NAMES,
+    SUIT_SYMBOLS,
     card_text,
     fit,
 )
-from cogs.render.rules import SUIT_SYMBOLS, closed_text
+from cogs.render.rules import closed_text
 
 
 def action_text(action: Action) -> str:

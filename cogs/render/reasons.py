@@ -8,11 +8,11 @@ from typing import Any
 from bot.service import (
     Reason,
     Refused,
-    timer_text,
 )
 from cogs.render.common import (
     NOT_FOR_YOU,
     NOT_OFFERED,
+    timer_text,
 )
 
 HOST_DOINGS = {

@@ -9,10 +9,8 @@ from bot.service import (
     RulesSource,
     TableView,
     player_range,
-    timer_text,
 )
-
-SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+from cogs.render.common import timer_text
 
 _TRUMP = {
     "turned": "the next card turned up",

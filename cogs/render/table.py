@@ -8,7 +8,6 @@ from bot.engine import Phase
 from bot.service import (
     TableStatus,
     TableView,
-    timer_text,
 )
 from cogs.items import custom_id
 from cogs.render.common import (
@@ -19,6 +18,7 @@ from cogs.render.common import (
     card_text,
     fit,
     relative_time,
+    timer_text,
     trump_text,
 )
 from cogs.render.reasons import (
