@@ -266,11 +266,7 @@ def _duplicate(a: argparse.Namespace) -> int:
         a.candidate, a.baseline, a.seed, a.budget, a.iterations, a.simulations, a.uct_c
     )
     deals = max(1, math.ceil(a.hands / 4))
-    results, times = reference.run(m, deals, first_deal=a.first_deal)
-    if a.save:
-        with open(a.save, "w", encoding="utf-8") as f:
-            for r in results:
-                f.write(json.dumps(asdict(r)) + "\n")
+    results, times = reference.run(m, deals, first_deal=a.first_deal, save=a.save)
     fig = reference.figures(m, results, times)
     print(reference.report(fig))
     print(json.dumps(fig))

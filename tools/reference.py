@@ -21,11 +21,12 @@ candidate's four hands minus the reference's four hands on the same cards.
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
 from bot.ai import LEVELS, Level, decide
@@ -234,9 +235,10 @@ def play_hand(
 
 
 def run(
-    m: Match, deals: int, progress: bool = True, first_deal: int = 0
+    m: Match, deals: int, progress: bool = True, first_deal: int = 0, save: str | None = None
 ) -> tuple[list[HandResult], dict[str, list[float]]]:
-    """Every deal played twice (seats swapped), one process."""
+    """Every deal played twice (seats swapped), one process. ``save``: a file to write each
+    hand's result to (JSON lines) as its deal ends, so a long run can be read before it ends."""
     if m.opponent == "ismcts":
         opponent = ismcts_opponent(m)
         game = spiel_game()
@@ -249,9 +251,14 @@ def run(
     results: list[HandResult] = []
     times: dict[str, list[float]] = {"candidate": [], "reference": []}
     started = time.perf_counter()
+    if save:
+        open(save, "w", encoding="utf-8").close()
     for i, d in enumerate(range(first_deal, first_deal + deals), 1):
-        for swap in (0, 1):
-            results += play_hand(m, d, swap, opponent, new_state, times)
+        done = [r for swap in (0, 1) for r in play_hand(m, d, swap, opponent, new_state, times)]
+        results += done
+        if save:
+            with open(save, "a", encoding="utf-8") as f:
+                f.writelines(json.dumps(asdict(r)) + "\n" for r in done)
         if progress and i % max(1, deals // 10) == 0:
             print(f"  {i}/{deals} deals, {time.perf_counter() - started:.0f} s", flush=True)
     return results, times

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from pathlib import Path
 
 import pytest
 
@@ -91,3 +92,12 @@ def test_against_openspiel_ismcts_both_engines_agree() -> None:
     assert len(times["reference"]) == 2 * 2 * 2 * 11
     fig = reference.figures(m, results, times)
     assert fig["baseline"] == "ismcts" and fig["simulations"] == 50
+
+
+def test_duplicate_saves_each_hand_as_its_deal_ends(tmp_path: Path) -> None:
+    path = tmp_path / "hands.jsonl"
+    m = reference.Match("easy", "random", seed=4, budget_s=1.0, iterations=None)
+    results, _ = reference.run(m, deals=2, progress=False, first_deal=7, save=str(path))
+    saved = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(saved) == 16 and {h["deal"] for h in saved} == {7, 8}
+    assert [h["points"] for h in saved] == [r.points for r in results]
