@@ -118,6 +118,11 @@ MODEL_OTHERS = True
 played and the voids shown, not from the sampled deal's other hands."""
 
 
+OWN_MODEL = False
+"""In play-outs ``hard``'s own seat also plays as ``normal`` does, from its own knowledge,
+instead of with the quick policy that sees the sampled deal (which overrates how well it can
+duck late: strategy fusion)."""
+
 SIGHTED = 0.0
 """The chance, per sample and other seat, that the seat plays the play-out with the quick
 policy that sees the sampled deal instead of as ``normal``: a mix of two models of the others,
@@ -144,7 +149,7 @@ def rollout(
         named = -1
         if not m & (m - 1):
             c = m.bit_length() - 1
-        elif s == me or others is None or sighted >> s & 1:
+        elif (s == me and not OWN_MODEL) or others is None or sighted >> s & 1:
             c = _pick(g, s, m, suits, bids, scoring)
         else:
             c, named = others.choose(g, s, m)

@@ -80,3 +80,25 @@ def test_sighted_seats_play_the_quick_policy_in_play_outs(monkeypatch: MonkeyPat
         monkeypatch.setattr(hard, "MODEL_OTHERS", True)
     assert all_sighted == all_quick
     assert modelled != all_quick  # the two models of the others differ somewhere
+
+
+def test_own_model_plays_hards_own_seat_as_normal_in_play_outs(monkeypatch: MonkeyPatch) -> None:
+    # with OWN_MODEL hard's own seat chooses its cards through the model of the others
+    # (normal's play from its own knowledge), not with the quick policy that sees the deal
+    asked: list[int] = []
+    choose = hard._Others.choose
+
+    def spy(self: hard._Others, g: Game, s: int, legal: int) -> tuple[int, int]:
+        asked.append(s)
+        return choose(self, g, s, legal)
+
+    monkeypatch.setattr(hard._Others, "choose", spy)
+    for own in (False, True):
+        monkeypatch.setattr(hard, "OWN_MODEL", own)
+        for seed in range(8):
+            g = _mid_hand(seed)
+            me = g.turn
+            asked.clear()
+            hard.rollout(g.copy(), me, "tricks-plus-ten")
+            assert (me in asked) == own
+            assert set(asked) - {me}  # the others are always modelled
