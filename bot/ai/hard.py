@@ -118,7 +118,7 @@ MODEL_OTHERS = True
 played and the voids shown, not from the sampled deal's other hands."""
 
 
-OWN_MODEL = False
+OWN_MODEL = True
 """In play-outs ``hard``'s own seat also plays as ``normal`` does, from its own knowledge,
 instead of with the quick policy that sees the sampled deal (which overrates how well it can
 duck late: strategy fusion)."""

@@ -65,7 +65,8 @@ def _mid_hand(seed: int) -> Game:
 
 
 def test_sighted_seats_play_the_quick_policy_in_play_outs(monkeypatch: MonkeyPatch) -> None:
-    # the mix of models: a seat in ``sighted`` plays as hard's own seat does (seeing the deal)
+    # the mix of models: a seat in ``sighted`` plays with the quick policy (seeing the deal)
+    monkeypatch.setattr(hard, "OWN_MODEL", False)
     all_quick: list[float] = []
     all_sighted: list[float] = []
     modelled: list[float] = []
