@@ -1,6 +1,7 @@
 """The ``hard`` level: determinised sampling (PIMC). Each sample deals the unseen cards of the
 sanitised game again (respecting known voids and the cards played), tries every candidate
-decision on it and plays the hand out with a quick bid-aware policy on the engine's fast path;
+decision on it and plays the hand out on the engine's fast path, every seat playing as
+``normal`` does from its own knowledge (``MODEL_OTHERS``, ``OWN_MODEL``);
 the decision with the best mean score under the table's scoring wins.
 
 Budget: ``deadline`` (a ``time.perf_counter`` value) or a fixed number of ``iterations``
@@ -132,9 +133,10 @@ so that ``hard`` does not rely on the others being ``normal``-like."""
 def rollout(
     g: Game, me: int, scoring: str, voids: list[int] | None = None, sighted: int = 0
 ) -> float:
-    """Play the hand in progress to its end; ``me``'s utility for it. ``me`` plays with the
-    quick policy (which sees the sampled deal); the others as ``normal`` would (with
-    ``MODEL_OTHERS``), but for the seats in the bit mask ``sighted``, which play as ``me``.
+    """Play the hand in progress to its end; ``me``'s utility for it. ``me`` plays as
+    ``normal`` would (with ``OWN_MODEL``; else with the quick policy, which sees the sampled
+    deal); the others as ``normal`` would (with ``MODEL_OTHERS``), but for the seats in the
+    bit mask ``sighted``, which play with the quick policy.
     ``voids``: the suits each seat has shown it lacks so far."""
     number = g.hand_number
     if g.phase is _BIDDING or g.phase is _TRUMP:
