@@ -46,8 +46,8 @@ bench-bot: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/python -m tools.demo
 
-arena: $(STAMP)
-	$(BIN)/python -m tools.arena
+arena: $(BENCH_STAMP)
+	$(BIN)/python -m tools.arena $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -210,7 +210,20 @@ def report(fig: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description="Play a candidate level against a baseline level.")
     p.add_argument("--candidate", choices=LEVELS, default="normal")
-    p.add_argument("--baseline", choices=LEVELS, default="random")
+    p.add_argument(
+        "--baseline",
+        choices=(*LEVELS, "ismcts"),
+        default="random",
+        help="ismcts: OpenSpiel's ISMCTS bot on OpenSpiel's oh_hell, duplicate (tools.reference)",
+    )
+    p.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="duplicate format against a level (as against ismcts): each deal twice, seats swapped",
+    )
+    p.add_argument("--simulations", type=int, default=1000, help="ismcts: simulations a decision")
+    p.add_argument("--uct-c", type=float, default=2.0, help="ismcts: the UCT constant")
+    p.add_argument("--first-deal", type=int, default=0, help="duplicate: the first deal number")
     p.add_argument("--hands", type=int, default=500, help="candidate hands (deals x seats)")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--cards", type=int, default=10, help="cards each (fixed every hand)")
@@ -224,6 +237,8 @@ def main(argv: list[str] | None = None) -> int:
         "--save", default=None, help="write each hand's result to this file (JSON lines)"
     )
     a = p.parse_args(argv)
+    if a.baseline == "ismcts" or a.duplicate:
+        return _duplicate(a)
     if a.rules:
         rules = json.loads(a.rules)
     else:
@@ -237,6 +252,23 @@ def main(argv: list[str] | None = None) -> int:
     cfg = Config(a.candidate, a.baseline, rules, a.players, a.budget, a.iterations, a.seed)
     fig = run(cfg, a.hands, a.workers, save=a.save)
     print(report(fig))
+    print(json.dumps(fig))
+    return 0
+
+
+def _duplicate(a: argparse.Namespace) -> int:
+    """The candidate against a reference opponent in duplicate format (``tools.reference``)."""
+    from tools import reference
+
+    if a.rules or a.players != 4 or a.cards != 10 or a.scoring != "tricks-plus-ten":
+        raise SystemExit("duplicate/ismcts: OpenSpiel's oh_hell rules only (4 players, 10 cards)")
+    m = reference.Match(
+        a.candidate, a.baseline, a.seed, a.budget, a.iterations, a.simulations, a.uct_c
+    )
+    deals = max(1, math.ceil(a.hands / 4))
+    results, times = reference.run(m, deals, first_deal=a.first_deal, save=a.save)
+    fig = reference.figures(m, results, times)
+    print(reference.report(fig))
     print(json.dumps(fig))
     return 0
 

@@ -1,6 +1,7 @@
 """The ``hard`` level: determinised sampling (PIMC). Each sample deals the unseen cards of the
 sanitised game again (respecting known voids and the cards played), tries every candidate
-decision on it and plays the hand out with a quick bid-aware policy on the engine's fast path;
+decision on it and plays the hand out on the engine's fast path, every seat playing as
+``normal`` does from its own knowledge (``MODEL_OTHERS``, ``OWN_MODEL``);
 the decision with the best mean score under the table's scoring wins.
 
 Budget: ``deadline`` (a ``time.perf_counter`` value) or a fixed number of ``iterations``
@@ -118,10 +119,25 @@ MODEL_OTHERS = True
 played and the voids shown, not from the sampled deal's other hands."""
 
 
-def rollout(g: Game, me: int, scoring: str, voids: list[int] | None = None) -> float:
-    """Play the hand in progress to its end; ``me``'s utility for it. ``me`` plays with the
-    quick policy (which sees the sampled deal); the others as ``normal`` would (with
-    ``MODEL_OTHERS``). ``voids``: the suits each seat has shown it lacks so far."""
+OWN_MODEL = True
+"""In play-outs ``hard``'s own seat also plays as ``normal`` does, from its own knowledge,
+instead of with the quick policy that sees the sampled deal (which overrates how well it can
+duck late: strategy fusion)."""
+
+SIGHTED = 0.0
+"""The chance, per sample and other seat, that the seat plays the play-out with the quick
+policy that sees the sampled deal instead of as ``normal``: a mix of two models of the others,
+so that ``hard`` does not rely on the others being ``normal``-like."""
+
+
+def rollout(
+    g: Game, me: int, scoring: str, voids: list[int] | None = None, sighted: int = 0
+) -> float:
+    """Play the hand in progress to its end; ``me``'s utility for it. ``me`` plays as
+    ``normal`` would (with ``OWN_MODEL``; else with the quick policy, which sees the sampled
+    deal); the others as ``normal`` would (with ``MODEL_OTHERS``), but for the seats in the
+    bit mask ``sighted``, which play with the quick policy.
+    ``voids``: the suits each seat has shown it lacks so far."""
     number = g.hand_number
     if g.phase is _BIDDING or g.phase is _TRUMP:
         raise ValueError("a rollout starts after bidding")
@@ -135,7 +151,7 @@ def rollout(g: Game, me: int, scoring: str, voids: list[int] | None = None) -> f
         named = -1
         if not m & (m - 1):
             c = m.bit_length() - 1
-        elif s == me or others is None:
+        elif (s == me and not OWN_MODEL) or others is None or sighted >> s & 1:
             c = _pick(g, s, m, suits, bids, scoring)
         else:
             c, named = others.choose(g, s, m)
@@ -284,7 +300,11 @@ def decide(
     model = BidModel(table)
     plays = PlayModel(table) if INFER_PLAY else None
 
+    mix = [0]  # the seats playing the current sample's play-outs with the quick policy
+
     def draw() -> Game:
+        if SIGHTED > 0:
+            mix[0] = sum(1 << q for q in table.seats if q != me and rng.random() < SIGHTED)
         return consistent_sample(det, model, rng, plays) if INFER else det.sample(rng)
 
     def more(done: int) -> bool:
@@ -305,7 +325,7 @@ def decide(
         def bid_value(sample: tuple[Game, dict[int, list[float]]], b: int) -> float:
             g = sample[0].copy()
             _finish_bidding(g, me, b, model, sample[1])
-            return rollout(g, me, scoring)
+            return rollout(g, me, scoring, None, mix[0])
 
         bid = _race(cands, draw_bidding, bid_value, more, lambda b: -abs(b - guess))
         return Bid(bid)
@@ -315,7 +335,7 @@ def decide(
         def trump_value(d: Game, t: int) -> float:
             g = d.copy()
             g.apply_fast(me, t)
-            return rollout(g, me, scoring)
+            return rollout(g, me, scoring, None, mix[0])
 
         trump = _race(list(range(4)), draw, trump_value, more, lambda t: -t)
         return ChooseTrump(SUITS[trump])
@@ -330,7 +350,7 @@ def decide(
     def move_value(d: Game, mv: tuple[int, int]) -> float:
         g = d.copy()
         g.apply_fast(me, mv[0], mv[1])
-        return rollout(g, me, scoring, voids_after[mv])
+        return rollout(g, me, scoring, voids_after[mv], mix[0])
 
     card, suit = _race(moves, draw, move_value, more, lambda mv: -mv[0])
     action = Play(table.pack.cards[card], SUITS[suit] if suit >= 0 else None)

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import random
 
+from pytest import MonkeyPatch
+
+from bot.ai import decide, hard
 from bot.ai.hard import PRUNE_FROM, _race
+from bot.engine import Game, Phase, Settings
 
 
 def race(means: dict[str, float], spread: float, limit: int = 2000) -> tuple[str, int]:
@@ -46,3 +50,56 @@ def test_candidates_equal_on_every_sample_are_one() -> None:
     best = _race([1, 2, 3], draw, lambda s, c: float(s), lambda n: n < 1000, lambda c: -c)
     assert best == 1  # the tie goes to the highest order
     assert drawn == PRUNE_FROM
+
+
+def _mid_hand(seed: int) -> Game:
+    """A 4-player, 10-card hand after the bids and ``seed % 7`` cards, played by ``normal``."""
+    g = Game.new(Settings(preset="first-to-101", sequence="fixed", max_cards=10), 4, seed=seed)
+    plays = seed % 7
+    while g.phase is not Phase.PLAYING or plays:
+        if g.phase is Phase.PLAYING:
+            plays -= 1
+        s = g.turn
+        g.apply(s, decide(g, s, level="normal", seed=seed))
+    return g
+
+
+def test_sighted_seats_play_the_quick_policy_in_play_outs(monkeypatch: MonkeyPatch) -> None:
+    # the mix of models: a seat in ``sighted`` plays with the quick policy (seeing the deal)
+    monkeypatch.setattr(hard, "OWN_MODEL", False)
+    all_quick: list[float] = []
+    all_sighted: list[float] = []
+    modelled: list[float] = []
+    for seed in range(12):
+        g = _mid_hand(seed)
+        me = g.turn
+        others = sum(1 << q for q in g.seats if q != me)
+        all_sighted.append(hard.rollout(g.copy(), me, "tricks-plus-ten", None, others))
+        modelled.append(hard.rollout(g.copy(), me, "tricks-plus-ten", None, 0))
+        monkeypatch.setattr(hard, "MODEL_OTHERS", False)
+        all_quick.append(hard.rollout(g.copy(), me, "tricks-plus-ten"))
+        monkeypatch.setattr(hard, "MODEL_OTHERS", True)
+    assert all_sighted == all_quick
+    assert modelled != all_quick  # the two models of the others differ somewhere
+
+
+def test_own_model_plays_hards_own_seat_as_normal_in_play_outs(monkeypatch: MonkeyPatch) -> None:
+    # with OWN_MODEL hard's own seat chooses its cards through the model of the others
+    # (normal's play from its own knowledge), not with the quick policy that sees the deal
+    asked: list[int] = []
+    choose = hard._Others.choose
+
+    def spy(self: hard._Others, g: Game, s: int, legal: int) -> tuple[int, int]:
+        asked.append(s)
+        return choose(self, g, s, legal)
+
+    monkeypatch.setattr(hard._Others, "choose", spy)
+    for own in (False, True):
+        monkeypatch.setattr(hard, "OWN_MODEL", own)
+        for seed in range(8):
+            g = _mid_hand(seed)
+            me = g.turn
+            asked.clear()
+            hard.rollout(g.copy(), me, "tricks-plus-ten")
+            assert (me in asked) == own
+            assert set(asked) - {me}  # the others are always modelled
