@@ -23,6 +23,7 @@ from typing import Any
 
 from bot.ai import LEVELS, Level, decide
 from bot.engine import Game, Phase, Settings
+from tools.stats import mean_ci, percentile
 
 
 @dataclass(frozen=True)
@@ -99,22 +100,6 @@ def run_deal(args: tuple[Config, int]) -> tuple[list[SeatResult], list[float]]:
             )
         )
     return out, times
-
-
-def mean_ci(xs: list[float]) -> tuple[float, float]:
-    """Mean and the half-width of its 95% confidence interval (normal approximation)."""
-    m = statistics.fmean(xs)
-    if len(xs) < 2:
-        return m, math.inf
-    return m, 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
-
-
-def percentile(xs: list[float], q: float) -> float:
-    s = sorted(xs)
-    if not s:
-        return 0.0
-    i = min(len(s) - 1, max(0, math.ceil(q * len(s)) - 1))
-    return s[i]
 
 
 def run(

@@ -22,7 +22,6 @@ candidate's four hands minus the reference's four hands on the same cards.
 from __future__ import annotations
 
 import json
-import math
 import statistics
 import time
 from collections.abc import Callable
@@ -31,6 +30,7 @@ from typing import Any, Protocol
 
 from bot.ai import LEVELS, Level, decide
 from bot.engine import Action, Bid, Card, Game, Phase, Play, Settings
+from tools.stats import mean_ci, percentile
 
 RULES: dict[str, Any] = {
     "preset": "first-to-101",
@@ -264,20 +264,6 @@ def run(
     return results, times
 
 
-def _mean_ci(xs: list[float]) -> tuple[float, float]:
-    m = statistics.fmean(xs)
-    if len(xs) < 2:
-        return m, math.inf
-    return m, 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
-
-
-def _pct(xs: list[float], q: float) -> float:
-    s = sorted(xs)
-    if not s:
-        return 0.0
-    return s[min(len(s) - 1, max(0, math.ceil(q * len(s)) - 1))]
-
-
 def figures(m: Match, results: list[HandResult], times: dict[str, list[float]]) -> dict[str, Any]:
     """Points a hand, exact bids, mean |bid - taken| for each side; the paired difference."""
     out: dict[str, Any] = {
@@ -295,7 +281,7 @@ def figures(m: Match, results: list[HandResult], times: dict[str, list[float]]) 
     }
     for side, key in (("candidate", "candidate"), ("reference", "baseline")):
         rs = [r for r in results if r.side == side]
-        pm, pci = _mean_ci([float(r.points) for r in rs])
+        pm, pci = mean_ci([float(r.points) for r in rs])
         out[f"{key}_points"] = round(pm, 3)
         out[f"{key}_ci95"] = [round(pm - pci, 3), round(pm + pci, 3)]
         out[f"{key}_tricks"] = round(statistics.fmean(r.tricks for r in rs), 3)
@@ -306,14 +292,14 @@ def figures(m: Match, results: list[HandResult], times: dict[str, list[float]]) 
         ts = times[side]
         pre = "decision" if side == "candidate" else "baseline_decision"
         out[f"{pre}s"] = len(ts)
-        out[f"{pre}_p50_ms"] = round(_pct(ts, 0.5) * 1000, 3)
-        out[f"{pre}_p99_ms"] = round(_pct(ts, 0.99) * 1000, 3)
+        out[f"{pre}_p50_ms"] = round(percentile(ts, 0.5) * 1000, 3)
+        out[f"{pre}_p99_ms"] = round(percentile(ts, 0.99) * 1000, 3)
         out[f"{pre}_max_ms"] = round(max(ts, default=0.0) * 1000, 3)
     per_deal: dict[int, float] = {}
     for r in results:
         sign = 1.0 if r.side == "candidate" else -1.0
         per_deal[r.deal] = per_deal.get(r.deal, 0.0) + sign * r.points / 4
-    dm, dci = _mean_ci(list(per_deal.values()))
+    dm, dci = mean_ci(list(per_deal.values()))
     out["difference"] = round(dm, 3)
     out["ci95"] = [round(dm - dci, 3), round(dm + dci, 3)]
     return out
