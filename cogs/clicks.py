@@ -131,7 +131,7 @@ class TableController(Presenter):
             )
             self.move_on(t)
         elif kind in ("bid", "bidsel", "play", "playsel", "trump"):
-            await self._act(interaction, click)
+            await self._act(interaction, click, dm)
         elif kind == "back":
             outcome = await service.come_back(t, user.id, dm_channel=dm)
             self.remember(outcome)
@@ -199,14 +199,14 @@ class TableController(Presenter):
         self.publish_later(outcome)
         self.move_on(t)
 
-    async def _act(self, interaction: discord.Interaction[Any], click: Click) -> None:
+    async def _act(
+        self, interaction: discord.Interaction[Any], click: Click, dm: int | None
+    ) -> None:
         if click.hand is None:
             raise Refused("not_for_you")
         t, user = click.table_id, interaction.user
         action = self._action(click)
-        outcome = await self.service.act(
-            t, user.id, click.hand, action, dm_channel=_dm_channel(interaction)
-        )
+        outcome = await self.service.act(t, user.id, click.hand, action, dm_channel=dm)
         self.remember(outcome)
         state = outcome.hands.get(user.id) or await self.service.hand_state(t, user.id)
         landed = self._in_flight.get(("hand", t, user.id))

@@ -94,8 +94,10 @@ class Presenter:
         """Keep an outcome's views for the messages still to render. A closed table's are kept
         only while its last outcome is published (see `forget`)."""
         table = outcome.table
-        shown = self._state(table.table_id) if table.status.is_open else None
-        (shown or self._shown.get(table.table_id) or Shown()).remember(outcome)
+        if table.status.is_open:
+            self._state(table.table_id).remember(outcome)
+        elif table.table_id in self._shown:
+            self._shown[table.table_id].remember(outcome)
 
     def remember_side(self, outcome: Outcome | None) -> None:
         """A message id stored (not an action): its views are the newest, for an open table."""

@@ -125,6 +125,9 @@ async def test_refusals_change_nothing(service: TableService) -> None:
     with pytest.raises(Refused, match="not_seated"):
         await service.act(table_id, 999, 1, Bid(0))
     assert (await service.db.load_table(table_id)).version == game_version
+    # A refused click leaves the decoded game cached for the next one (no replay).
+    assert service.cached_tables() >= {table_id}
+    assert service._games[table_id][0] == game_version
 
 
 async def test_the_hook_bid_is_shown_disabled_with_its_reason(service: TableService) -> None:

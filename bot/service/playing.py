@@ -37,7 +37,8 @@ class Playing(Session):
         may be given by its id in the game's pack (what a play button carries). A click from a
         DM gives its channel: it must be this person's own hand DM."""
         async with self._lock(table_id):
-            row, document, game = await self._playing(table_id)
+            # Read first: a refused click leaves the cached game where it is.
+            row, document, game = await self._playing(table_id, to_change=False)
             check_dm(document, user_id, dm_channel)
             if isinstance(action, int):
                 if not 0 <= action < game.pack.size:
@@ -60,6 +61,7 @@ class Playing(Session):
                 if len(legal) == 1:
                     action = legal[0]
             before = self._all_hands(row.id, document, game)
+            self._games.pop(row.id, None)  # about to change: `_save` puts it back once committed
             try:
                 events = game.apply(seat, action)
             except EngineError as error:
