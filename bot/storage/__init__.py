@@ -1,0 +1,56 @@
+"""Storage: the source of truth for every table, its event log, results and the leaderboard.
+
+One row per table holds the indexable facts (guild, channel, status, host, the table message)
+and the service's document for it (seats, settings, the engine's game state) as JSON. Every
+change is saved with a version check, so two concurrent clicks cannot both apply: the second
+save finds the version moved on and raises `VersionConflict`.
+
+- `schema`: the numbered migrations.
+- `rows`: the values storage hands out and takes in, and its errors.
+- `base`: the connection, migrating, one transaction a write.
+- `tables`, `deadlines`, `channels`, `results`: the queries, one file each.
+"""
+
+from __future__ import annotations
+
+from bot.storage.channels import Channels
+from bot.storage.deadlines import Deadlines
+from bot.storage.results import Results
+from bot.storage.rows import (
+    KEEP,
+    ChannelBusy,
+    ChannelDefaults,
+    CorruptRow,
+    Event,
+    Leaderboard,
+    LeaderboardRow,
+    PlayerResult,
+    StorageError,
+    TableRow,
+    TableStatus,
+    VersionConflict,
+)
+from bot.storage.schema import MIGRATIONS
+from bot.storage.tables import Tables
+
+
+class Database(Tables, Deadlines, Channels, Results):
+    """An open database: every query storage has, on one connection."""
+
+
+__all__ = [
+    "KEEP",
+    "MIGRATIONS",
+    "ChannelBusy",
+    "ChannelDefaults",
+    "CorruptRow",
+    "Database",
+    "Event",
+    "Leaderboard",
+    "LeaderboardRow",
+    "PlayerResult",
+    "StorageError",
+    "TableRow",
+    "TableStatus",
+    "VersionConflict",
+]

@@ -1,0 +1,43 @@
+"""Per-channel defaults for /ohhell start."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.storage.base import Store
+from bot.storage.rows import ChannelDefaults, CorruptRow, dumps
+
+
+class Channels(Store):
+    async def channel_defaults(self, channel_id: int) -> ChannelDefaults | None:
+        async with self._db.execute(
+            "SELECT settings, set_by, updated_at FROM channel_defaults WHERE channel_id = ?",
+            (channel_id,),
+        ) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        try:
+            settings = json.loads(row[0])
+        except ValueError as error:
+            raise CorruptRow(f"the defaults of channel {channel_id} could not be read") from error
+        if not isinstance(settings, dict):
+            raise CorruptRow(f"the defaults of channel {channel_id} are not an object")
+        return ChannelDefaults(channel_id, settings, int(row[1]), float(row[2]))
+
+    async def set_channel_defaults(
+        self, *, guild_id: int, channel_id: int, settings: dict[str, Any] | None, set_by: int
+    ) -> None:
+        """Store (or, with None, remove) the defaults /ohhell start uses in a channel."""
+        async with self._transaction():
+            if settings is None:
+                await self._db.execute(
+                    "DELETE FROM channel_defaults WHERE channel_id = ?", (channel_id,)
+                )
+                return
+            await self._db.execute(
+                "INSERT OR REPLACE INTO channel_defaults"
+                " (channel_id, guild_id, settings, set_by, updated_at) VALUES (?, ?, ?, ?, ?)",
+                (channel_id, guild_id, dumps(settings), set_by, self._clock()),
+            )

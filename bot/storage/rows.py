@@ -1,0 +1,143 @@
+"""What storage hands out and takes in: rows, results and its errors, as small frozen values."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class TableStatus(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+    ABANDONED = "abandoned"
+
+    @property
+    def is_open(self) -> bool:
+        return self in (TableStatus.LOBBY, TableStatus.PLAYING)
+
+
+class StorageError(Exception):
+    """Base class for storage failures the service turns into messages."""
+
+
+class VersionConflict(StorageError):
+    """The table changed since it was loaded; the caller reloads and tries again (or refuses)."""
+
+
+class ChannelBusy(StorageError):
+    """The channel already has an open table."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"this channel already has an open table (#{table_id})")
+        self.table_id = table_id
+
+
+class CorruptRow(StorageError):
+    """A stored row could not be read back; the table is left untouched."""
+
+
+@dataclass(frozen=True)
+class TableRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    host_id: int
+    status: TableStatus
+    preset: str
+    document: dict[str, Any]
+    version: int
+    created_at: float
+    updated_at: float
+    due_at: float | None = None
+    """When something is next due at this table (a turn deadline, a nudge, expiry)."""
+
+
+@dataclass(frozen=True)
+class ChannelDefaults:
+    channel_id: int
+    settings: dict[str, Any]
+    set_by: int
+    updated_at: float
+
+
+class Keep:
+    """`save_table(due_at=KEEP)`: leave the stored deadline as it is."""
+
+
+KEEP = Keep()
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: str
+    payload: dict[str, Any] = field(default_factory=dict)
+    user_id: int | None = None
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    user_id: int
+    place: int
+    points: int
+    bids_made: int
+    hands_played: int
+    left_early: bool = False
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    rank: int
+    user_id: int
+    games: int
+    wins: int
+    win_rate: float
+    average_place: float
+    exact_bid_rate: float
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    top: list[LeaderboardRow]
+    caller: LeaderboardRow | None
+    """The caller's own row, when they have played but are outside `top`."""
+
+
+TABLE_COLUMNS = (
+    "id, guild_id, channel_id, message_id, host_id, status, preset, document, version,"
+    " created_at, updated_at, due_at"
+)
+
+
+def row_to_table(row: Sequence[Any]) -> TableRow:
+    try:
+        document = json.loads(row[7])
+        status = TableStatus(row[5])
+    except (ValueError, TypeError) as error:
+        raise CorruptRow(f"table #{row[0]} could not be read: {error}") from error
+    if not isinstance(document, dict):
+        raise CorruptRow(f"table #{row[0]} could not be read: its document is not an object")
+    return TableRow(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        message_id=row[3],
+        host_id=row[4],
+        status=status,
+        preset=row[6],
+        document=document,
+        version=row[8],
+        created_at=row[9],
+        updated_at=row[10],
+        due_at=row[11],
+    )
+
+
+def dumps(value: object) -> str:
+    """JSON as stored: compact, keys sorted."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)

@@ -1,0 +1,65 @@
+"""The schema, as a list of migrations: entry i moves a database from version i to i + 1."""
+
+from __future__ import annotations
+
+# Each entry moves the schema from version i to i + 1. Never edit a released entry: add one.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE tables (
+        id          INTEGER PRIMARY KEY,
+        guild_id    INTEGER NOT NULL,
+        channel_id  INTEGER NOT NULL,
+        message_id  INTEGER,
+        host_id     INTEGER NOT NULL,
+        status      TEXT    NOT NULL,
+        preset      TEXT    NOT NULL,
+        document    TEXT    NOT NULL,
+        version     INTEGER NOT NULL DEFAULT 1,
+        created_at  REAL    NOT NULL,
+        updated_at  REAL    NOT NULL
+    );
+    CREATE UNIQUE INDEX one_open_table_per_channel
+        ON tables (channel_id) WHERE status IN ('lobby', 'playing');
+    CREATE INDEX tables_by_status ON tables (status);
+
+    CREATE TABLE events (
+        table_id  INTEGER NOT NULL REFERENCES tables (id),
+        seq       INTEGER NOT NULL,
+        at        REAL    NOT NULL,
+        user_id   INTEGER,
+        kind      TEXT    NOT NULL,
+        payload   TEXT    NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    );
+
+    CREATE TABLE results (
+        table_id     INTEGER NOT NULL REFERENCES tables (id),
+        guild_id     INTEGER NOT NULL,
+        user_id      INTEGER NOT NULL,
+        preset       TEXT    NOT NULL,
+        place        INTEGER NOT NULL,
+        players      INTEGER NOT NULL,
+        points       INTEGER NOT NULL,
+        bids_made    INTEGER NOT NULL,
+        hands_played INTEGER NOT NULL,
+        left_early   INTEGER NOT NULL DEFAULT 0,
+        finished_at  REAL    NOT NULL,
+        PRIMARY KEY (table_id, user_id)
+    );
+    CREATE INDEX results_by_guild ON results (guild_id, preset);
+    """,
+    # Deadlines (turn timers, lobby expiry, abandonment): the scheduler wakes at the earliest.
+    # Per-channel defaults for /ohhell start.
+    """
+    ALTER TABLE tables ADD COLUMN due_at REAL;
+    CREATE INDEX tables_by_due ON tables (due_at) WHERE due_at IS NOT NULL;
+
+    CREATE TABLE channel_defaults (
+        channel_id  INTEGER PRIMARY KEY,
+        guild_id    INTEGER NOT NULL,
+        settings    TEXT    NOT NULL,
+        set_by      INTEGER NOT NULL,
+        updated_at  REAL    NOT NULL
+    );
+    """,
+)

@@ -1,0 +1,195 @@
+"""Table rows: open a lobby, load a table, save it with the version check, its event log."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from bot.storage.base import Store
+from bot.storage.rows import (
+    KEEP,
+    TABLE_COLUMNS,
+    ChannelBusy,
+    Event,
+    Keep,
+    PlayerResult,
+    TableRow,
+    TableStatus,
+    VersionConflict,
+    dumps,
+    row_to_table,
+)
+
+
+class Tables(Store):
+    async def create_table(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        preset: str,
+        document: dict[str, Any],
+        event: Event | None = None,
+        due_at: float | None = None,
+    ) -> TableRow:
+        """Open a lobby in a channel; `ChannelBusy` if the channel has an open table."""
+        now = self._clock()
+        async with self._transaction():
+            existing = await self._open_table_id(channel_id)
+            if existing is not None:
+                raise ChannelBusy(existing)
+            cursor = await self._db.execute(
+                "INSERT INTO tables (guild_id, channel_id, host_id, status, preset, document,"
+                " created_at, updated_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    guild_id,
+                    channel_id,
+                    host_id,
+                    TableStatus.LOBBY,
+                    preset,
+                    dumps(document),
+                    now,
+                    now,
+                    due_at,
+                ),
+            )
+            table_id = cursor.lastrowid
+            assert table_id is not None
+            if event is not None:
+                await self._append_events(table_id, [event], now)
+        return await self.load_table(table_id)
+
+    async def _open_table_id(self, channel_id: int) -> int | None:
+        async with self._db.execute(
+            "SELECT id FROM tables WHERE channel_id = ? AND status IN ('lobby', 'playing')",
+            (channel_id,),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else None
+
+    async def load_table(self, table_id: int) -> TableRow:
+        self.table_loads += 1
+        async with self._db.execute(
+            f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            raise KeyError(table_id)
+        return row_to_table(row)
+
+    async def open_table_in_channel(self, channel_id: int) -> TableRow | None:
+        table_id = await self._open_table_id(channel_id)
+        return None if table_id is None else await self.load_table(table_id)
+
+    async def open_table_ids(self) -> list[int]:
+        async with self._db.execute(
+            "SELECT id FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id"
+        ) as cursor:
+            return [int(row[0]) async for row in cursor]
+
+    async def save_table(
+        self,
+        table: TableRow,
+        *,
+        document: dict[str, Any],
+        status: TableStatus | None = None,
+        host_id: int | None = None,
+        message_id: int | None = None,
+        preset: str | None = None,
+        events: Sequence[Event] = (),
+        results: Sequence[PlayerResult] = (),
+        due_at: float | Keep | None = KEEP,
+    ) -> TableRow:
+        """Save a new document for `table`, which must still be at `table.version`.
+
+        Events are appended and results recorded in the same transaction, so what a player is
+        shown as done is either wholly stored or not at all.
+        """
+        now = self._clock()
+        new_status = status or table.status
+        due = table.due_at if isinstance(due_at, Keep) else due_at
+        if not new_status.is_open:
+            due = None
+        async with self._transaction():
+            cursor = await self._db.execute(
+                "UPDATE tables SET document = ?, status = ?, host_id = ?, message_id = ?,"
+                " preset = ?, version = version + 1, updated_at = ?, due_at = ?"
+                " WHERE id = ? AND version = ?",
+                (
+                    dumps(document),
+                    new_status,
+                    table.host_id if host_id is None else host_id,
+                    table.message_id if message_id is None else message_id,
+                    table.preset if preset is None else preset,
+                    now,
+                    due,
+                    table.id,
+                    table.version,
+                ),
+            )
+            if cursor.rowcount != 1:
+                raise VersionConflict(
+                    f"table #{table.id} changed since version {table.version} was loaded"
+                )
+            await self._append_events(table.id, events, now)
+            for result in results:
+                await self._db.execute(
+                    "INSERT OR REPLACE INTO results (table_id, guild_id, user_id, preset, place,"
+                    " players, points, bids_made, hands_played, left_early, finished_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        table.id,
+                        table.guild_id,
+                        result.user_id,
+                        table.preset if preset is None else preset,
+                        result.place,
+                        len(results),
+                        result.points,
+                        result.bids_made,
+                        result.hands_played,
+                        int(result.left_early),
+                        now,
+                    ),
+                )
+        self.table_saves += 1
+        # What was just written, without reading it back.
+        return dataclasses.replace(
+            table,
+            document=document,
+            status=new_status,
+            host_id=table.host_id if host_id is None else host_id,
+            message_id=table.message_id if message_id is None else message_id,
+            preset=table.preset if preset is None else preset,
+            version=table.version + 1,
+            updated_at=now,
+            due_at=due,
+        )
+
+    async def _append_events(self, table_id: int, events: Sequence[Event], now: float) -> None:
+        if not events:
+            return
+        async with self._db.execute(
+            "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?", (table_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        seq = int(row[0]) if row else 0
+        await self._db.executemany(
+            "INSERT INTO events (table_id, seq, at, user_id, kind, payload)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (table_id, seq + i, now, event.user_id, event.kind, dumps(event.payload))
+                for i, event in enumerate(events, start=1)
+            ],
+        )
+
+    async def events(self, table_id: int) -> list[Event]:
+        async with self._db.execute(
+            "SELECT kind, payload, user_id FROM events WHERE table_id = ? ORDER BY seq",
+            (table_id,),
+        ) as cursor:
+            return [Event(row[0], json.loads(row[1]), row[2]) async for row in cursor]
+
+    # -- leaderboard --------------------------------------------------------------------------
