@@ -73,6 +73,7 @@ async def build(
         abandon_after=settings.abandon_after,
         grace=settings.deadline_grace,
         ping_after=settings.turn_ping_after,
+        min_games=settings.leaderboard_min_games,
     )
     bot = OhHellBot(
         settings,

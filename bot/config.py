@@ -55,6 +55,9 @@ class BotSettings(BaseSettings):
         description="After a restart, seconds before deadlines that passed while the bot was "
         "down are handled.",
     )
+    leaderboard_min_games: int = Field(
+        default=3, ge=1, description="Games a player plays before /leaderboard ranks them."
+    )
     computer_workers: int | None = Field(
         default=None, ge=1, description="Processes for computer players (default: one a core)."
     )

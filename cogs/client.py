@@ -17,7 +17,7 @@ from cogs import render
 from cogs.clicks import TableController
 from cogs.commands import TablesCog
 from cogs.errors import answer_error, reply
-from cogs.items import TableButton, TableSelect, on_message, parse
+from cogs.items import BoardButton, TableButton, TableSelect, is_ours, on_message
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +70,10 @@ class OhHellBot(commands.Bot):
         self._resumed = False
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(TableButton, TableSelect)
-        await self.add_cog(TablesCog(self.tables))
+        self.add_dynamic_items(TableButton, TableSelect, BoardButton)
+        self.boards = TablesCog(self.tables)
+        """Where leaderboard page clicks go (cogs/items.py `BoardButton`)."""
+        await self.add_cog(self.boards)
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -93,8 +95,9 @@ class OhHellBot(commands.Bot):
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        if parse(custom_id) is None or not on_message(interaction.message, custom_id):
-            await reply(interaction, render.NOT_FOR_YOU)
+        if not is_ours(custom_id) or not on_message(interaction.message, custom_id):
+            forged_page = custom_id.startswith("lb:")
+            await reply(interaction, render.NO_SUCH_PAGE if forged_page else render.NOT_FOR_YOU)
 
     async def close(self) -> None:
         await self.tables.close()

@@ -10,12 +10,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.service import (
+    BOARD_ORDERS,
+    Leaderboard,
+    Refused,
     TableView,
 )
 from bot.service.document import TURN_TIMERS
 from cogs import render
 from cogs.clicks import TableController, can_manage
-from cogs.errors import reply
+from cogs.errors import answer_error, reply
+from cogs.items import parse_board
 from cogs.render import timer_text
 
 REQUIRED_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
@@ -27,6 +31,9 @@ def _choices(field: str) -> list[app_commands.Choice[str]]:
 
 
 PRESET_CHOICES = _choices("preset")
+BOARD_CHOICES = [
+    app_commands.Choice(name=name, value=value) for value, name in render.BOARD_ORDER_NAMES.items()
+]
 TIMER_CHOICES = [app_commands.Choice(name=timer_text(t), value=t) for t in TURN_TIMERS]
 RULE_OPTION_HELP = {
     "preset": "The rule system",
@@ -235,16 +242,50 @@ class TablesCog(commands.Cog, name="Tables"):
 
     @app_commands.command(name="leaderboard", description="This server's Oh Hell leaderboard")
     @app_commands.guild_only()
-    @app_commands.describe(preset="Only games of this rule system")
-    @app_commands.choices(preset=PRESET_CHOICES)
+    @app_commands.describe(
+        by="What to rank by (rating unless you choose)", preset="Only games of this rule system"
+    )
+    @app_commands.choices(by=BOARD_CHOICES, preset=PRESET_CHOICES)
     async def leaderboard(
-        self, interaction: discord.Interaction[Any], preset: str | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        by: str = "rating",
+        preset: str | None = None,
     ) -> None:
         board = await self.service.leaderboard(
-            interaction.guild_id or 0, preset=preset, caller_id=interaction.user.id
+            interaction.guild_id or 0, by=by, preset=preset, caller_id=interaction.user.id
         )
-        guild_name = interaction.guild.name if interaction.guild else "this server"
-        await interaction.response.send_message(
-            embed=render.leaderboard_embed(board, guild_name, preset),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        await _send_board(interaction, board, edit=False)
+
+    async def on_board_page(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
+        """Previous / Next on a leaderboard: the page its (untrusted) custom_id asks for, or a
+        refusal that changes nothing."""
+        try:
+            page = parse_board(custom_id, BOARD_ORDERS, tuple(render.RULE_CHOICES["preset"]))
+            if page is None:
+                raise Refused("no_such_page")
+            board = await self.service.leaderboard(
+                interaction.guild_id or 0,
+                by=page.by,
+                preset=page.preset,
+                page=page.page,
+                caller_id=interaction.user.id,
+            )
+            await _send_board(interaction, board, edit=True)
+        except Exception as error:  # the one error handler answers every failure
+            await answer_error(interaction, error)
+
+
+async def _send_board(
+    interaction: discord.Interaction[Any], board: Leaderboard, *, edit: bool
+) -> None:
+    guild_name = interaction.guild.name if interaction.guild else "this server"
+    embed = render.leaderboard_embed(board, guild_name)
+    view = render.leaderboard_view(board)
+    none = discord.AllowedMentions.none()
+    if edit:
+        await interaction.response.edit_message(embed=embed, view=view)
+    elif view is None:
+        await interaction.response.send_message(embed=embed, allowed_mentions=none)
+    else:
+        await interaction.response.send_message(embed=embed, view=view, allowed_mentions=none)

@@ -178,3 +178,76 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
 
 def select_id(kind: str, table_id: int, hand: int | None = None, arg: object = None) -> str:
     return "os" + custom_id(kind, table_id, hand, arg)[2:]
+
+
+# -- leaderboard pages ------------------------------------------------------------------------
+# lb:<prev|next>:<by>:<preset or "all">:<page>. Anyone may page a public board; the page and
+# the rest are untrusted, so the DynamicItem takes any "lb:" id and `parse_board` reads it.
+BOARD_ID = re.compile(r"lb:[!-~]{1,97}")
+_BOARD_PARTS = re.compile(
+    r"lb:(?P<dir>prev|next):(?P<by>[a-z_]{1,12}):(?P<preset>[a-z0-9-]{1,24}):(?P<page>[^:]{1,24})"
+)
+ALL_PRESETS = "all"
+
+
+@dataclass(frozen=True)
+class BoardPage:
+    """A parsed leaderboard page button."""
+
+    by: str
+    preset: str | None
+    page: int
+
+
+def board_id(direction: str, by: str, preset: str | None, page: int) -> str:
+    return f"lb:{direction}:{by}:{preset or ALL_PRESETS}:{page}"
+
+
+def parse_board(text: str, orders: tuple[str, ...], presets: tuple[str, ...]) -> BoardPage | None:
+    """The page a leaderboard button asks for, or None when any part of it is not one the bot
+    makes (an unknown order or preset, a page that is not a plain number from 1 to 9999)."""
+    match = _BOARD_PARTS.fullmatch(text)
+    if match is None or match["by"] not in orders:
+        return None
+    preset = None if match["preset"] == ALL_PRESETS else match["preset"]
+    if preset is not None and preset not in presets:
+        return None
+    page = whole_number(match["page"])
+    if page is None or not 1 <= page <= 9999:
+        return None
+    return BoardPage(match["by"], preset, page)
+
+
+def is_ours(custom_id: str) -> bool:
+    """Whether a custom_id has one of the bot's formats (a table's control or a board page)."""
+    return parse(custom_id) is not None or BOARD_ID.fullmatch(custom_id) is not None
+
+
+class BoardHandler(Protocol):
+    """What a leaderboard page click is handed to (the commands cog)."""
+
+    async def on_board_page(
+        self, interaction: discord.Interaction[Any], custom_id: str
+    ) -> None: ...
+
+
+class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BOARD_ID.pattern):
+    """The leaderboard's Previous and Next buttons, rebuilt from their custom_ids."""
+
+    def __init__(self, button: discord.ui.Button[Any]) -> None:
+        super().__init__(button)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> BoardButton:
+        if not isinstance(item, discord.ui.Button):
+            raise TypeError("not a button")
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        handler: BoardHandler = interaction.client.boards
+        await handler.on_board_page(interaction, self.item.custom_id or "")

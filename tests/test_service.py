@@ -10,7 +10,7 @@ import pytest
 
 from bot.engine import Bid, Game, Phase, Play
 from bot.service import HandState, Reason, Refused, TableService
-from bot.storage import Database, TableStatus
+from bot.storage import COMPUTER_IDS, Database, TableStatus
 
 GUILD, CHANNEL = 1, 10
 ANN, BOB, CAT = 101, 102, 103
@@ -91,8 +91,9 @@ async def test_a_whole_game_with_people_and_computers(service: TableService) -> 
     assert final.game is not None and final.game.placing is not None
     assert max(final.game.totals) >= 30
     board = await service.db.leaderboard(GUILD)
-    assert {row.user_id for row in board.top} == {ANN, BOB}
-    assert all(row.games == 1 for row in board.top)
+    # Both computers are `easy`: one rated identity, two games (one a seat).
+    games = {row.user_id: row.games for row in board.rows}
+    assert games == {ANN: 1, BOB: 1, COMPUTER_IDS["easy"]: 2}
 
 
 async def test_refusals_change_nothing(service: TableService) -> None:

@@ -137,37 +137,56 @@ async def finish(db: Database, channel_id: int, preset: str, places: dict[int, i
     await db.save_table(table, document={}, status=TableStatus.FINISHED, results=results)
 
 
-async def test_leaderboard_ranks_by_wins_then_win_rate(db: Database) -> None:
+async def test_leaderboard_ranks_by_each_measure(db: Database) -> None:
     await finish(db, 1, "classic", {1: 1, 2: 2, 3: 3})
     await finish(db, 2, "classic", {1: 1, 2: 2, 3: 3})
     await finish(db, 3, "classic", {2: 1, 3: 2})
     await finish(db, 4, "oh-shit", {3: 1, 2: 2})
-    board = await db.leaderboard(1)
-    # Users 2 and 3 tie on wins (1) and win rate (1 of 4); user 2's average place is better
-    # (places 2, 2, 1, 2 = 1.75 against 3, 3, 2, 1 = 2.25).
-    assert [(row.user_id, row.wins, row.games, row.rank) for row in board.top] == [
+    by_wins = await db.leaderboard(1, by="wins")
+    # Users 2 and 3 tie on wins (1); user 2's rating is higher (places 2, 2, 1, 2 against
+    # 3, 3, 2, 1).
+    assert [(row.user_id, row.wins, row.games, row.rank) for row in by_wins.rows] == [
         (1, 2, 2, 1),
         (2, 1, 4, 2),
         (3, 1, 4, 3),
     ]
-    assert board.top[1].average_place == pytest.approx(1.75)
-    first = board.top[0]
-    assert first.rank == 1 and first.win_rate == 1.0 and first.average_place == 1.0
-    # bids_made = place in this fixture, 4 hands each game
+    first = by_wins.rows[0]
+    assert first.win_rate == 1.0
+    # bids_made = place in this fixture, 4 hands each game; points 50 - place
     assert first.exact_bid_rate == pytest.approx(2 / 8)
+    assert first.points_per_hand == pytest.approx(98 / 8)
+    by_rating = await db.leaderboard(1)
+    assert [row.user_id for row in by_rating.rows] == [1, 2, 3]
+    assert by_rating.rows[0].rating > by_rating.rows[1].rating > by_rating.rows[2].rating
+    by_exact = await db.leaderboard(1, by="exact_bids")
+    assert [row.user_id for row in by_exact.rows] == [3, 2, 1]  # more bids made, higher place
+    by_points = await db.leaderboard(1, by="points")
+    assert [row.user_id for row in by_points.rows] == [1, 2, 3]
+    by_rate = await db.leaderboard(1, by="win_rate")
+    assert [row.user_id for row in by_rate.rows][0] == 1
     only_classic = await db.leaderboard(1, preset="classic")
-    assert sum(row.games for row in only_classic.top) == 8
-    assert await db.leaderboard(2) == type(board)(top=[], caller=None)
+    assert sum(row.games for row in only_classic.rows) == 8
+    empty = await db.leaderboard(2)
+    assert (empty.rows, empty.caller, empty.pages, empty.ranked) == ([], None, 1, 0)
 
 
-async def test_leaderboard_shows_the_callers_row_outside_the_top(db: Database) -> None:
-    await finish(db, 1, "classic", {1: 1, 2: 2, 3: 3})
-    board = await db.leaderboard(1, caller_id=3, limit=2)
-    assert [row.user_id for row in board.top] == [1, 2]
+async def test_leaderboard_pages_and_the_callers_row(db: Database) -> None:
+    for channel in range(3):
+        await finish(db, channel + 1, "classic", {u: u for u in range(1, 8)})
+    board = await db.leaderboard(1, caller_id=7, page_size=3, min_games=3)
+    assert [row.user_id for row in board.rows] == [1, 2, 3]
+    assert (board.pages, board.ranked) == (3, 7)
     assert board.caller is not None
-    assert (board.caller.user_id, board.caller.rank) == (3, 3)
-    inside = await db.leaderboard(1, caller_id=2, limit=2)
-    assert inside.caller is None  # already in the top rows
+    assert (board.caller.user_id, board.caller.rank) == (7, 7)
+    second = await db.leaderboard(1, caller_id=5, page=2, page_size=3)
+    assert [row.rank for row in second.rows] == [4, 5, 6]
+    assert second.caller is None  # already on the page
+    past = await db.leaderboard(1, page=9, page_size=3)
+    assert past.rows == [] and past.pages == 3
+    not_yet = await db.leaderboard(1, caller_id=2, min_games=4)
+    assert not_yet.rows == [] and not_yet.caller is None and not_yet.caller_games == 3
+    stranger = await db.leaderboard(1, caller_id=99)
+    assert stranger.caller is None and stranger.caller_games is None
 
 
 async def test_a_version_1_database_is_migrated_with_its_tables_kept(tmp_path: Path) -> None:

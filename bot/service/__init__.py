@@ -22,10 +22,20 @@ from bot.service.views import (
     SeatView,
     TableView,
 )
-from bot.storage import CorruptRow, Leaderboard, LeaderboardRow, TableStatus
+from bot.storage import (
+    BOARD_ORDERS,
+    PAGE_SIZE,
+    CorruptRow,
+    Leaderboard,
+    LeaderboardRow,
+    TableStatus,
+    computer_level,
+)
 
 __all__ = [
+    "BOARD_ORDERS",
     "COMPUTER_LEVELS",
+    "PAGE_SIZE",
     "BidOption",
     "CardOption",
     "ChannelDefaults",
@@ -49,5 +59,6 @@ __all__ = [
     "TableService",
     "TableStatus",
     "TableView",
+    "computer_level",
     "player_range",
 ]

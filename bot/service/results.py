@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine import Event, Game, GameOver, HandScored
-from bot.service.document import TableDocument
+from bot.service.document import Seat, TableDocument
 from bot.service.views import Notice
-from bot.storage import PlayerResult
+from bot.storage import COMPUTER_IDS, PlayerResult
 
 
 def event_payload(event: Event) -> dict[str, Any]:
@@ -18,7 +18,11 @@ def event_payload(event: Event) -> dict[str, Any]:
     return payload
 
 
-def announce(game: Game, event: Event) -> list[Notice]:
+def announce(
+    game: Game, event: Event, ratings: dict[int, tuple[int, int]] | None = None
+) -> list[Notice]:
+    """The notices an engine event makes. `ratings`: by seat, the overall rating after the
+    game and its change (for the final standings)."""
     names = game.names
     if isinstance(event, HandScored):
         rows = tuple(
@@ -37,7 +41,8 @@ def announce(game: Game, event: Event) -> list[Notice]:
     if isinstance(event, GameOver):
         order = sorted(range(len(names)), key=lambda s: (event.placing[s], s))
         standings = tuple((event.placing[s], names[s], event.totals[s]) for s in order)
-        return [Notice("game_over", {"standings": standings})]
+        rated = tuple((ratings or {}).get(s) for s in order)
+        return [Notice("game_over", {"standings": standings, "ratings": rated})]
     return []
 
 
@@ -54,7 +59,16 @@ def trick_plays(
     return plays, (game.names[trick.winner] if trick.winner >= 0 else None)
 
 
+def rated_as(seat: Seat) -> int:
+    """The identity a seat's result is stored and rated as: the person, or for a computer
+    player its level's reserved id (docs/ratings.md)."""
+    if seat.user_id is not None:
+        return seat.user_id
+    return COMPUTER_IDS[seat.level or "normal"]
+
+
 def results_of(document: TableDocument, game: Game) -> list[PlayerResult]:
+    """Every seat's result, in seat order (computer players too)."""
     placing = game.placing or tuple(1 for _ in document.seats)
     made = [0] * len(document.seats)
     played = [0] * len(document.seats)
@@ -67,13 +81,13 @@ def results_of(document: TableDocument, game: Game) -> list[PlayerResult]:
                 made[seat] += 1
     return [
         PlayerResult(
-            user_id=seat.user_id,
+            user_id=rated_as(seat),
             place=placing[index],
             points=game.totals[index],
             bids_made=made[index],
             hands_played=played[index],
-            left_early=seat.left,
+            left_early=seat.left and seat.user_id is not None,
+            removed=seat.away == "kicked",
         )
         for index, seat in enumerate(document.seats)
-        if seat.user_id is not None
     ]

@@ -14,7 +14,7 @@ from bot.engine import Action, Bid, ChooseTrump, Event, Game, Phase, Settings
 from bot.service.document import MAX_SEATS, TableDocument, TurnClock
 from bot.service.errors import Refused, TableGone
 from bot.service.players import player_range
-from bot.service.results import announce, event_payload, results_of
+from bot.service.results import announce, event_payload, rated_as, results_of
 from bot.service.seat_views import card_order, hook_reason, public_game
 from bot.service.turns import (
     Decider,
@@ -29,7 +29,15 @@ from bot.service.turns import (
     waiting_for_someone_away,
 )
 from bot.service.views import BidOption, CardOption, HandState, Outcome, Reason, SeatView, TableView
-from bot.storage import Database, Leaderboard, PlayerResult, TableRow, TableStatus, VersionConflict
+from bot.storage import (
+    BOARD_ORDERS,
+    Database,
+    Leaderboard,
+    PlayerResult,
+    TableRow,
+    TableStatus,
+    VersionConflict,
+)
 from bot.storage import Event as StoredEvent
 
 
@@ -50,6 +58,7 @@ class Session:
         abandon_after: float = DEFAULTS["abandon_after"].default,
         grace: float = DEFAULTS["deadline_grace"].default,
         ping_after: float = DEFAULTS["turn_ping_after"].default,
+        min_games: int = DEFAULTS["leaderboard_min_games"].default,
     ) -> None:
         self.db = database
         self._decide = decide
@@ -64,6 +73,8 @@ class Session:
         self.lobby_timeout = lobby_timeout
         self.abandon_after = abandon_after
         self.grace = grace
+        self.min_games = min_games
+        """Games a person (or computer level) plays before /leaderboard ranks them."""
         self.ping_after = ping_after
         """With the turn timer off: seconds before a waiting person is nudged (0: never)."""
         self.due_changed = asyncio.Event()
@@ -199,7 +210,12 @@ class Session:
         outcome.new_hand = any(type(e).__name__ == "HandDealt" for e in events)
         outcome.hands = {u: s for u, s in after.items() if before.get(u) != s}
         outcome.finished = over
-        outcome.announcements = [notice for e in events for notice in announce(game, e)]
+        ratings = None
+        if over:
+            changes = await self.db.rating_changes(row.id)
+            identities = [rated_as(seat) for seat in document.seats]
+            ratings = {s: changes[i] for s, i in enumerate(identities) if i in changes}
+        outcome.announcements = [notice for e in events for notice in announce(game, e, ratings)]
         return outcome
 
     async def _save(
@@ -441,9 +457,29 @@ class Session:
         return settings_of(load_document(await self.db.load_table(table_id)))
 
     async def leaderboard(
-        self, guild_id: int, *, preset: str | None = None, caller_id: int | None = None
+        self,
+        guild_id: int,
+        *,
+        by: str = "rating",
+        preset: str | None = None,
+        page: int = 1,
+        caller_id: int | None = None,
     ) -> Leaderboard:
-        return await self.db.leaderboard(guild_id, preset=preset, caller_id=caller_id)
+        """One page of the server's leaderboard; a page that does not exist (a forged or stale
+        button) is refused."""
+        if by not in BOARD_ORDERS:
+            raise Refused("no_such_order", by=by)
+        board = await self.db.leaderboard(
+            guild_id,
+            by=by,
+            preset=preset,
+            min_games=self.min_games,
+            page=max(page, 1),
+            caller_id=caller_id,
+        )
+        if not 1 <= page <= board.pages:
+            raise Refused("no_such_page", page=page, pages=board.pages)
+        return board
 
     async def open_table_ids(self) -> list[int]:
         return await self.db.open_table_ids()

@@ -9,14 +9,17 @@ save finds the version moved on and raises `VersionConflict`.
 - `rows`: the values storage hands out and takes in, and its errors.
 - `base`: the connection, migrating, one transaction a write.
 - `tables`, `deadlines`, `channels`, `results`: the queries, one file each.
+- `ratings`: openskill ratings, updated with every stored result (docs/ratings.md).
 """
 
 from __future__ import annotations
 
 from bot.storage.channels import Channels
 from bot.storage.deadlines import Deadlines
-from bot.storage.results import Results
+from bot.storage.ratings import COMPUTER_IDS, OVERALL, computer_level, shown_rating
+from bot.storage.results import PAGE_SIZE, Results
 from bot.storage.rows import (
+    BOARD_ORDERS,
     KEEP,
     ChannelBusy,
     ChannelDefaults,
@@ -39,8 +42,12 @@ class Database(Tables, Deadlines, Channels, Results):
 
 
 __all__ = [
+    "BOARD_ORDERS",
+    "COMPUTER_IDS",
     "KEEP",
     "MIGRATIONS",
+    "OVERALL",
+    "PAGE_SIZE",
     "ChannelBusy",
     "ChannelDefaults",
     "CorruptRow",
@@ -53,4 +60,6 @@ __all__ = [
     "TableRow",
     "TableStatus",
     "VersionConflict",
+    "computer_level",
+    "shown_rating",
 ]

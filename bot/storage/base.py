@@ -67,11 +67,14 @@ class Store:
                 f"the database is at schema version {current}, newer than this bot knows "
                 f"({len(MIGRATIONS)}): update the bot"
             )
-        for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
+        for number, step in enumerate(MIGRATIONS[current:], start=current + 1):
             async with self._transaction():
-                for statement in script.split(";"):
-                    if statement.strip():
-                        await self._db.execute(statement)
+                if isinstance(step, str):
+                    for statement in step.split(";"):
+                        if statement.strip():
+                            await self._db.execute(statement)
+                else:
+                    await step(self._db)
                 await self._db.execute(f"PRAGMA user_version = {number}")
 
     @asynccontextmanager

@@ -1,11 +1,22 @@
-"""Finished games' results and the leaderboard read from them."""
+"""The leaderboard and a game's rating changes, read from the running totals and ratings that
+`save_table` keeps with every stored result (bot/storage/ratings.py)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.storage.base import Store
-from bot.storage.rows import Leaderboard, LeaderboardRow
+from bot.storage.ratings import OVERALL
+from bot.storage.rows import BOARD_ORDERS, Leaderboard, LeaderboardRow
+
+_ORDER_KEYS = {
+    "rating": "rating",
+    "wins": "wins",
+    "win_rate": "CAST(wins AS REAL) / games",
+    "exact_bids": "CAST(bids_made AS REAL) / MAX(hands, 1)",
+    "points": "CAST(points AS REAL) / MAX(hands, 1)",
+}
+assert set(_ORDER_KEYS) == set(BOARD_ORDERS)
+
+PAGE_SIZE = 10
 
 
 class Results(Store):
@@ -13,40 +24,83 @@ class Results(Store):
         self,
         guild_id: int,
         *,
+        by: str = "rating",
         preset: str | None = None,
+        min_games: int = 1,
+        page: int = 1,
         caller_id: int | None = None,
-        limit: int = 10,
+        page_size: int = PAGE_SIZE,
     ) -> Leaderboard:
-        """Players ranked by wins, then win rate, then average place (games left early count
-        as played and not won)."""
+        """One page of the server's players (people and computer levels) with at least
+        `min_games` games, ranked by `by` (then rating, games, id), and the caller's row when
+        it is not on the page. A page past the last one has no rows (`pages` says how many)."""
+        key = _ORDER_KEYS[by]
+        first = (page - 1) * page_size
         query = (
-            "SELECT user_id, COUNT(*) AS games, SUM(place = 1 AND NOT left_early) AS wins,"
-            " AVG(place) AS average_place, SUM(bids_made) AS bids_made,"
-            " SUM(hands_played) AS hands FROM results WHERE guild_id = ?"
+            "WITH ranked AS (SELECT user_id, rating, games, wins, hands, bids_made, points,"
+            f" ROW_NUMBER() OVER (ORDER BY {key} DESC, rating DESC, games DESC, user_id)"
+            " AS rank, COUNT(*) OVER () AS total FROM ratings"
+            " WHERE guild_id = ? AND preset = ? AND games >= ?)"
+            " SELECT rank, user_id, rating, games, wins, hands, bids_made, points, total"
+            " FROM ranked WHERE (rank > ? AND rank <= ?) OR rank = 1 OR user_id = ?"
+            " ORDER BY rank"
         )
-        parameters: list[Any] = [guild_id]
-        if preset is not None:
-            query += " AND preset = ?"
-            parameters.append(preset)
-        query += " GROUP BY user_id"
+        parameters = (
+            guild_id,
+            OVERALL if preset is None else preset,
+            min_games,
+            first,
+            first + page_size,
+            caller_id,
+        )
         async with self._db.execute(query, parameters) as cursor:
             raw = [tuple(row) async for row in cursor]
-        rows = sorted(
-            raw,
-            key=lambda r: (-r[2], -(r[2] / r[1]), r[3], r[0]),
-        )
-        ranked = [
+        rows = [
             LeaderboardRow(
-                rank=position,
-                user_id=r[0],
-                games=r[1],
-                wins=r[2],
-                win_rate=r[2] / r[1],
-                average_place=float(r[3]),
-                exact_bid_rate=(r[4] / r[5]) if r[5] else 0.0,
+                rank=r[0],
+                user_id=r[1],
+                rating=r[2],
+                games=r[3],
+                wins=r[4],
+                win_rate=r[4] / r[3],
+                exact_bid_rate=r[6] / r[5] if r[5] else 0.0,
+                points_per_hand=r[7] / r[5] if r[5] else 0.0,
             )
-            for position, r in enumerate(rows, start=1)
+            for r in raw
         ]
-        top = ranked[:limit]
-        caller = next((row for row in ranked[limit:] if row.user_id == caller_id), None)
-        return Leaderboard(top=top, caller=caller)
+        on_page = [row for row in rows if first < row.rank <= first + page_size]
+        caller = next((row for row in rows if row.user_id == caller_id), None)
+        ranked = raw[0][8] if raw else 0
+        caller_games = None
+        if caller is None and caller_id is not None:
+            caller_games = await self._games_played(guild_id, preset, caller_id)
+        return Leaderboard(
+            rows=on_page,
+            caller=None if caller is None or caller in on_page else caller,
+            by=by,
+            preset=preset,
+            page=page,
+            pages=max(1, -(-ranked // page_size)),
+            ranked=ranked,
+            min_games=min_games,
+            caller_games=caller_games or None,
+        )
+
+    async def _games_played(self, guild_id: int, preset: str | None, user_id: int) -> int:
+        async with self._db.execute(
+            "SELECT games FROM ratings WHERE guild_id = ? AND preset = ? AND user_id = ?",
+            (guild_id, OVERALL if preset is None else preset, user_id),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    async def rating_changes(
+        self, table_id: int, preset: str | None = None
+    ) -> dict[int, tuple[int, int]]:
+        """A finished game's rating changes: identity → (rating after it, change), overall or
+        in `preset`. Empty for a game nobody was rated in."""
+        async with self._db.execute(
+            "SELECT user_id, rating, change FROM rating_history WHERE table_id = ? AND preset = ?",
+            (table_id, OVERALL if preset is None else preset),
+        ) as cursor:
+            return {int(r[0]): (int(r[1]), int(r[2])) async for r in cursor}

@@ -88,24 +88,44 @@ class PlayerResult:
     bids_made: int
     hands_played: int
     left_early: bool = False
+    """The person left the game or timed out (a computer finished their seat)."""
+    removed: bool = False
+    """The host removed the person from the game (not rated: docs/ratings.md)."""
+
+
+BOARD_ORDERS = ("rating", "wins", "win_rate", "exact_bids", "points")
+"""What /leaderboard can rank by: the shown rating, wins, win rate, the share of hands bid
+exactly, average points a hand."""
 
 
 @dataclass(frozen=True)
 class LeaderboardRow:
     rank: int
     user_id: int
+    """A person, or a computer level's identity (negative: `computer_level`)."""
+    rating: int
     games: int
     wins: int
     win_rate: float
-    average_place: float
     exact_bid_rate: float
+    points_per_hand: float
 
 
 @dataclass(frozen=True)
 class Leaderboard:
-    top: list[LeaderboardRow]
+    rows: list[LeaderboardRow]
+    """The page's rows, best first."""
     caller: LeaderboardRow | None
-    """The caller's own row, when they have played but are outside `top`."""
+    """The caller's own row, when they are ranked but not on this page."""
+    by: str = "rating"
+    preset: str | None = None
+    page: int = 1
+    pages: int = 1
+    ranked: int = 0
+    """How many are ranked (have played at least `min_games`)."""
+    min_games: int = 1
+    caller_games: int | None = None
+    """The caller's games when they have played fewer than `min_games` (not ranked yet)."""
 
 
 TABLE_COLUMNS = (

@@ -1,9 +1,22 @@
-"""The schema, as a list of migrations: entry i moves a database from version i to i + 1."""
+"""The schema, as a list of migrations: entry i moves a database from version i to i + 1.
+
+An entry is an SQL script (statements separated by ";"), or a coroutine function given the
+connection, for a step SQL alone cannot do (rating every stored result). Either way it runs in
+one transaction with the version bump.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
+import aiosqlite
+
+from bot.storage.ratings import add_ratings
+
+Migration = str | Callable[[aiosqlite.Connection], Awaitable[None]]
+
 # Each entry moves the schema from version i to i + 1. Never edit a released entry: add one.
-MIGRATIONS: tuple[str, ...] = (
+MIGRATIONS: tuple[Migration, ...] = (
     """
     CREATE TABLE tables (
         id          INTEGER PRIMARY KEY,
@@ -62,4 +75,7 @@ MIGRATIONS: tuple[str, ...] = (
         updated_at  REAL    NOT NULL
     );
     """,
+    # Ratings (docs/ratings.md): results get a seat (computers are stored too, several of one
+    # level at a table) and a `removed` flag; the rating tables; past results rated in order.
+    add_ratings,
 )

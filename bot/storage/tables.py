@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.storage.base import Store
+from bot.storage.ratings import rate_game
 from bot.storage.rows import (
     KEEP,
     TABLE_COLUMNS,
@@ -105,8 +106,8 @@ class Tables(Store):
     ) -> TableRow:
         """Save a new document for `table`, which must still be at `table.version`.
 
-        Events are appended and results recorded in the same transaction, so what a player is
-        shown as done is either wholly stored or not at all.
+        Events are appended, results recorded (one a seat, in seat order) and rated in the same
+        transaction, so what a player is shown as done is either wholly stored or not at all.
         """
         now = self._clock()
         new_status = status or table.status
@@ -135,24 +136,9 @@ class Tables(Store):
                     f"table #{table.id} changed since version {table.version} was loaded"
                 )
             await self._append_events(table.id, events, now)
-            for result in results:
-                await self._db.execute(
-                    "INSERT OR REPLACE INTO results (table_id, guild_id, user_id, preset, place,"
-                    " players, points, bids_made, hands_played, left_early, finished_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        table.id,
-                        table.guild_id,
-                        result.user_id,
-                        table.preset if preset is None else preset,
-                        result.place,
-                        len(results),
-                        result.points,
-                        result.bids_made,
-                        result.hands_played,
-                        int(result.left_early),
-                        now,
-                    ),
+            if results:
+                await self._store_results(
+                    table, results, table.preset if preset is None else preset, now
                 )
         self.table_saves += 1
         # What was just written, without reading it back.
@@ -166,6 +152,43 @@ class Tables(Store):
             version=table.version + 1,
             updated_at=now,
             due_at=due,
+        )
+
+    async def _store_results(
+        self, table: TableRow, results: Sequence[PlayerResult], preset: str, now: float
+    ) -> None:
+        """A finished game's results, one row a seat (in seat order), and their ratings: called
+        inside `save_table`'s transaction, so a result is never stored without its rating."""
+        await self._db.executemany(
+            "INSERT INTO results (table_id, seat, guild_id, user_id, preset, place, players,"
+            " points, bids_made, hands_played, left_early, removed, finished_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    table.id,
+                    seat,
+                    table.guild_id,
+                    result.user_id,
+                    preset,
+                    result.place,
+                    len(results),
+                    result.points,
+                    result.bids_made,
+                    result.hands_played,
+                    int(result.left_early),
+                    int(result.removed),
+                    now,
+                )
+                for seat, result in enumerate(results)
+            ],
+        )
+        await rate_game(
+            self._db,
+            guild_id=table.guild_id,
+            table_id=table.id,
+            preset=preset,
+            finished_at=now,
+            results=results,
         )
 
     async def _append_events(self, table_id: int, events: Sequence[Event], now: float) -> None:
@@ -191,5 +214,3 @@ class Tables(Store):
             (table_id,),
         ) as cursor:
             return [Event(row[0], json.loads(row[1]), row[2]) async for row in cursor]
-
-    # -- leaderboard --------------------------------------------------------------------------

@@ -28,7 +28,10 @@ from cogs.render.hand import (
     hand_message,
 )
 from cogs.render.leaderboard import (
+    BOARD_ORDER_NAMES,
+    NO_SUCH_PAGE,
     leaderboard_embed,
+    leaderboard_view,
 )
 from cogs.render.lobby import (
     PRESET_DEFAULT,
@@ -69,6 +72,7 @@ from cogs.render.table import (
 
 __all__ = [
     "AWAY_LABELS",
+    "BOARD_ORDER_NAMES",
     "COLOUR",
     "CORRUPT_TABLE",
     "FIELD_LIMIT",
@@ -80,6 +84,7 @@ __all__ = [
     "NOTICES",
     "NOT_FOR_YOU",
     "NOT_OFFERED",
+    "NO_SUCH_PAGE",
     "PRESET_DEFAULT",
     "REASONS",
     "RULE_CHOICES",
@@ -105,6 +110,7 @@ __all__ = [
     "host_panel",
     "jump_url",
     "leaderboard_embed",
+    "leaderboard_view",
     "leave_confirm",
     "notice_text",
     "reason_text",

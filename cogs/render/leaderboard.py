@@ -1,4 +1,4 @@
-"""The server's leaderboard."""
+"""The server's leaderboard: one page of ten, Previous and Next, and your own row."""
 
 from __future__ import annotations
 
@@ -6,32 +6,78 @@ from typing import Any
 
 import discord
 
-from bot.service import (
-    Leaderboard,
-)
-from cogs.render.common import (
-    COLOUR,
-)
+from bot.service import Leaderboard, LeaderboardRow, computer_level
+from cogs.items import BoardButton, board_id
+from cogs.render.common import COLOUR
+
+NO_SUCH_PAGE = "That page of the leaderboard does not exist: use /leaderboard."
+
+BOARD_ORDER_NAMES = {
+    "rating": "rating",
+    "wins": "wins",
+    "win_rate": "win rate",
+    "exact_bids": "exact-bid rate",
+    "points": "average points a hand",
+}
+"""/leaderboard's `by:` choices, as people read them."""
 
 
-def leaderboard_embed(board: Leaderboard, guild_name: str, preset: str | None) -> discord.Embed:
-    title = f"Leaderboard — {guild_name}" + (f" ({preset})" if preset else "")
+def leaderboard_embed(board: Leaderboard, guild_name: str) -> discord.Embed:
+    title = f"Leaderboard — {guild_name}" + (f" ({board.preset})" if board.preset else "")
     embed = discord.Embed(title=title[:256], colour=COLOUR)
-    if not board.top:
-        embed.description = "No finished games yet. Start one with `/ohhell start`."
-        return embed
-    rows = [_board_row(row) for row in board.top]
-    if board.caller is not None:
-        rows.append("…")
-        rows.append(_board_row(board.caller))
-    embed.description = "\n".join(rows)[:4096]
-    embed.set_footer(text="Ranked by wins, then win rate · avg place · exact bids")
+    needs = f"{board.min_games} game{'s' if board.min_games != 1 else ''}"
+    if not board.rows:
+        embed.description = f"Nobody has finished {needs} here yet. Start one with `/ohhell start`."
+    else:
+        lines = [board_row(row, board.by) for row in board.rows]
+        if board.caller is not None:
+            lines += ["…", board_row(board.caller, board.by)]
+        embed.description = "\n".join(lines)[:4096]
+    if board.caller_games is not None:
+        embed.add_field(
+            name="You",
+            value=f"{board.caller_games} of {needs} played: you are ranked after {needs}.",
+        )
+    by = BOARD_ORDER_NAMES.get(board.by, board.by)
+    embed.set_footer(
+        text=f"Ranked by {by} · page {board.page} of {board.pages} · {board.ranked} ranked "
+        f"(at least {needs}) · ratings: openskill, 1,000 to start"
+    )
     return embed
 
 
-def _board_row(row: Any) -> str:
-    return (
-        f"**{row.rank}.** <@{row.user_id}> — {row.wins} win{'s' if row.wins != 1 else ''} "
-        f"in {row.games} ({row.win_rate:.0%}) · avg place {row.average_place:.2f} · "
-        f"exact {row.exact_bid_rate:.0%}"
-    )
+def board_row(row: LeaderboardRow, by: str = "rating") -> str:
+    """One ranked player: the measure ranked by first, in bold, then the rest and games."""
+    measures = {
+        "rating": f"{row.rating:,}",
+        "wins": f"{row.wins} win{'s' if row.wins != 1 else ''}",
+        "win_rate": f"{row.win_rate:.0%} won",
+        "exact_bids": f"{row.exact_bid_rate:.0%} bids exact",
+        "points": f"{row.points_per_hand:.1f} points a hand",
+    }
+    first = measures.pop(by) if by in measures else measures.pop("rating")
+    games = f"{row.games} game{'s' if row.games != 1 else ''}"
+    rest = " · ".join([*measures.values(), games])
+    return f"**{row.rank}.** {player_name(row.user_id)} — **{first}** · {rest}"
+
+
+def player_name(user_id: int) -> str:
+    """A person as a mention (not pinging: the board sends no mentions), a computer level
+    by name."""
+    level = computer_level(user_id)
+    return f"🤖 {level} (computer)" if level is not None else f"<@{user_id}>"
+
+
+def leaderboard_view(board: Leaderboard) -> discord.ui.View | None:
+    """Previous and Next, or nothing when everything fits on one page."""
+    if board.pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    for label, direction, page, disabled in (
+        ("◀ Previous", "prev", max(board.page - 1, 1), board.page <= 1),
+        ("Next ▶", "next", min(board.page + 1, board.pages), board.page >= board.pages),
+    ):
+        cid = board_id(direction, board.by, board.preset, page)
+        item: Any = discord.ui.Button(label=label, custom_id=cid, disabled=disabled)
+        view.add_item(BoardButton(item))
+    return view

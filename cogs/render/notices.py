@@ -52,8 +52,17 @@ def _game_over(p: Mapping[str, Any]) -> str:
     standings = p["standings"]
     winners = [name for place, name, _ in standings if place == 1]
     head = " and ".join(winners) + (" win!" if len(winners) > 1 else " wins!")
-    lines = [f"{place}. {name} — {total}" for place, name, total in standings]
+    ratings = p.get("ratings") or (None,) * len(standings)
+    lines = [
+        f"{place}. {name} — {total}" + rating_text(rated)
+        for (place, name, total), rated in zip(standings, ratings, strict=True)
+    ]
     return f"**Game over — {head}**\n" + "\n".join(lines)
+
+
+def rating_text(rated: tuple[int, int] | None) -> str:
+    """A player's rating after a game and its change: " · 1,412 (+18)"."""
+    return "" if rated is None else f" · {rated[0]:,} ({rated[1]:+,})"
 
 
 def _timed_out(p: Mapping[str, Any]) -> str:

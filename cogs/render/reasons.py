@@ -76,6 +76,12 @@ REASONS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "timer_choices": lambda p: (
         "the turn timer can be " + ", ".join(timer_text(t) for t in p["timers"])
     ),
+    "no_such_page": lambda p: (
+        f"there is no page {p['page']} of the leaderboard: it has {p['pages']}"
+        if "pages" in p
+        else "that page of the leaderboard does not exist: use /leaderboard"
+    ),
+    "no_such_order": lambda p: f"the leaderboard cannot be ranked by {p['by']!r}",
     "hook": lambda p: f"the hook: the bids would add up to {p['total']}",
     # answers to whoever acted
     "opened": lambda p: "Table opened.",

@@ -230,7 +230,7 @@ async def test_host_controls_kick_hand_over_pause_resume_and_cancel(
         await standin.wait_for(lambda: "cancelled" in (dm.content or "") and not dm.components)
         await bot.tables.idle()
         board = await bot.tables.service.leaderboard(standin.guild.id)
-        assert list(board.top) == []
+        assert (board.rows, board.ranked) == ([], 0)
         assert await bot.tables.service.db.events(t)
 
 
@@ -260,7 +260,7 @@ async def test_an_unstarted_lobby_closes_and_an_idle_game_is_abandoned(
         await standin.wait_for(lambda: "This game was abandoned" in str(table_embed(table)))
         await standin.wait_for(lambda: "abandoned" in (dm.content or ""))
         board = await bot.tables.service.leaderboard(standin.guild.id)
-        assert list(board.top) == []
+        assert (board.rows, board.ranked) == ([], 0)
 
 
 async def test_rematch_reopens_the_table_with_the_same_seats_and_rules(

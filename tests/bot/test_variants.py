@@ -67,7 +67,7 @@ async def finish_and_check(
 async def test_a_whole_game_of_each_preset(
     standin: StandIn, start_bot: BotFactory, preset: str
 ) -> None:
-    async with start_bot() as bot:
+    async with start_bot(settings={"leaderboard_min_games": 1}) as bot:
         people = [standin.person(n) for n in NAMES[:2]]
         table, t = await open_table(standin, people, preset=preset)
         await add_computer(standin, people[0], table, t, "easy")
@@ -79,7 +79,7 @@ async def test_a_whole_game_of_each_preset(
         assert game_over(table)
         board = await people[0].slash(standin.channel, "leaderboard", preset=preset)
         assert board.reply is not None
-        assert "in 1 (" in board.reply.embeds[0]["description"]
+        assert "1 game" in board.reply.embeds[0]["description"]
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
@@ -184,10 +184,15 @@ async def test_the_leaderboard_after_several_games(standin: StandIn, start_bot: 
         assert board.reply is not None
         rows = board.reply.embeds[0]["description"].splitlines()
         assert len(rows) == 3
-        assert all(" in 3 (" in row for row in rows)
-        wins = [int(row.split(" — ")[1].split(" win")[0]) for row in rows]
+        assert all("3 games" in row for row in rows)
+        ratings = [int(row.split("— **")[1].split("**")[0].replace(",", "")) for row in rows]
+        assert ratings == sorted(ratings, reverse=True)
+        by_wins = await people[1].slash(standin.channel, "leaderboard", by="wins")
+        assert by_wins.reply is not None
+        rows = by_wins.reply.embeds[0]["description"].splitlines()
+        wins = [int(row.split("— **")[1].split(" win")[0]) for row in rows]
         assert wins == sorted(wins, reverse=True)
         assert sum(wins) >= 3  # shared first places count for each
         only_other = await people[1].slash(standin.channel, "leaderboard", preset="oh-hell")
         assert only_other.reply is not None
-        assert "No finished games" in only_other.reply.embeds[0]["description"]
+        assert "Nobody has finished" in only_other.reply.embeds[0]["description"]
