@@ -1,0 +1,259 @@
+"""Ratings against a real SQLite file: known outcomes, equal to openskill computed directly,
+one transaction with the results, and the migration that rates a schema-2 database's past."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+from openskill.models import PlackettLuce
+
+from bot.storage import COMPUTER_IDS, MIGRATIONS, Database, PlayerResult, TableStatus
+from bot.storage.ratings import NEW, OVERALL, rate_places, rating_ranks, shown_rating
+
+GUILD = 1
+
+
+@pytest.fixture
+async def db(tmp_path: Path):
+    database = await Database.open(tmp_path / "ratings.sqlite3")
+    yield database
+    await database.close()
+
+
+def result(user: int, place: int, **flags: bool) -> PlayerResult:
+    return PlayerResult(
+        user_id=user, place=place, points=10 - place, bids_made=1, hands_played=3, **flags
+    )
+
+
+async def play(db: Database, results: list[PlayerResult], preset: str = "classic") -> int:
+    table = await db.create_table(
+        guild_id=GUILD, channel_id=10, host_id=100, preset=preset, document={}
+    )
+    await db.save_table(table, document={}, status=TableStatus.FINISHED, results=results)
+    return table.id
+
+
+async def skill(db: Database, user: int, preset: str = OVERALL) -> tuple[float, float, int]:
+    async with db._db.execute(
+        "SELECT mu, sigma, rating FROM ratings WHERE guild_id = ? AND preset = ? AND user_id = ?",
+        (GUILD, preset, user),
+    ) as cursor:
+        row = await cursor.fetchone()
+    assert row is not None, (user, preset)
+    return float(row[0]), float(row[1]), int(row[2])
+
+
+async def test_a_win_raises_and_a_loss_lowers(db: Database) -> None:
+    table = await play(db, [result(1, 1), result(2, 2)])
+    winner, loser = await skill(db, 1), await skill(db, 2)
+    assert winner[0] > NEW.mu > loser[0]
+    assert winner[2] > 1000 > loser[2]
+    changes = await db.rating_changes(table)
+    assert changes == {1: (winner[2], winner[2] - 1000), 2: (loser[2], loser[2] - 1000)}
+    assert changes[1][1] > 0 > changes[2][1]
+    # The preset's rating moved the same way (first game there too).
+    assert await skill(db, 1, "classic") == winner
+
+
+async def test_a_tie_shares_a_place(db: Database) -> None:
+    await play(db, [result(1, 1), result(2, 1), result(3, 3)])
+    first, second, third = [await skill(db, u) for u in (1, 2, 3)]
+    assert first == pytest.approx(second)
+    assert first[0] > third[0]
+
+
+async def test_the_order_of_games_matters_as_openskill_says(tmp_path: Path) -> None:
+    model = PlackettLuce()
+    ratings = {}
+    for name, order in (("ab", [(1, 2), (2, 1)]), ("ba", [(2, 1), (1, 2)])):
+        database = await Database.open(tmp_path / f"{name}.sqlite3")
+        for first, second in order:
+            await play(database, [result(first, 1), result(second, 2), result(3, 3)])
+        ratings[name] = await skill(database, 1)
+        await database.close()
+        # The same two games, rated directly by openskill.
+        a, b, c = model.rating(), model.rating(), model.rating()
+        players = {1: a, 2: b, 3: c}
+        for first, second in order:
+            teams = [[players[first]], [players[second]], [players[3]]]
+            rated = model.rate(teams, ranks=[1, 2, 3])
+            players[first], players[second], players[3] = (team[0] for team in rated)
+        assert ratings[name][:2] == pytest.approx((players[1].mu, players[1].sigma))
+    assert ratings["ab"][0] != pytest.approx(ratings["ba"][0])
+
+
+def direct_openskill(games: list[tuple[str, list[PlayerResult]]]) -> dict[tuple[str, int], object]:
+    """What openskill gives for these games, computed here without the storage code: a leaver
+    ranks last, a removed player is left out."""
+    model = PlackettLuce()
+    ratings: dict[tuple[str, int], object] = {}
+    for preset, results in games:
+        for scope in (OVERALL, preset):
+            rated = [r for r in results if not r.removed]
+            last = max(r.place for r in results) + 1
+            teams = [[ratings.get((scope, r.user_id)) or model.rating()] for r in rated]
+            ranks = [last if r.left_early else r.place for r in rated]
+            for r, team in zip(rated, model.rate(teams, ranks=ranks), strict=True):
+                ratings[(scope, r.user_id)] = team[0]
+    return ratings
+
+
+async def test_stored_ratings_equal_a_direct_openskill_computation(db: Database) -> None:
+    rng = random.Random(15)
+    games = []
+    for _ in range(40):
+        players = rng.sample(range(1, 9), rng.randint(2, 6))
+        places = sorted(rng.randint(1, len(players)) for _ in players)
+        results = [
+            result(user, place, left_early=rng.random() < 0.1, removed=rng.random() < 0.05)
+            for user, place in zip(players, places, strict=True)
+        ]
+        games.append((rng.choice(["classic", "oh-hell"]), results))
+    history_rows = 0
+    for preset, results in games:
+        await play(db, results, preset)
+        history_rows += 2 * sum(not r.removed for r in results)
+    expected = direct_openskill(games)
+    for (scope, user), rating in expected.items():
+        mu, sigma, shown = await skill(db, user, scope)
+        assert (mu, sigma) == pytest.approx((rating.mu, rating.sigma)), (scope, user)  # type: ignore[attr-defined]
+        assert shown == shown_rating(mu, sigma)
+    async with db._db.execute("SELECT COUNT(*) FROM rating_history") as cursor:
+        assert (await cursor.fetchone())[0] == history_rows
+
+
+async def test_leavers_rank_last_and_the_removed_are_not_rated() -> None:
+    results = [result(1, 1, left_early=True), result(2, 2), result(3, 3, removed=True)]
+    assert rating_ranks(results) == [4, 2, None]
+
+
+async def test_two_seats_of_one_computer_level_move_it_to_their_mean(db: Database) -> None:
+    hard = COMPUTER_IDS["hard"]
+    table = await play(db, [result(1, 1), result(hard, 2), result(hard, 3)])
+    model = PlackettLuce()
+    teams = [[model.rating()], [model.rating()], [model.rating()]]
+    _, second, third = model.rate(teams, ranks=[1, 2, 3])
+    mu, sigma, _ = await skill(db, hard)
+    assert mu == pytest.approx((second[0].mu + third[0].mu) / 2)
+    assert sigma == pytest.approx((second[0].sigma + third[0].sigma) / 2)
+    board = await db.leaderboard(GUILD)
+    assert {row.user_id: row.games for row in board.rows} == {1: 1, hard: 2}
+    assert set(await db.rating_changes(table)) == {1, hard}
+    # One seat alone is not a game to rate.
+    assert rate_places({1: NEW}, [(1, 1)]) == {}
+
+
+async def test_a_failed_rating_update_stores_no_result(tmp_path: Path) -> None:
+    path = tmp_path / "fail.sqlite3"
+    database = await Database.open(path)
+    table = await database.create_table(
+        guild_id=GUILD, channel_id=10, host_id=100, preset="classic", document={}
+    )
+    await database.close()
+    with sqlite3.connect(path) as raw:
+        raw.execute(
+            "CREATE TRIGGER no_ratings BEFORE INSERT ON rating_history"
+            " BEGIN SELECT RAISE(ABORT, 'the rating insert failed'); END"
+        )
+    database = await Database.open(path)
+    try:
+        with pytest.raises(sqlite3.IntegrityError, match="rating insert failed"):
+            await database.save_table(
+                table,
+                document={"over": True},
+                status=TableStatus.FINISHED,
+                results=[result(1, 1), result(2, 2)],
+            )
+        for name in ("results", "ratings", "rating_history"):
+            async with database._db.execute(f"SELECT COUNT(*) FROM {name}") as cursor:
+                assert (await cursor.fetchone())[0] == 0, name
+        kept = await database.load_table(table.id)
+        assert (kept.version, kept.status, kept.document) == (1, TableStatus.LOBBY, {})
+    finally:
+        await database.close()
+
+
+def schema_2_database(
+    path: Path, games: list[tuple[float, str, list[tuple[int, int, int]]]]
+) -> None:
+    """A database as the release before ratings made it (schema 2), with finished games'
+    results: (finished_at, preset, [(user, place, left_early)])."""
+    with sqlite3.connect(path) as raw:
+        raw.executescript(str(MIGRATIONS[0]))
+        raw.executescript(str(MIGRATIONS[1]))
+        for table_id, (finished_at, preset, rows) in enumerate(games, start=1):
+            raw.execute(
+                "INSERT INTO tables (id, guild_id, channel_id, host_id, status, preset, document,"
+                " created_at, updated_at) VALUES (?, ?, 10, 100, 'finished', ?, '{}', 0, ?)",
+                (table_id, GUILD, preset, finished_at),
+            )
+            for user, place, left in rows:
+                raw.execute(
+                    "INSERT INTO results (table_id, guild_id, user_id, preset, place, players,"
+                    " points, bids_made, hands_played, left_early, finished_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, 2, 4, ?, ?)",
+                    (
+                        table_id,
+                        GUILD,
+                        user,
+                        preset,
+                        place,
+                        len(rows),
+                        20 - place,
+                        left,
+                        finished_at,
+                    ),
+                )
+        raw.execute("PRAGMA user_version = 2")
+
+
+async def test_a_schema_2_database_upgrades_and_rates_its_past_in_order_of_play(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "release.sqlite3"
+    # Stored out of order: table 1 finished last.
+    games = [
+        (300.0, "classic", [(1, 2, 0), (2, 1, 0), (3, 3, 1)]),
+        (100.0, "classic", [(1, 1, 0), (2, 2, 0)]),
+        (200.0, "oh-hell", [(1, 1, 0), (3, 1, 0), (2, 3, 0)]),
+    ]
+    schema_2_database(path, games)
+    database = await Database.open(path)
+    try:
+        assert await database.schema_version() == len(MIGRATIONS) == 3
+        played = sorted(games)
+        expected = direct_openskill(
+            [
+                (preset, [result(u, place, left_early=bool(left)) for u, place, left in rows])
+                for _, preset, rows in played
+            ]
+        )
+        for (scope, user), rating in expected.items():
+            mu, sigma, _ = await skill(database, user, scope)
+            assert (mu, sigma) == pytest.approx((rating.mu, rating.sigma)), (scope, user)  # type: ignore[attr-defined]
+        async with database._db.execute(
+            "SELECT table_id, seat, user_id, removed FROM results ORDER BY table_id, seat"
+        ) as cursor:
+            seats = [tuple(row) async for row in cursor]
+        assert seats[:3] == [(1, 0, 2, 0), (1, 1, 1, 0), (1, 2, 3, 0)]  # seats in place order
+        board = await database.leaderboard(GUILD, by="wins")
+        assert {row.user_id: (row.games, row.wins) for row in board.rows} == {
+            1: (3, 2),
+            2: (3, 1),
+            3: (2, 1),
+        }
+        # The history keeps every game, in order, for a chart.
+        async with database._db.execute(
+            "SELECT table_id FROM rating_history WHERE user_id = 1 AND preset = ''"
+            " ORDER BY finished_at"
+        ) as cursor:
+            assert [row[0] async for row in cursor] == [2, 3, 1]
+        # New games are rated on top of the replayed ones.
+        table = await play(database, [result(3, 1), result(1, 2)])
+        assert set(await database.rating_changes(table)) == {1, 3}
+    finally:
+        await database.close()
