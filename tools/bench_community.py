@@ -1,10 +1,11 @@
 """Benchmark: the community queries (`/leaderboard`, later `/ohhell stats`) on a big database.
 
-``python -m tools.bench_community [--results N] [--path FILE] [--repeat R]``. Fills a SQLite
-file with N stored results (default 100,000) in one server through the real `save_table` (so
-every game is rated as the bot rates it), then times each query `QUERIES` lists: milliseconds
-of database time (the awaited storage call), median and worst of `--repeat` runs. The file is
-kept and reused when it already holds N results. The last line of output is JSON.
+``python -m tools.bench_community [--results N] [--path FILE] [--repeat R] [--upgrade]``.
+Fills a SQLite file with N stored results (default 100,000) in one server through the real
+`save_table` (so every game is rated as the bot rates it), then times each query `QUERIES`
+lists: milliseconds of database time (the awaited storage call), median and worst of
+`--repeat` runs. The file is kept and reused when it already holds N results. `--upgrade` also
+times the migration of a schema-2 copy (rating every result). The last line of output is JSON.
 
 To add a query (the stats helper's), append `(name, function)` to `QUERIES`: the function gets
 the open `Database` and a `Sample` (the server, a busy player, a preset) and awaits one call.
@@ -16,13 +17,21 @@ import argparse
 import asyncio
 import json
 import random
+import sqlite3
 import statistics
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.storage import BOARD_ORDERS, COMPUTER_IDS, Database, PlayerResult, TableStatus
+from bot.storage import (
+    BOARD_ORDERS,
+    COMPUTER_IDS,
+    MIGRATIONS,
+    Database,
+    PlayerResult,
+    TableStatus,
+)
 
 GUILD = 1
 PRESETS = ("classic", "oh-hell", "oh-shit", "nomination")
@@ -136,6 +145,34 @@ async def time_queries(db: Database, sample: Sample, repeat: int) -> dict[str, d
     return figures
 
 
+async def time_upgrade(source: Path) -> tuple[int, float]:
+    """Seconds to open a schema-2 copy of `source` (the release before ratings: people's
+    results only), which rates every stored result on the way; and how many results it had."""
+    target = source.with_name(source.stem + "-schema2.sqlite3")
+    target.unlink(missing_ok=True)
+    with sqlite3.connect(target) as raw:
+        raw.executescript(str(MIGRATIONS[0]))
+        raw.executescript(str(MIGRATIONS[1]))
+        raw.execute("ATTACH DATABASE ? AS source", (str(source),))
+        raw.execute("INSERT INTO tables SELECT * FROM source.tables")
+        raw.execute(
+            "INSERT INTO results (table_id, guild_id, user_id, preset, place, players, points,"
+            " bids_made, hands_played, left_early, finished_at) SELECT table_id, guild_id,"
+            " user_id, preset, place, players, points, bids_made, hands_played, left_early,"
+            " finished_at FROM source.results WHERE user_id > 0"
+        )
+        count = raw.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+        raw.execute("PRAGMA user_version = 2")
+    raw.close()
+    start = time.perf_counter()
+    db = await Database.open(target)
+    seconds = time.perf_counter() - start
+    await db.close()
+    target.unlink()
+    print(f"upgrading a schema-2 database of {count:,} results: {seconds:.1f} s")
+    return int(count), seconds
+
+
 async def main(args: argparse.Namespace) -> dict[str, object]:
     db = await Database.open(args.path)
     try:
@@ -152,6 +189,7 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
     finally:
         await db.close()
     worst = max(f["median_ms"] for f in figures.values())
+    upgrade = await time_upgrade(args.path) if args.upgrade else None
     return {
         "results": args.results,
         "players": players,
@@ -159,6 +197,7 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
         "target_ms": TARGET_MS,
         "met": worst < TARGET_MS,
         "queries": figures,
+        "upgrade": None if upgrade is None else {"results": upgrade[0], "seconds": upgrade[1]},
     }
 
 
@@ -169,6 +208,9 @@ def run(argv: list[str] | None = None) -> None:
     parser.add_argument("--path", type=Path, default=Path("data/bench_community.sqlite3"))
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--seed", type=int, default=15)
+    parser.add_argument(
+        "--upgrade", action="store_true", help="also time the migration of a schema-2 copy"
+    )
     report = asyncio.run(main(parser.parse_args(argv)))
     print(json.dumps(report))
 

@@ -20,5 +20,9 @@ def test_bench_times_every_query_and_prints_json(
     assert set(figures["queries"]) == {name for name, _ in bench.QUERIES}
     assert figures["results"] == 200 and figures["players"] > 0
     # A second run reuses the filled file.
-    bench.run(["--results", "200", "--people", "30", "--path", str(path), "--repeat", "1"])
-    assert "filled" not in capsys.readouterr().out
+    bench.run(
+        ["--results", "200", "--people", "30", "--path", str(path), "--repeat", "1", "--upgrade"]
+    )
+    out = capsys.readouterr().out
+    assert "filled" not in out
+    assert json.loads(out.strip().splitlines()[-1])["upgrade"]["results"] > 0
