@@ -257,3 +257,42 @@ async def test_a_schema_2_database_upgrades_and_rates_its_past_in_order_of_play(
         assert set(await database.rating_changes(table)) == {1, 3}
     finally:
         await database.close()
+
+
+def rounded(rows: list[tuple[object, ...]]) -> list[tuple[object, ...]]:
+    return [tuple(round(v, 9) if isinstance(v, float) else v for v in row) for row in rows]
+
+
+async def test_the_upgrade_rates_exactly_as_a_live_game_does(tmp_path: Path) -> None:
+    rng = random.Random(7)
+    games = []
+    for number in range(60):
+        players = rng.sample([*range(1, 9), COMPUTER_IDS["hard"]], rng.randint(2, 5))
+        places = sorted(rng.randint(1, len(players)) for _ in players)
+        rows = [(u, p, int(rng.random() < 0.1)) for u, p in zip(players, places, strict=True)]
+        games.append((float(number), rng.choice(["classic", "oh-hell"]), rows))
+    schema_2_database(tmp_path / "old.sqlite3", games)
+    upgraded = await Database.open(tmp_path / "old.sqlite3")
+    live = await Database.open(tmp_path / "live.sqlite3")
+    try:
+        for _, preset, rows in games:
+            results = [  # as schema_2_database stores them
+                PlayerResult(u, place, 20 - place, 2, 4, left_early=bool(left))
+                for u, place, left in rows
+            ]
+            await play(live, results, preset)
+        queries = (
+            "SELECT guild_id, preset, user_id, mu, sigma, rating, games, wins, hands, bids_made,"
+            " points FROM ratings ORDER BY guild_id, preset, user_id",
+            "SELECT guild_id, user_id, preset, table_id, mu, sigma, rating, change"
+            " FROM rating_history ORDER BY table_id, preset, user_id",
+        )
+        for query in queries:
+            async with upgraded._db.execute(query) as cursor:
+                replayed = [tuple(row) async for row in cursor]
+            async with live._db.execute(query) as cursor:
+                stored = [tuple(row) async for row in cursor]
+            assert rounded(replayed) == rounded(stored) and len(stored) > 20
+    finally:
+        await upgraded.close()
+        await live.close()

@@ -93,6 +93,40 @@ def rate_places(current: Mapping[int, Skill], seats: Sequence[tuple[int, int]]) 
     }
 
 
+def seat_totals(results: Sequence[PlayerResult]) -> dict[int, Totals]:
+    """What a game adds to each identity's running totals (a computer level: every seat)."""
+    totals: dict[int, Totals] = {}
+    for r in results:
+        won = int(r.place == 1 and not r.left_early)
+        games, wins, hands, made, points = totals.get(r.user_id, (0, 0, 0, 0, 0))
+        totals[r.user_id] = (
+            games + 1,
+            wins + won,
+            hands + r.hands_played,
+            made + r.bids_made,
+            points + r.points,
+        )
+    return totals
+
+
+Totals = tuple[int, int, int, int, int]
+"""games, wins, hands, bids made, points."""
+
+_UPSERT_RATING = (
+    "INSERT INTO ratings (guild_id, preset, user_id, mu, sigma, rating, games, wins, hands,"
+    " bids_made, points, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (guild_id, preset, user_id) DO UPDATE SET mu = excluded.mu,"
+    " sigma = excluded.sigma, rating = excluded.rating, games = games + excluded.games,"
+    " wins = wins + excluded.wins, hands = hands + excluded.hands,"
+    " bids_made = bids_made + excluded.bids_made, points = points + excluded.points,"
+    " updated_at = excluded.updated_at"
+)
+_INSERT_HISTORY = (
+    "INSERT INTO rating_history (guild_id, user_id, preset, table_id, finished_at, mu, sigma,"
+    " rating, change) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
 async def rate_game(
     db: aiosqlite.Connection,
     *,
@@ -104,34 +138,59 @@ async def rate_game(
 ) -> list[RatingChange]:
     """Rate a finished game overall and in its preset, and add its seats to the running
     totals the leaderboard reads. Call inside the transaction that stores the results."""
-    ranks = rating_ranks(results)
-    seats = [(r.user_id, rank) for r, rank in zip(results, ranks, strict=True) if rank is not None]
+    seats = rated_seats(results)
+    totals = seat_totals(results)
     changes: list[RatingChange] = []
     for scope in (OVERALL, preset):
-        current = await _current(db, guild_id, scope, {r.user_id for r in results})
+        current = await _current(db, guild_id, scope, totals)
         new = rate_places(current, seats)
-        await _add_totals(db, guild_id, scope, results, current, new, finished_at)
-        for identity, skill in new.items():
-            change = RatingChange(
-                identity, scope, skill.shown, skill.shown - current[identity].shown
-            )
-            changes.append(change)
-            await db.execute(
-                "INSERT INTO rating_history (guild_id, user_id, preset, table_id, finished_at,"
-                " mu, sigma, rating, change) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    guild_id,
-                    identity,
-                    scope,
-                    table_id,
+        await db.executemany(
+            _UPSERT_RATING,
+            [
+                _rating_row(
+                    (guild_id, scope, identity),
+                    new.get(identity, current[identity]),
+                    added,
                     finished_at,
-                    skill.mu,
-                    skill.sigma,
-                    change.rating,
-                    change.change,
-                ),
-            )
+                )
+                for identity, added in totals.items()
+            ],
+        )
+        rows = [
+            _history_row(guild_id, identity, scope, table_id, finished_at, skill, current[identity])
+            for identity, skill in new.items()
+        ]
+        await db.executemany(_INSERT_HISTORY, rows)
+        changes += [RatingChange(row[1], scope, row[7], row[8]) for row in rows]
     return changes
+
+
+def rated_seats(results: Sequence[PlayerResult]) -> list[tuple[int, int]]:
+    """(identity, rank) of each rated seat (`rating_ranks`)."""
+    ranks = rating_ranks(results)
+    return [(r.user_id, rank) for r, rank in zip(results, ranks, strict=True) if rank is not None]
+
+
+def _rating_row(
+    key: tuple[int, str, int], skill: Skill, totals: Totals, at: float
+) -> tuple[Any, ...]:
+    """A `ratings` row: (guild, preset, identity), the skill, the totals (added on conflict)."""
+    return (*key, skill.mu, skill.sigma, skill.shown, *totals, at)
+
+
+def _history_row(
+    guild_id: int,
+    identity: int,
+    scope: str,
+    table_id: int,
+    finished_at: float,
+    skill: Skill,
+    before: Skill,
+) -> tuple[Any, ...]:
+    """A `rating_history` row, with the change in the shown rating."""
+    change = skill.shown - before.shown
+    shown = (skill.shown, change)
+    return (guild_id, identity, scope, table_id, finished_at, skill.mu, skill.sigma, *shown)
 
 
 async def _current(
@@ -148,56 +207,6 @@ async def _current(
         async for row in cursor:
             skills[int(row[0])] = Skill(float(row[1]), float(row[2]))
     return skills
-
-
-async def _add_totals(
-    db: aiosqlite.Connection,
-    guild_id: int,
-    scope: str,
-    results: Sequence[PlayerResult],
-    current: Mapping[int, Skill],
-    new: Mapping[int, Skill],
-    finished_at: float,
-) -> None:
-    totals: dict[int, list[int]] = {}
-    for r in results:
-        games, wins, hands, made, points = totals.setdefault(r.user_id, [0, 0, 0, 0, 0])
-        totals[r.user_id] = [
-            games + 1,
-            wins + int(r.place == 1 and not r.left_early),
-            hands + r.hands_played,
-            made + r.bids_made,
-            points + r.points,
-        ]
-    rows: list[tuple[Any, ...]] = []
-    for identity, (games, wins, hands, made, points) in totals.items():
-        skill = new.get(identity, current[identity])
-        rows.append(
-            (
-                guild_id,
-                scope,
-                identity,
-                skill.mu,
-                skill.sigma,
-                skill.shown,
-                games,
-                wins,
-                hands,
-                made,
-                points,
-                finished_at,
-            )
-        )
-    await db.executemany(
-        "INSERT INTO ratings (guild_id, preset, user_id, mu, sigma, rating, games, wins, hands,"
-        " bids_made, points, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT (guild_id, preset, user_id) DO UPDATE SET mu = excluded.mu,"
-        " sigma = excluded.sigma, rating = excluded.rating, games = games + excluded.games,"
-        " wins = wins + excluded.wins, hands = hands + excluded.hands,"
-        " bids_made = bids_made + excluded.bids_made, points = points + excluded.points,"
-        " updated_at = excluded.updated_at",
-        rows,
-    )
 
 
 # -- the migration to schema 3 ---------------------------------------------------------------
@@ -266,7 +275,8 @@ SCHEMA_3 = """
 
 async def add_ratings(db: aiosqlite.Connection) -> None:
     """Schema 2 → 3: results get their seat and a `removed` flag, the rating tables are made,
-    and every stored result is rated in order of play (finish time, then table)."""
+    and every stored result is rated in order of play (finish time, then table) — the same
+    sums as `rate_game`, kept in memory and written once at the end."""
     for statement in SCHEMA_3.split(";"):
         if statement.strip():
             await db.execute(statement)
@@ -275,25 +285,31 @@ async def add_ratings(db: aiosqlite.Connection) -> None:
         " hands_played, left_early, removed FROM results ORDER BY finished_at, table_id, seat"
     ) as cursor:
         rows = [tuple(row) async for row in cursor]
+    replay = _Replay()
     game: list[tuple[Any, ...]] = []
     for row in rows:
         if game and row[0] != game[0][0]:
-            await _replay(db, game)
+            replay.rate(game)
             game = []
         game.append(row)
     if game:
-        await _replay(db, game)
+        replay.rate(game)
+    await db.executemany(_UPSERT_RATING, replay.rating_rows())
+    await db.executemany(_INSERT_HISTORY, replay.history)
 
 
-async def _replay(db: aiosqlite.Connection, rows: Sequence[tuple[Any, ...]]) -> None:
-    table_id, guild_id, preset, finished_at = rows[0][:4]
-    await rate_game(
-        db,
-        guild_id=guild_id,
-        table_id=table_id,
-        preset=preset,
-        finished_at=finished_at,
-        results=[
+class _Replay:
+    """Stored results rated in order of play, in memory."""
+
+    def __init__(self) -> None:
+        self.skills: dict[tuple[int, str, int], Skill] = {}
+        self.totals: dict[tuple[int, str, int], Totals] = {}
+        self.updated: dict[tuple[int, str, int], float] = {}
+        self.history: list[tuple[Any, ...]] = []
+
+    def rate(self, rows: Sequence[tuple[Any, ...]]) -> None:
+        table_id, guild_id, preset, finished_at = rows[0][:4]
+        results = [
             PlayerResult(
                 user_id=r[4],
                 place=r[5],
@@ -304,5 +320,33 @@ async def _replay(db: aiosqlite.Connection, rows: Sequence[tuple[Any, ...]]) -> 
                 removed=bool(r[10]),
             )
             for r in rows
-        ],
-    )
+        ]
+        seats = rated_seats(results)
+        totals = seat_totals(results)
+        for scope in (OVERALL, preset):
+            current = {i: self.skills.get((guild_id, scope, i), NEW) for i in totals}
+            new = rate_places(current, seats)
+            for identity, added in totals.items():
+                key = (guild_id, scope, identity)
+                before = self.totals.get(key, (0, 0, 0, 0, 0))
+                self.totals[key] = (
+                    before[0] + added[0],
+                    before[1] + added[1],
+                    before[2] + added[2],
+                    before[3] + added[3],
+                    before[4] + added[4],
+                )
+                self.skills[key] = new.get(identity, current[identity])
+                self.updated[key] = finished_at
+            self.history += [
+                _history_row(
+                    guild_id, identity, scope, table_id, finished_at, skill, current[identity]
+                )
+                for identity, skill in new.items()
+            ]
+
+    def rating_rows(self) -> list[tuple[Any, ...]]:
+        return [
+            _rating_row(key, self.skills[key], self.totals[key], self.updated[key])
+            for key in self.totals
+        ]
