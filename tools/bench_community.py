@@ -71,11 +71,16 @@ async def _rating_changes(db: Database, s: Sample) -> object:
     return await db.rating_changes(s.table_id)
 
 
+async def _rating_history(db: Database, s: Sample) -> object:
+    return await db.rating_history(s.guild_id, s.user_id)
+
+
 QUERIES: list[tuple[str, Query]] = [
     *((f"leaderboard by:{by}", _board(by, preset=False)) for by in BOARD_ORDERS),
     *((f"leaderboard by:{by} preset", _board(by, preset=True)) for by in BOARD_ORDERS),
     ("leaderboard page 5", _board("rating", preset=False, page=5)),
     ("rating changes of a game", _rating_changes),
+    ("a player's rating history", _rating_history),
 ]
 
 

@@ -104,3 +104,15 @@ class Results(Store):
             (table_id, OVERALL if preset is None else preset),
         ) as cursor:
             return {int(r[0]): (int(r[1]), int(r[2])) async for r in cursor}
+
+    async def rating_history(
+        self, guild_id: int, user_id: int, preset: str | None = None
+    ) -> list[tuple[float, int]]:
+        """A player's shown rating after each rated game, oldest first: (finished_at, rating),
+        overall or in `preset` (for a chart)."""
+        async with self._db.execute(
+            "SELECT finished_at, rating FROM rating_history WHERE guild_id = ? AND user_id = ?"
+            " AND preset = ? ORDER BY finished_at, table_id",
+            (guild_id, user_id, OVERALL if preset is None else preset),
+        ) as cursor:
+            return [(float(r[0]), int(r[1])) async for r in cursor]
