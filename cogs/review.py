@@ -15,7 +15,7 @@ from cogs.render.review import review_embed, review_progress
 
 PROGRESS_EVERY = 1.0
 """Seconds between edits of the progress line (Discord's rate limits; people read it anyway)."""
-MAX_GAME = 2**53
+MAX_GAME = 2**53 - 1
 """The largest game number the option takes (Discord's integers)."""
 
 

@@ -16,6 +16,7 @@ from bot.config import DEFAULTS
 from bot.engine import SUITS, Action, Bid, Card, Game
 from bot.engine.records import record_from_game
 from bot.service.errors import Refused
+from bot.service.seat_views import card_order
 from bot.service.turns import load_document, run_in_thread
 from bot.storage import Database, TableStatus
 
@@ -88,7 +89,8 @@ class Moment:
 @dataclass(frozen=True)
 class HandReview:
     hand: int
-    cards_each: int
+    cards: tuple[Card, ...]
+    """The person's cards as dealt."""
     trump: str | None
     """The trump suit's letter, or None for no trumps."""
     bid: int | None
@@ -197,6 +199,12 @@ class ReviewService:
         return _summary(table_id, played, seat, judged, document.seats[seat].left)
 
 
+def _in_order(game: Game, dealt: tuple[int, ...], trump: str | None) -> tuple[Card, ...]:
+    """Cards as a hand shows them: trumps first, then by suit, high to low."""
+    cards = game.pack.cards
+    return tuple(cards[c] for c in sorted(dealt, key=lambda c: card_order(trump, cards[c], c)))
+
+
 def _moment(j: Judgement) -> Moment:
     d = j.decision
     return Moment(
@@ -221,11 +229,12 @@ def _summary(table_id: int, game: Game, seat: int, judged: list[Judgement], left
         bids = [j for j in judged if j.decision.hand == log.number and j.decision.kind == "bid"]
         last = bids[-1] if bids else None
         hard_bid = last.choice.n if last is not None and isinstance(last.choice, Bid) else None
+        trump = SUITS[log.trump] if log.trump >= 0 else None
         hands.append(
             HandReview(
                 hand=log.number,
-                cards_each=log.cards_each,
-                trump=SUITS[log.trump] if log.trump >= 0 else None,
+                cards=_in_order(game, log.dealt[seat], trump),
+                trump=trump,
                 bid=log.bids[seat] if log.bids[seat] >= 0 else None,
                 taken=log.won[seat],
                 points=None if log.points is None else log.points[seat],

@@ -67,9 +67,9 @@ def hand_text(hand: HandReview) -> str:
     ``hard`` would have made otherwise."""
     points = "" if hand.points is None else f" ({hand.points:+d})"
     bid = "—" if hand.bid is None else str(hand.bid)
+    cards = " ".join(card_text(c) for c in hand.cards)
     line = (
-        f"**Hand {hand.hand}** · {hand.cards_each} card{'s' if hand.cards_each != 1 else ''} · "
-        f"{_trump(hand)}: you bid {bid}, took {hand.taken}{points}"
+        f"**Hand {hand.hand}** · {cards} · {_trump(hand)}: you bid {bid}, took {hand.taken}{points}"
     )
     if hand.hard_bid is None:
         line += " · no choice of bid"
