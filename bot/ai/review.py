@@ -15,6 +15,7 @@ Two plain functions of picklable inputs, so the bot runs them in its worker proc
 from __future__ import annotations
 
 import copy
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -60,6 +61,8 @@ class Assessment:
     cost: float
     """Points (utility: penalties saved under ``negative``) ``hard``'s choice is estimated to
     be worth over the decision made: the mean paired difference. 0 when they agree."""
+    error: float
+    """The standard error of ``cost`` (infinite with fewer than two shared samples)."""
     choice_tricks: float
     """Tricks the seat is expected to take with ``hard``'s choice."""
     actual_tricks: float
@@ -153,14 +156,20 @@ def assess(
     mine = sampled.get(choice, [])
     theirs = sampled.get(decision.action, [])
     shared = min(len(mine), len(theirs))
-    cost = 0.0
-    if choice != decision.action and shared:
-        pairs = zip(mine[:shared], theirs[:shared], strict=True)
-        cost = sum(a[0] - b[0] for a, b in pairs) / shared
+    cost, error = 0.0, math.inf
+    if choice == decision.action:
+        error = 0.0
+    elif shared:
+        gaps = [a[0] - b[0] for a, b in zip(mine[:shared], theirs[:shared], strict=True)]
+        cost = sum(gaps) / shared
+        if shared > 1:
+            spread = sum((g - cost) ** 2 for g in gaps) / (shared - 1)
+            error = math.sqrt(spread / shared)
     return Assessment(
         decision=decision,
         choice=choice,
         cost=cost,
+        error=error,
         choice_tricks=_mean_tricks(mine),
         actual_tricks=_mean_tricks(theirs),
         samples=len(mine),

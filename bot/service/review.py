@@ -22,7 +22,11 @@ from bot.storage import Database, TableStatus
 
 MIN_COST = 0.5
 """A decision other than ``hard``'s is shown when ``hard``'s is estimated to be worth at least
-this many points more (cards of equal use differ by nothing)."""
+this many points more (cards of equal use differ by nothing) ..."""
+SURE = 2.0
+"""... and by at least this many standard errors of that estimate: with a budget of 0.3 s most
+differences are within the sampling noise (measured: 30 of 106 decisions of a `normal` player
+were 0.5 points or more behind, 7 of them by two standard errors)."""
 COSTLIEST = 3
 """How many of the costliest moments come first."""
 
@@ -55,6 +59,8 @@ class Judgement(Protocol):
     def choice(self) -> Action: ...
     @property
     def cost(self) -> float: ...
+    @property
+    def error(self) -> float: ...
     @property
     def choice_tricks(self) -> float: ...
 
@@ -112,6 +118,8 @@ class Review:
     decisions: int
     agreed: int
     """Decisions where ``hard`` chose the same."""
+    clearly_worse: int
+    """Decisions where ``hard``'s choice was clearly better (the moments shown)."""
     hands: tuple[HandReview, ...]
     costliest: tuple[Moment, ...]
     """Up to `COSTLIEST` moments, the costliest first."""
@@ -205,6 +213,10 @@ def _in_order(game: Game, dealt: tuple[int, ...], trump: str | None) -> tuple[Ca
     return tuple(cards[c] for c in sorted(dealt, key=lambda c: card_order(trump, cards[c], c)))
 
 
+def _clearly_better(j: Judgement) -> bool:
+    return j.choice != j.decision.action and j.cost >= max(MIN_COST, SURE * j.error)
+
+
 def _moment(j: Judgement) -> Moment:
     d = j.decision
     return Moment(
@@ -249,6 +261,7 @@ def _summary(table_id: int, game: Game, seat: int, judged: list[Judgement], left
         name=game.names[seat],
         decisions=len(judged),
         agreed=sum(1 for j in judged if j.choice == j.decision.action),
+        clearly_worse=len(shown),
         hands=tuple(hands),
         costliest=tuple(costliest),
         total_cost=sum(m.cost for m in shown),

@@ -90,16 +90,22 @@ def review_embed(review: Review) -> discord.Embed:
     """The result: the costliest moments first, then hand by hand."""
     embed = discord.Embed(title=f"Review of game #{review.table_id} — {review.name}", colour=COLOUR)
     other = review.decisions - review.agreed
-    parts = [
-        f"{HARD}, the strongest computer player, judged your {review.decisions} decision"
-        f"{'s' if review.decisions != 1 else ''} from what you could see at the time. "
-        f"It agreed with {review.agreed} and would have chosen otherwise at {other}"
-        + (
-            f"; the choices that mattered are estimated at {review.total_cost:.1f} points in all."
-            if review.costliest
-            else "; none of those was worth a point."
+    plural = "s" if review.decisions != 1 else ""
+    summary = (
+        f"{HARD}, the strongest computer player, judged your {review.decisions} decision{plural} "
+        f"from what you could see at the time. It agreed with {review.agreed}"
+    )
+    if review.clearly_worse:
+        summary += (
+            f"; of the other {other}, {review.clearly_worse} "
+            f"{'was' if review.clearly_worse == 1 else 'were'} clearly worse, estimated at "
+            f"{review.total_cost:.1f} points in all."
         )
-    ]
+    elif other:
+        summary += f"; none of the other {other} was clearly worse."
+    else:
+        summary += "."
+    parts = [summary]
     if review.left_early:
         parts.append("*You left before the end: a computer made your later decisions.*")
     if review.costliest:
@@ -109,6 +115,7 @@ def review_embed(review: Review) -> discord.Embed:
     parts += [hand_text(h) for h in review.hands]
     embed.description = fit("\n".join(parts), DESCRIPTION_LIMIT)
     embed.set_footer(
-        text="Estimates from sampled play-outs of the rest of the hand: a guide, not a verdict."
+        text="Estimates from sampled play-outs of the rest of the hand: a guide, not a verdict. "
+        "Shown where hard's choice is worth half a point or more, beyond the sampling noise."
     )
     return embed

@@ -66,6 +66,7 @@ def test_a_long_review_fits_an_embed() -> None:
         name="Ann",
         decisions=400,
         agreed=200,
+        clearly_worse=200,
         hands=hands,
         costliest=(moment(cost=9.0), moment(cost=8.0), moment(cost=7.0)),
         total_cost=1000.0,
