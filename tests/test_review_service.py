@@ -11,8 +11,9 @@ import pytest
 
 from bot.ai import review as ai_review
 from bot.engine import Game
+from bot.engine.records import record_from_game
 from bot.service import Refused, TableService
-from bot.service.review import COSTLIEST, MIN_COST, Review, ReviewService
+from bot.service.review import COSTLIEST, MIN_COST, SURE, Review, ReviewService
 from bot.storage import Database, TableStatus
 from tests.test_service import ANN, BOB, CAT, GUILD, choose, first_legal, run_automatic
 
@@ -42,9 +43,14 @@ def reviews_of(database: Database) -> ReviewService:
 
 
 async def play_a_game(
-    tables: TableService, guild: int = GUILD, channel: int = 10, **settings: object
+    tables: TableService,
+    guild: int = GUILD,
+    channel: int = 10,
+    ann_leaves_after: int | None = None,
+    **settings: object,
 ) -> int:
-    """Ann and Bob with a computer, to the end: each person takes the first allowed choice."""
+    """Ann and Bob with a computer, to the end: each person takes the first allowed choice
+    (Ann leaves after ``ann_leaves_after`` of her actions, if given)."""
     opened = await tables.open_table(
         guild_id=guild, channel_id=channel, user_id=ANN, name="Ann", settings=dict(settings)
     )
@@ -52,6 +58,7 @@ async def play_a_game(
     await tables.join(table_id, BOB, "Bob")
     await tables.add_computer(table_id, ANN, "easy")
     await tables.start_game(table_id, ANN)
+    acted = 0
     for _ in range(500):
         await run_automatic(tables, table_id)
         if (await tables.table_view(table_id)).status is TableStatus.FINISHED:
@@ -60,6 +67,9 @@ async def play_a_game(
             state = await tables.hand_state(table_id, user)
             if state.my_turn:
                 await tables.act(table_id, user, state.hand_number, choose(state))
+                acted += user == ANN
+                if user == ANN and acted == ann_leaves_after:
+                    await tables.leave(table_id, ANN)
                 break
     raise AssertionError("the game did not finish")
 
@@ -100,6 +110,27 @@ async def test_a_player_s_review_judges_every_decision_with_progress(
     assert review.agreed < review.decisions
     # the default is the person's last game here, and the same samples give the same review
     assert await reviews_of(database).review(GUILD, ANN) == review
+    # shown: exactly the decisions hard judges clearly worse (half a point and 2 errors)
+    record = record_from_game(game)
+    judged = [ai_review.assess(record, d, 1.0, table_id, 8) for d in ai_review.decisions(record, 0)]
+    assert len(judged) == review.decisions and review.not_theirs == 0
+    clearly = [
+        (j.decision.hand, j.decision.action, j.choice)
+        for j in judged
+        if j.choice != j.decision.action and j.cost >= max(MIN_COST, SURE * j.error)
+    ]
+    assert [(m.hand, m.made, m.better) for m in moments] == clearly
+    assert any(j.choice != j.decision.action and j.cost < 2 * j.error for j in judged)
+
+
+async def test_decisions_a_computer_made_for_the_person_are_left_out(
+    database: Database, tables: TableService
+) -> None:
+    table_id = await play_a_game(tables, ann_leaves_after=3, preset="classic", max_cards=3)
+    review = await reviews_of(database).review(GUILD, ANN, table_id)
+    game = Game.from_json((await database.load_table(table_id)).document["game"])
+    everything = ai_review.decisions(record_from_game(game), 0)
+    assert review.decisions == 3 and review.not_theirs == len(everything) - 3 > 0
 
 
 async def test_refusals(database: Database, tables: TableService) -> None:

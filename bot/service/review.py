@@ -19,6 +19,7 @@ from bot.service.errors import Refused
 from bot.service.seat_views import card_order
 from bot.service.turns import load_document, run_in_thread
 from bot.storage import Database, TableStatus
+from bot.storage import Event as StoredEvent
 
 MIN_COST = 0.5
 """A decision other than ``hard``'s is shown when ``hard``'s is estimated to be worth at least
@@ -125,8 +126,9 @@ class Review:
     """Up to `COSTLIEST` moments, the costliest first."""
     total_cost: float
     """What every moment shown is estimated to be worth together."""
-    left_early: bool
-    """The person left before the end: a computer made their later decisions."""
+    not_theirs: int
+    """The seat's decisions a computer made for the person (a missed turn, or while they were
+    away): left out."""
 
 
 class ReviewService:
@@ -193,7 +195,9 @@ class ReviewService:
             raise Refused("review_not_player", game=table_id)
         played = Game.from_json(document.game)
         record = record_from_game(played)
-        found = list(await self._run_blocking(self._find, record, seat))
+        everything = list(await self._run_blocking(self._find, record, seat))
+        theirs = _made_by(await self.db.events(table_id), record, user_id)
+        found = [d for d in everything if theirs is None or (d.hand, d.index) in theirs]
         judged: list[Judgement] = []
         if progress is not None:
             await progress(0, len(found))
@@ -204,13 +208,41 @@ class ReviewService:
             judged.append(judgement)
             if progress is not None:
                 await progress(len(judged), len(found))
-        return _summary(table_id, played, seat, judged, document.seats[seat].left)
+        return _summary(table_id, played, seat, judged, len(everything) - len(found))
 
 
 def _in_order(game: Game, dealt: tuple[int, ...], trump: str | None) -> tuple[Card, ...]:
     """Cards as a hand shows them: trumps first, then by suit, high to low."""
     cards = game.pack.cards
     return tuple(cards[c] for c in sorted(dealt, key=lambda c: card_order(trump, cards[c], c)))
+
+
+ACTION_EVENTS = frozenset(("BidMade", "BidChanged", "TrumpChosen", "CardPlayed"))
+"""The stored engine events that are a record's actions, one each, in the same order."""
+
+
+def _made_by(
+    events: Sequence[StoredEvent], record: dict[str, Any], user_id: int
+) -> set[tuple[int, int]] | None:
+    """The record's actions (hand, index) that ``user_id`` made themselves: each action's
+    stored event carries who caused it (None for a computer's move, a missed turn's, or one
+    made while the person was away). None when the log does not match the record (then every
+    decision of the seat is reviewed)."""
+    acted = [e for e in events if e.kind in ACTION_EVENTS]
+    positions = [
+        (number, index, action["seat"])
+        for number, hand in enumerate(record["hands"], start=1)
+        for index, action in enumerate(hand["actions"])
+    ]
+    if len(acted) != len(positions):
+        return None
+    mine: set[tuple[int, int]] = set()
+    for event, (number, index, seat) in zip(acted, positions, strict=True):
+        if event.payload.get("seat") != seat:
+            return None
+        if event.user_id == user_id:
+            mine.add((number, index))
+    return mine
 
 
 def _clearly_better(j: Judgement) -> bool:
@@ -232,8 +264,10 @@ def _moment(j: Judgement) -> Moment:
     )
 
 
-def _summary(table_id: int, game: Game, seat: int, judged: list[Judgement], left: bool) -> Review:
-    shown = [_moment(j) for j in judged if j.choice != j.decision.action and j.cost >= MIN_COST]
+def _summary(
+    table_id: int, game: Game, seat: int, judged: list[Judgement], not_theirs: int
+) -> Review:
+    shown = [_moment(j) for j in judged if _clearly_better(j)]
     hands = []
     for log in game.history():
         if seat not in log.seats:
@@ -265,5 +299,5 @@ def _summary(table_id: int, game: Game, seat: int, judged: list[Judgement], left
         hands=tuple(hands),
         costliest=tuple(costliest),
         total_cost=sum(m.cost for m in shown),
-        left_early=left,
+        not_theirs=not_theirs,
     )

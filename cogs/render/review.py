@@ -106,8 +106,12 @@ def review_embed(review: Review) -> discord.Embed:
     else:
         summary += "."
     parts = [summary]
-    if review.left_early:
-        parts.append("*You left before the end: a computer made your later decisions.*")
+    if review.not_theirs:
+        many = review.not_theirs != 1
+        parts.append(
+            f"*{review.not_theirs} decision{'s' if many else ''} the computer made for you (a "
+            f"missed turn, or while you were away) {'are' if many else 'is'} left out.*"
+        )
     if review.costliest:
         parts.append("**The costliest moments**")
         parts += [f"{i}. {moment_text(m)}" for i, m in enumerate(review.costliest, start=1)]

@@ -70,11 +70,11 @@ def test_a_long_review_fits_an_embed() -> None:
         hands=hands,
         costliest=(moment(cost=9.0), moment(cost=8.0), moment(cost=7.0)),
         total_cost=1000.0,
-        left_early=True,
+        not_theirs=3,
     )
     embed = review_embed(review).to_dict()
     description = embed.get("description", "")
     assert len(description) <= 4096 and description.endswith("…")
     assert description.index("costliest") < description.index("Hand by hand")
     assert "10♥" in description and "10H" not in description
-    assert "You left before the end" in description
+    assert "3 decisions the computer made for you" in description
