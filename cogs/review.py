@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -12,6 +13,8 @@ from discord.ext import commands
 
 from bot.service.review import ReviewService
 from cogs.render.review import review_embed, review_progress
+
+log = logging.getLogger(__name__)
 
 PROGRESS_EVERY = 1.0
 """Seconds between edits of the progress line (Discord's rate limits; people read it anyway)."""
@@ -64,7 +67,10 @@ class ReviewCog(commands.Cog, name="Review"):
             if now - last < PROGRESS_EVERY:
                 return
             last = now
-            await interaction.edit_original_response(content=review_progress(done, total))
+            try:
+                await interaction.edit_original_response(content=review_progress(done, total))
+            except discord.HTTPException as error:  # progress is a courtesy: the review goes on
+                log.warning("review progress not shown to %s: %s", interaction.user.id, error)
 
         result = await self.reviews.review(
             interaction.guild_id or 0, interaction.user.id, game, progress

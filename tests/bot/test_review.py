@@ -37,10 +37,12 @@ async def test_a_player_reviews_their_last_game_privately(
         shown = [revision.content for revision in message.history]
         progress = [c for c in shown if c and c.startswith("Reviewing… 0 of ")]
         assert progress, shown
-        assert re.fullmatch(r"Reviewing… 0 of \d+ decisions?", progress[0])
+        counted = re.fullmatch(r"Reviewing… 0 of (\d+) decisions?", progress[0])
+        assert counted is not None
         embed = message.embeds[0]
         assert embed["title"] == f"Review of game #{table_id} — Ann"
         text = embed["description"]
+        assert f"judged your {counted[1]} decision" in text
         assert "**Hand by hand**" in text and len(re.findall(r"\*\*Hand \d", text)) == 5
         game = Game.from_json((await bot.tables.service.db.load_table(table_id)).document["game"])
         for log in game.history():
