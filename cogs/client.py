@@ -13,11 +13,13 @@ from discord.ext import commands
 from bot.clock import Clock
 from bot.config import DEFAULTS, BotSettings
 from bot.service import TableService
+from bot.service.review import ReviewService
 from cogs import render
 from cogs.clicks import TableController
 from cogs.commands import TablesCog
 from cogs.errors import answer_error, reply
 from cogs.items import TableButton, TableSelect, on_message, parse
+from cogs.review import ReviewCog
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +52,7 @@ class OhHellBot(commands.Bot):
         edit_delay: float = DEFAULTS["table_edit_delay"].default,
         computer_delay: float = DEFAULTS["computer_delay"].default,
         clock: Clock | None = None,
+        reviews: ReviewService | None = None,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -67,11 +70,15 @@ class OhHellBot(commands.Bot):
             computer_delay=computer_delay,
             clock=clock,
         )
+        self.reviews = reviews
         self._resumed = False
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(TableButton, TableSelect)
-        await self.add_cog(TablesCog(self.tables))
+        tables = TablesCog(self.tables)
+        await self.add_cog(tables)
+        if self.reviews is not None:
+            await self.add_cog(ReviewCog(self.reviews, tables.ohhell))
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

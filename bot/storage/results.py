@@ -50,3 +50,13 @@ class Results(Store):
         top = ranked[:limit]
         caller = next((row for row in ranked[limit:] if row.user_id == caller_id), None)
         return Leaderboard(top=top, caller=caller)
+
+    async def last_game_of(self, guild_id: int, user_id: int) -> int | None:
+        """The table id of the last game ``user_id`` finished (or left) in this server."""
+        async with self._db.execute(
+            "SELECT table_id FROM results WHERE guild_id = ? AND user_id = ?"
+            " ORDER BY finished_at DESC, table_id DESC LIMIT 1",
+            (guild_id, user_id),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else int(row[0])

@@ -77,6 +77,13 @@ REASONS: dict[str, Callable[[Mapping[str, Any]], str]] = {
         "the turn timer can be " + ", ".join(timer_text(t) for t in p["timers"])
     ),
     "hook": lambda p: f"the hook: the bids would add up to {p['total']}",
+    "review_no_games": lambda p: "you have no finished game in this server to review yet",
+    "review_no_game": lambda p: f"this server has no game #{p['game']}",
+    "review_not_finished": lambda p: (
+        f"game #{p['game']} is {p['status']}: only a finished game can be reviewed"
+    ),
+    "review_not_player": lambda p: f"you did not play in game #{p['game']}",
+    "review_running": lambda p: "you already have a review running: wait for it to finish",
     # answers to whoever acted
     "opened": lambda p: "Table opened.",
     "confirmed": lambda p: "Your seat is confirmed.",
