@@ -80,6 +80,7 @@ async def build(
         edit_delay=settings.table_edit_delay,
         computer_delay=settings.computer_delay,
         clock=clock,
+        run_blocking=run_blocking,
     )
     return bot, database, pool
 

@@ -77,6 +77,9 @@ REASONS: dict[str, Callable[[Mapping[str, Any]], str]] = {
         "the turn timer can be " + ", ".join(timer_text(t) for t in p["timers"])
     ),
     "hook": lambda p: f"the hook: the bids would add up to {p['total']}",
+    "no_page": lambda p: "there is no such page of games",
+    "no_games": lambda p: "no game has finished on this server yet",
+    "no_game": lambda p: f"there is no finished game #{p['game']} on this server",
     # answers to whoever acted
     "opened": lambda p: "Table opened.",
     "confirmed": lambda p: "Your seat is confirmed.",
