@@ -109,11 +109,13 @@ class History(Store):
     async def player_games(self, guild_id: int, user_id: int, *, limit: int) -> list[PlayerGame]:
         """A player's newest finished games with their seats and game JSON (only those two
         parts of each document are handed out)."""
+        # The newest games are picked first, then only their documents are read (SQLite
+        # works out a result's columns before it sorts).
         async with self._db.execute(
             "SELECT r.table_id, r.place, r.left_early, json_extract(t.document, '$.seats'),"
-            " json_extract(t.document, '$.game') FROM results AS r"
-            " JOIN tables AS t ON t.id = r.table_id"
-            " WHERE r.guild_id = ? AND r.user_id = ? ORDER BY r.table_id DESC LIMIT ?",
+            " json_extract(t.document, '$.game') FROM (SELECT table_id, place, left_early"
+            " FROM results WHERE guild_id = ? AND user_id = ? ORDER BY table_id DESC LIMIT ?)"
+            " AS r JOIN tables AS t ON t.id = r.table_id ORDER BY r.table_id DESC",
             (guild_id, user_id, limit),
         ) as cursor:
             return [PlayerGame(r[0], r[1], bool(r[2]), r[3], r[4]) async for r in cursor]
