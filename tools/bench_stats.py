@@ -183,7 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     figures = asyncio.run(run(args.results, args.people, args.heavy, args.repeat, args.seed))
     for name in ("database_ms", "database_ms_with_player_index"):
         for query, times in figures[name].items():
-            print(f"{name:32} {query:18} median {times['median_ms']:8.2f}  max {times['max_ms']:8.2f}")
+            print(
+                f"{name:32} {query:18} median {times['median_ms']:8.2f}  max {times['max_ms']:8.2f}"
+            )
     print(json.dumps(figures))
     return 0
 

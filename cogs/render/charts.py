@@ -19,7 +19,7 @@ CHART_SIZE = (800, 450)
 """The score chart's size in pixels (width, height)."""
 RATING_CHART_SIZE = (600, 250)
 DPI = 100
-NAME_LENGTH = 16
+NAME_LENGTH = 18
 BACKGROUND = "#ffffff"
 TARGET_COLOUR = "#555555"
 
@@ -58,11 +58,14 @@ def score_chart_png(chart: ScoreChart) -> bytes:
     axes = figure.add_subplot()
     palette = colormaps["tab10"]
     hands = list(chart.hands)
+    players = len(chart.names)
     for seat, name in enumerate(chart.names):
         colour = palette(seat % 10)
         totals = list(chart.totals[seat])
         final = f" ({totals[-1]})" if totals else ""
-        axes.plot(hands, totals, color=colour, linewidth=2, label=_label(name) + final)
+        # Earlier seats drawn wider: a line under an equal one still shows at its edges.
+        width = 3.2 - 1.8 * seat / max(1, players - 1)
+        axes.plot(hands, totals, color=colour, linewidth=width, label=_label(name) + final)
         met = [(h, t) for h, t, ok in zip(hands, totals, chart.made[seat], strict=True) if ok]
         if met:
             xs, ys = zip(*met, strict=True)
@@ -84,7 +87,7 @@ def score_chart_png(chart: ScoreChart) -> bytes:
     axes.xaxis.set_major_locator(MaxNLocator(nbins=10, integer=True))
     axes.grid(True, alpha=0.3)
     axes.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8, frameon=False)
-    figure.subplots_adjust(left=0.08, right=0.75, top=0.91, bottom=0.12)
+    figure.subplots_adjust(left=0.08, right=0.74, top=0.91, bottom=0.12)
     return _png(figure)
 
 

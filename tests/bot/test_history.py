@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -14,17 +13,16 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.engine import Game, Phase, Settings
+from bot.engine import Game
 from bot.engine.records import replay
 from bot.service import Refused
-from bot.service.document import Seat, TableDocument
-from bot.service.results import results_of
-from bot.storage import Database, TableStatus
+from bot.storage import Database
 from cogs.render.charts import CHART_SIZE
 from cogs.render.common import NOT_FOR_YOU
 from standin.server import StandIn
 from standin.world import Message
 from tests.bot.conftest import BotFactory
+from tests.finished_games import people, store_finished
 from tools.simulated_people import add_computer, hand_message, open_table, play_until_over
 
 
@@ -38,31 +36,8 @@ def distinct_colours(png: bytes) -> int:
 async def finish_game_in_db(
     database: Database, guild_id: int, channel_id: int, names: list[str], seed: int
 ) -> int:
-    """A finished table stored the way the service stores one: a real game played out by the
-    engine (random legal moves), its document and its results."""
-    game = Game.new(Settings(preset="classic", max_cards=2), len(names), seed, names=names)
-    rng = random.Random(seed)
-    while game.phase is not Phase.GAME_OVER:
-        seat = game.to_act[0]
-        game.apply(seat, rng.choice(game.legal_actions(seat)))
-    document = TableDocument(
-        seats=[Seat(user_id=1000 + i, name=name) for i, name in enumerate(names)],
-        game=game.to_json(),
-    )
-    row = await database.create_table(
-        guild_id=guild_id,
-        channel_id=channel_id,
-        host_id=1000,
-        preset="classic",
-        document=document.model_dump(),
-    )
-    await database.save_table(
-        row,
-        document=document.model_dump(),
-        status=TableStatus.FINISHED,
-        results=results_of(document, game),
-    )
-    return row.id
+    number, _ = await store_finished(database, guild_id, channel_id, people(*names), seed)
+    return number
 
 
 def text_of(message: Message) -> str:

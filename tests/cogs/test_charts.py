@@ -43,9 +43,7 @@ def test_the_score_chart_holds_the_running_totals_the_replay_gives() -> None:
     assert chart.hands == tuple(h["hand"] for h in hands)
     for seat in range(4):
         assert chart.totals[seat] == tuple(h["totals"][seat] for h in hands)
-        assert chart.made[seat] == tuple(
-            h["bids"][seat] == h["tricks_won"][seat] for h in hands
-        )
+        assert chart.made[seat] == tuple(h["bids"][seat] == h["tricks_won"][seat] for h in hands)
         assert chart.totals[seat][-1] == game.totals[seat]
     assert chart.target == 101 and chart.game == 42
     assert score_chart(played("classic", seed=3), 1).target is None
