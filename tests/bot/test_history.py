@@ -3,6 +3,7 @@ the final standings, /ohhell record, /ohhell history in pages, /ohhell stats."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import io
 import json
 import subprocess
@@ -13,6 +14,8 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.app import build
+from bot.config import BotSettings
 from bot.engine import Game
 from bot.engine.records import replay
 from bot.service import Refused
@@ -20,8 +23,9 @@ from bot.storage import Database
 from cogs.render.charts import CHART_SIZE
 from cogs.render.common import NOT_FOR_YOU
 from standin.server import StandIn
+from standin.testing import run_bot
 from standin.world import Message
-from tests.bot.conftest import BotFactory
+from tests.bot.conftest import BotFactory, random_legal
 from tests.finished_games import people, store_finished
 from tools.simulated_people import add_computer, hand_message, open_table, play_until_over
 
@@ -188,3 +192,28 @@ async def test_the_standings_go_out_without_the_chart_when_it_cannot_be_drawn(
         assert len(standings) == 1 and f"Game #{table_id}" in standings[0].content
         assert standings[0].attachments == []
         assert "the score chart could not be added" in caplog.text
+
+
+async def test_the_chart_is_drawn_in_a_worker_process(
+    standin: StandIn, database_path: Path
+) -> None:
+    """As the bot runs: the chart's values cross into the computer players' process pool, and
+    the PNG comes back to the standings post."""
+    settings = BotSettings(discord_token="test", database_path=database_path, _env_file=None)
+    bot, database, pool = await build(settings, decide=random_legal, workers=1)
+    assert isinstance(pool, concurrent.futures.ProcessPoolExecutor)
+    try:
+        async with run_bot(standin, bot):
+            ann, bob, cat = (standin.person(n) for n in ("Ann", "Bob", "Cat"))
+            table, table_id = await open_table(
+                standin, [ann, bob, cat], preset="classic", max_cards=1
+            )
+            await ann.click(table, f"oh:start:{table_id}")
+            await play_until_over(standin, [ann, bob, cat], table)
+            await bot.tables.idle()
+            (post,) = [m for m in ann.visible_messages(standin.channel) if "Game over" in m.content]
+            (chart,) = post.attachments
+            assert Image.open(io.BytesIO(chart.data)).size == CHART_SIZE
+    finally:
+        await database.close()
+        pool.shutdown(cancel_futures=True)
