@@ -69,7 +69,17 @@ def score_chart_png(chart: ScoreChart) -> bytes:
         met = [(h, t) for h, t, ok in zip(hands, totals, chart.made[seat], strict=True) if ok]
         if met:
             xs, ys = zip(*met, strict=True)
-            axes.scatter(xs, ys, color=colour, s=28, zorder=3, edgecolors="white", linewidths=0.6)
+            axes.plot(
+                xs,
+                ys,
+                linestyle="none",
+                marker="o",
+                markersize=5.5,
+                color=colour,
+                markeredgecolor="white",
+                markeredgewidth=0.6,
+                zorder=3,
+            )
     if chart.target is not None:
         axes.axhline(chart.target, color=TARGET_COLOUR, linestyle="--", linewidth=1.2)
         axes.annotate(
