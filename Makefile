@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: run test lint typecheck pytest bench bench-bot demo arena install clean
+.PHONY: run test lint typecheck pytest bench bench-bot bench-stats bench-chart demo arena install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,12 @@ bench: $(BENCH_STAMP)
 
 bench-bot: $(STAMP)
 	$(BIN)/python -m tools.benchbot $(ARGS)
+
+bench-stats: $(STAMP)
+	$(BIN)/python -m tools.bench_stats $(ARGS)
+
+bench-chart: $(STAMP)
+	$(BIN)/python -m tools.bench_chart $(ARGS)
 
 demo: $(STAMP)
 	$(BIN)/python -m tools.demo

@@ -92,6 +92,7 @@ async def build(
         computer_delay=settings.computer_delay,
         clock=clock,
         reviews=reviews,
+        run_blocking=run_blocking,
     )
     return bot, database, pool
 

@@ -4,6 +4,7 @@ start-up, and one answer for every refusal and error (cogs/errors.py)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -17,8 +18,9 @@ from bot.service.review import ReviewService
 from cogs import render
 from cogs.clicks import TableController
 from cogs.commands import TablesCog
+from cogs.community import Community
 from cogs.errors import answer_error, reply
-from cogs.items import TableButton, TableSelect, on_message, parse
+from cogs.items import HistoryPageButton, TableButton, TableSelect, claimed, on_message
 from cogs.review import ReviewCog
 
 log = logging.getLogger(__name__)
@@ -53,6 +55,7 @@ class OhHellBot(commands.Bot):
         computer_delay: float = DEFAULTS["computer_delay"].default,
         clock: Clock | None = None,
         reviews: ReviewService | None = None,
+        run_blocking: Callable[..., Awaitable[Any]] | None = None,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -69,13 +72,15 @@ class OhHellBot(commands.Bot):
             edit_delay=edit_delay,
             computer_delay=computer_delay,
             clock=clock,
+            run_blocking=run_blocking,
         )
         self.reviews = reviews
+        self.community = Community(service, self.tables.run_blocking)
         self._resumed = False
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(TableButton, TableSelect)
-        tables = TablesCog(self.tables)
+        self.add_dynamic_items(TableButton, TableSelect, HistoryPageButton)
+        tables = TablesCog(self.tables, self.community)
         await self.add_cog(tables)
         if self.reviews is not None:
             await self.add_cog(ReviewCog(self.reviews, tables.ohhell))
@@ -100,7 +105,7 @@ class OhHellBot(commands.Bot):
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        if parse(custom_id) is None or not on_message(interaction.message, custom_id):
+        if not claimed(custom_id) or not on_message(interaction.message, custom_id):
             await reply(interaction, render.NOT_FOR_YOU)
 
     async def close(self) -> None:

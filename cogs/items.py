@@ -178,3 +178,56 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
 
 def select_id(kind: str, table_id: int, hand: int | None = None, arg: object = None) -> str:
     return "os" + custom_id(kind, table_id, hand, arg)[2:]
+
+
+# Pages of a list (/ohhell history): ohp:<list>:<page>, the page 1-based. Which server's list is
+# the clicking interaction's, never the custom_id's.
+PAGE_ID = re.compile(r"ohp:(?P<list>[a-z]{2,12}):(?P<page>[0-9]{1,6})")
+PAGE_LISTS = frozenset({"history"})
+
+
+def page_id(list_name: str, page: int) -> str:
+    return f"ohp:{list_name}:{page}"
+
+
+def parse_page(text: str) -> tuple[str, int] | None:
+    """(list, page) of a page button's custom_id, or None for anything else (a page below 1
+    included)."""
+    match = PAGE_ID.fullmatch(text)
+    if match is None or match["list"] not in PAGE_LISTS:
+        return None
+    page = whole_number(match["page"])
+    return None if page is None or page < 1 else (match["list"], page)
+
+
+def claimed(text: str) -> bool:
+    """Whether a component's custom_id is one of this bot's (a table's or a page's)."""
+    return parse(text) is not None or parse_page(text) is not None
+
+
+class PageHandler(Protocol):
+    """What a page click is handed to (the client's community commands)."""
+
+    async def on_page(self, interaction: discord.Interaction[Any], custom_id: str) -> None: ...
+
+
+class HistoryPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_ID.pattern):
+    """Previous / Next on a page of a list, rebuilt from its custom_id after a restart."""
+
+    def __init__(self, button: discord.ui.Button[Any]) -> None:
+        super().__init__(button)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> HistoryPageButton:
+        if not isinstance(item, discord.ui.Button):
+            raise TypeError("not a button")
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        handler: PageHandler = interaction.client.community
+        await handler.on_page(interaction, self.item.custom_id or "")

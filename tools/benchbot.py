@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +85,11 @@ def storage_counts(stderr: str) -> tuple[int, int] | None:
     return (int(found[-1][0]), int(found[-1][1])) if found else None
 
 
+def acknowledged(result: InteractionResult) -> Callable[[], bool]:
+    """A condition for `wait_for`: the bot has answered this click."""
+    return lambda: result.acknowledged
+
+
 class Table:
     """One table's people and what they saw acknowledged."""
 
@@ -128,7 +134,7 @@ class Table:
                 # rather than clicking the same button in a tight loop.
                 self.unacknowledged += 1
                 with contextlib.suppress(TimeoutError):
-                    await self.standin.wait_for(lambda r=result: r.acknowledged, RETRY_SECONDS)
+                    await self.standin.wait_for(acknowledged(result), RETRY_SECONDS)
             if result.response_type == 7:
                 self.acknowledged[person.id] += 1
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from bot.engine import Event, Game, GameOver, HandScored
 from bot.service.document import TableDocument
+from bot.service.summaries import score_chart
 from bot.service.views import Notice
 from bot.storage import PlayerResult
 
@@ -18,7 +19,8 @@ def event_payload(event: Event) -> dict[str, Any]:
     return payload
 
 
-def announce(game: Game, event: Event) -> list[Notice]:
+def announce(game: Game, event: Event, number: int = 0) -> list[Notice]:
+    """The channel notices of an engine event at game `number` (its table id)."""
     names = game.names
     if isinstance(event, HandScored):
         rows = tuple(
@@ -37,7 +39,8 @@ def announce(game: Game, event: Event) -> list[Notice]:
     if isinstance(event, GameOver):
         order = sorted(range(len(names)), key=lambda s: (event.placing[s], s))
         standings = tuple((event.placing[s], names[s], event.totals[s]) for s in order)
-        return [Notice("game_over", {"standings": standings})]
+        params = {"standings": standings, "game": number, "chart": score_chart(game, number)}
+        return [Notice("game_over", params)]
     return []
 
 

@@ -199,7 +199,7 @@ class Session:
         outcome.new_hand = any(type(e).__name__ == "HandDealt" for e in events)
         outcome.hands = {u: s for u, s in after.items() if before.get(u) != s}
         outcome.finished = over
-        outcome.announcements = [notice for e in events for notice in announce(game, e)]
+        outcome.announcements = [n for e in events for n in announce(game, e, row.id)]
         return outcome
 
     async def _save(

@@ -8,13 +8,14 @@ save finds the version moved on and raises `VersionConflict`.
 - `schema`: the numbered migrations.
 - `rows`: the values storage hands out and takes in, and its errors.
 - `base`: the connection, migrating, one transaction a write.
-- `tables`, `deadlines`, `channels`, `results`: the queries, one file each.
+- `tables`, `deadlines`, `channels`, `results`, `history`: the queries, one file each.
 """
 
 from __future__ import annotations
 
 from bot.storage.channels import Channels
 from bot.storage.deadlines import Deadlines
+from bot.storage.history import FinishedGame, History, PlayerGame, ResultGroup
 from bot.storage.results import Results
 from bot.storage.rows import (
     KEEP,
@@ -34,7 +35,7 @@ from bot.storage.schema import MIGRATIONS
 from bot.storage.tables import Tables
 
 
-class Database(Tables, Deadlines, Channels, Results):
+class Database(Tables, Deadlines, Channels, Results, History):
     """An open database: every query storage has, on one connection."""
 
 
@@ -46,9 +47,12 @@ __all__ = [
     "CorruptRow",
     "Database",
     "Event",
+    "FinishedGame",
     "Leaderboard",
     "LeaderboardRow",
+    "PlayerGame",
     "PlayerResult",
+    "ResultGroup",
     "StorageError",
     "TableRow",
     "TableStatus",

@@ -53,7 +53,18 @@ def _game_over(p: Mapping[str, Any]) -> str:
     winners = [name for place, name, _ in standings if place == 1]
     head = " and ".join(winners) + (" win!" if len(winners) > 1 else " wins!")
     lines = [f"{place}. {name} — {total}" for place, name, total in standings]
-    return f"**Game over — {head}**\n" + "\n".join(lines)
+    text = f"**Game over — {head}**\n" + "\n".join(lines)
+    number = p.get("game")
+    if number:
+        text += f"\n-# Game #{number} · its record: `/ohhell record game:{number}`"
+    return text
+
+
+def chart_file_name(notice: Notice) -> str | None:
+    """The file name of the picture a notice carries (the final standings' score chart)."""
+    if notice.code == "game_over" and notice.params.get("chart") is not None:
+        return f"ohhell-game-{notice.params.get('game')}.png"
+    return None
 
 
 def _timed_out(p: Mapping[str, Any]) -> str:

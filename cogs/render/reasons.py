@@ -84,6 +84,9 @@ REASONS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     ),
     "review_not_player": lambda p: f"you did not play in game #{p['game']}",
     "review_running": lambda p: "you already have a review running: wait for it to finish",
+    "no_page": lambda p: "there is no such page of games",
+    "no_games": lambda p: "no game has finished on this server yet",
+    "no_game": lambda p: f"there is no finished game #{p['game']} on this server",
     # answers to whoever acted
     "opened": lambda p: "Table opened.",
     "confirmed": lambda p: "Your seat is confirmed.",
