@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: run test lint typecheck pytest bench bench-bot bench-community demo arena install clean
+.PHONY: run test lint typecheck pytest bench bench-bot bench-community bench-stats bench-chart demo arena install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,12 @@ bench-bot: $(STAMP)
 
 bench-community: $(STAMP)
 	$(BIN)/python -m tools.bench_community $(ARGS)
+
+bench-stats: $(STAMP)
+	$(BIN)/python -m tools.bench_stats $(ARGS)
+
+bench-chart: $(STAMP)
+	$(BIN)/python -m tools.bench_chart $(ARGS)
 
 demo: $(STAMP)
 	$(BIN)/python -m tools.demo

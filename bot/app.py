@@ -16,6 +16,7 @@ from bot.clock import Clock, SystemClock
 from bot.config import BotSettings
 from bot.engine import Action
 from bot.service import TableService
+from bot.service.review import ReviewService
 from bot.storage import Database
 from cogs.client import OhHellBot
 
@@ -75,12 +76,24 @@ async def build(
         ping_after=settings.turn_ping_after,
         min_games=settings.leaderboard_min_games,
     )
+    from bot.ai import review
+
+    reviews = ReviewService(
+        database,
+        find=review.decisions,
+        assess=review.assess,
+        run_blocking=run_blocking,
+        budget_s=settings.review_budget_s,
+        iterations=settings.review_iterations,
+    )
     bot = OhHellBot(
         settings,
         service,
         edit_delay=settings.table_edit_delay,
         computer_delay=settings.computer_delay,
         clock=clock,
+        reviews=reviews,
+        run_blocking=run_blocking,
     )
     return bot, database, pool
 

@@ -61,6 +61,18 @@ class BotSettings(BaseSettings):
     computer_workers: int | None = Field(
         default=None, ge=1, description="Processes for computer players (default: one a core)."
     )
+    review_budget_s: float = Field(
+        default=0.3,
+        gt=0,
+        description="/ohhell review: seconds the hard computer player spends judging each of a "
+        "person's decisions.",
+    )
+    review_iterations: int | None = Field(
+        default=None,
+        ge=1,
+        description="/ohhell review: a fixed number of samples a decision instead of the time "
+        "budget (reproducible reviews; tests).",
+    )
     # Only for the local Discord stand-in (tests, `make demo`): where discord.py connects.
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None

@@ -4,6 +4,7 @@ start-up, and one answer for every refusal and error (cogs/errors.py)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -13,11 +14,21 @@ from discord.ext import commands
 from bot.clock import Clock
 from bot.config import DEFAULTS, BotSettings
 from bot.service import TableService
+from bot.service.review import ReviewService
 from cogs import render
 from cogs.clicks import TableController
 from cogs.commands import TablesCog
+from cogs.community import Community
 from cogs.errors import answer_error, reply
-from cogs.items import BoardButton, TableButton, TableSelect, is_ours, on_message
+from cogs.items import (
+    BoardButton,
+    HistoryPageButton,
+    TableButton,
+    TableSelect,
+    claimed,
+    on_message,
+)
+from cogs.review import ReviewCog
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +61,8 @@ class OhHellBot(commands.Bot):
         edit_delay: float = DEFAULTS["table_edit_delay"].default,
         computer_delay: float = DEFAULTS["computer_delay"].default,
         clock: Clock | None = None,
+        reviews: ReviewService | None = None,
+        run_blocking: Callable[..., Awaitable[Any]] | None = None,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -66,14 +79,19 @@ class OhHellBot(commands.Bot):
             edit_delay=edit_delay,
             computer_delay=computer_delay,
             clock=clock,
+            run_blocking=run_blocking,
         )
+        self.reviews = reviews
+        self.community = Community(service, self.tables.run_blocking)
         self._resumed = False
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(TableButton, TableSelect, BoardButton)
-        self.boards = TablesCog(self.tables)
+        self.add_dynamic_items(TableButton, TableSelect, HistoryPageButton, BoardButton)
+        self.boards = TablesCog(self.tables, self.community)
         """Where leaderboard page clicks go (cogs/items.py `BoardButton`)."""
         await self.add_cog(self.boards)
+        if self.reviews is not None:
+            await self.add_cog(ReviewCog(self.reviews, self.boards.ohhell))
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -95,7 +113,7 @@ class OhHellBot(commands.Bot):
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        if not is_ours(custom_id) or not on_message(interaction.message, custom_id):
+        if not claimed(custom_id) or not on_message(interaction.message, custom_id):
             forged_page = custom_id.startswith("lb:")
             await reply(interaction, render.NO_SUCH_PAGE if forged_page else render.NOT_FOR_YOU)
 

@@ -1,5 +1,5 @@
-"""The slash commands: /ohhell start, settings, hand, scores, rules, leave, cancel, and
-/leaderboard."""
+"""The slash commands: /ohhell start, settings, hand, scores, rules, leave, cancel, history,
+record, stats, and /leaderboard."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from bot.service import (
 from bot.service.document import TURN_TIMERS
 from cogs import render
 from cogs.clicks import TableController, can_manage
+from cogs.community import Community
 from cogs.errors import answer_error, reply
 from cogs.items import parse_board
 from cogs.render import timer_text
@@ -69,9 +70,10 @@ class TablesCog(commands.Cog, name="Tables"):
         name="ohhell", description="Play Oh Hell in this channel", guild_only=True
     )
 
-    def __init__(self, controller: TableController) -> None:
+    def __init__(self, controller: TableController, community: Community) -> None:
         self.controller = controller
         self.service = controller.service
+        self.community = community
 
     @commands.Cog.listener()
     async def on_guild_channel_update(
@@ -239,6 +241,26 @@ class TablesCog(commands.Cog, name="Tables"):
         await interaction.response.send_message(
             **render.cancel_confirm(table.table_id).send_kwargs(), ephemeral=True
         )
+
+    @ohhell.command(name="history", description="This server's finished games, newest first")
+    async def history(self, interaction: discord.Interaction[Any]) -> None:
+        await self.community.history(interaction)
+
+    @ohhell.command(name="record", description="A finished game's record, as a JSON file")
+    @app_commands.describe(game="The game's number (default: the last game in this channel)")
+    async def record(
+        self,
+        interaction: discord.Interaction[Any],
+        game: app_commands.Range[int, 1, 2**53 - 1] | None = None,
+    ) -> None:
+        await self.community.record(interaction, game)
+
+    @ohhell.command(name="stats", description="A player's Oh Hell stats on this server")
+    @app_commands.describe(player="Whose stats (default: yours)")
+    async def stats(
+        self, interaction: discord.Interaction[Any], player: discord.User | None = None
+    ) -> None:
+        await self.community.stats(interaction, player)
 
     @app_commands.command(name="leaderboard", description="This server's Oh Hell leaderboard")
     @app_commands.guild_only()

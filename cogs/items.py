@@ -180,9 +180,60 @@ def select_id(kind: str, table_id: int, hand: int | None = None, arg: object = N
     return "os" + custom_id(kind, table_id, hand, arg)[2:]
 
 
-# -- leaderboard pages ------------------------------------------------------------------------
-# lb:<prev|next>:<by>:<preset or "all">:<page>. Anyone may page a public board; the page and
-# the rest are untrusted, so the DynamicItem takes any "lb:" id and `parse_board` reads it.
+# -- pages of lists ---------------------------------------------------------------------------
+# Two page-button families, because they carry different state: a list with nothing but its page
+# (/ohhell history: ohp:<list>:<page>), and the leaderboard, whose order and preset ride along
+# (lb:<prev|next>:<by>:<preset or "all">:<page>). Either way the server is the clicking
+# interaction's, never the custom_id's, and every part is untrusted.
+
+PAGE_ID = re.compile(r"ohp:(?P<list>[a-z]{2,12}):(?P<page>[0-9]{1,6})")
+PAGE_LISTS = frozenset({"history"})
+
+
+def page_id(list_name: str, page: int) -> str:
+    return f"ohp:{list_name}:{page}"
+
+
+def parse_page(text: str) -> tuple[str, int] | None:
+    """(list, page) of a page button's custom_id, or None for anything else (a page below 1
+    included)."""
+    match = PAGE_ID.fullmatch(text)
+    if match is None or match["list"] not in PAGE_LISTS:
+        return None
+    page = whole_number(match["page"])
+    return None if page is None or page < 1 else (match["list"], page)
+
+
+class PageHandler(Protocol):
+    """What a list's page click is handed to (the client's community commands)."""
+
+    async def on_page(self, interaction: discord.Interaction[Any], custom_id: str) -> None: ...
+
+
+class HistoryPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_ID.pattern):
+    """Previous / Next on a page of a list, rebuilt from its custom_id after a restart."""
+
+    def __init__(self, button: discord.ui.Button[Any]) -> None:
+        super().__init__(button)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> HistoryPageButton:
+        if not isinstance(item, discord.ui.Button):
+            raise TypeError("not a button")
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        handler: PageHandler = interaction.client.community
+        await handler.on_page(interaction, self.item.custom_id or "")
+
+
+# The leaderboard's family takes any "lb:" id, so a forged one reaches `parse_board` and gets
+# "no such page" rather than silence.
 BOARD_ID = re.compile(r"lb:[!-~]{1,97}")
 _BOARD_PARTS = re.compile(
     r"lb:(?P<dir>prev|next):(?P<by>[a-z_]{1,12}):(?P<preset>[a-z0-9-]{1,24}):(?P<page>[^:]{1,24})"
@@ -218,11 +269,6 @@ def parse_board(text: str, orders: tuple[str, ...], presets: tuple[str, ...]) ->
     return BoardPage(match["by"], preset, page)
 
 
-def is_ours(custom_id: str) -> bool:
-    """Whether a custom_id has one of the bot's formats (a table's control or a board page)."""
-    return parse(custom_id) is not None or BOARD_ID.fullmatch(custom_id) is not None
-
-
 class BoardHandler(Protocol):
     """What a leaderboard page click is handed to (the commands cog)."""
 
@@ -251,3 +297,13 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BOARD
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         handler: BoardHandler = interaction.client.boards
         await handler.on_board_page(interaction, self.item.custom_id or "")
+
+
+def claimed(text: str) -> bool:
+    """Whether a component's custom_id has one of this bot's formats (a table's control, a
+    list's page, a leaderboard page)."""
+    return (
+        parse(text) is not None
+        or parse_page(text) is not None
+        or BOARD_ID.fullmatch(text) is not None
+    )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -29,6 +30,7 @@ from bot.service import (
 )
 from cogs import render
 from cogs.pacing import Pacer
+from cogs.render.charts import score_chart_png
 from cogs.shown import Shown
 
 log = logging.getLogger(__name__)
@@ -49,6 +51,9 @@ def worth_retrying(error: BaseException) -> bool:
     return isinstance(error, TRANSIENT)
 
 
+CHART_TIMEOUT = 60.0
+"""Seconds the score chart may take in a worker before the standings stay without it."""
+
 HAND_OVER = "Hand {hand} is over — your next hand is in a new message."
 EPHEMERAL_TOKEN_LIFETIME = 14 * 60  # Discord's 15 minutes, less a margin
 
@@ -64,9 +69,12 @@ class Presenter:
         edit_delay: float = DEFAULTS["table_edit_delay"].default,
         computer_delay: float = DEFAULTS["computer_delay"].default,
         clock: Clock | None = None,
+        run_blocking: Callable[..., Awaitable[Any]] | None = None,
     ) -> None:
         self.bot = bot
         self.service = service
+        self.run_blocking = run_blocking or asyncio.to_thread
+        """Runs a picklable function outside the event loop (the worker processes)."""
         self.clock: Clock = clock or SystemClock()
         self._scheduler: asyncio.Task[None] | None = None
         self.edit_delay = edit_delay
@@ -252,6 +260,9 @@ class Presenter:
         for notice in outcome.announcements:
             text = render.notice_text(notice)
             sent = await self._send_channel(table.channel_id, text, mention=outcome.mention)
+            name = render.chart_file_name(notice)
+            if sent is not None and name is not None:
+                self._spawn(self._attach_chart(sent, notice.params["chart"], name))
             if sent is None:
                 # Kept for a catch-up post once the channel takes messages again (see
                 # `catch_up`): a hand's score is never silently dropped.
@@ -265,6 +276,18 @@ class Presenter:
             await self._close_all_hands(table)
         if not table.status.is_open:
             self.forget(table.table_id)
+
+    async def _attach_chart(self, message: discord.Message, chart: Any, name: str) -> None:
+        """Draw the score chart in a worker and add it to the standings post; if it cannot be
+        drawn, the post stays as it is (logged)."""
+        try:
+            png = await asyncio.wait_for(
+                self.run_blocking(score_chart_png, chart), timeout=CHART_TIMEOUT
+            )
+            await self.pacer.wait(urgent=False)
+            await message.edit(attachments=[discord.File(io.BytesIO(png), filename=name)])
+        except Exception:
+            log.exception("game %s: the score chart could not be added", chart.game)
 
     async def catch_up(self, table_id: int) -> None:
         """Post what a table's channel missed while the bot could not send there."""

@@ -11,12 +11,14 @@ table-row loads per stored action (from the storage line the bot logs when SIGTE
 and the acknowledgement p99 of each quarter of the run.
 
     python -m tools.benchbot [--tables 100] [--preset first-to-101] [--target 101]
+                             [--profile bot.prof]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -25,6 +27,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +47,8 @@ INTERACTION_ROUTES = (
 )
 PEOPLE_PER_TABLE = 4
 STALL_SECONDS = 300
+RETRY_SECONDS = 5.0
+"""How long a simulated person waits after a click that was not acknowledged in time."""
 STORAGE_LINE = re.compile(r"storage: (\d+) table loads, (\d+) saves")
 """What `Database.close` logs (at INFO) when the bot shuts down."""
 
@@ -80,6 +85,11 @@ def storage_counts(stderr: str) -> tuple[int, int] | None:
     return (int(found[-1][0]), int(found[-1][1])) if found else None
 
 
+def acknowledged(result: InteractionResult) -> Callable[[], bool]:
+    """A condition for `wait_for`: the bot has answered this click."""
+    return lambda: result.acknowledged
+
+
 class Table:
     """One table's people and what they saw acknowledged."""
 
@@ -89,6 +99,8 @@ class Table:
         self.people = [standin.person(f"T{index}P{seat}") for seat in range(PEOPLE_PER_TABLE)]
         self.results: list[InteractionResult] = []
         self.acknowledged: Counter[int] = Counter()
+        self.unacknowledged = 0
+        """Clicks the bot did not acknowledge within Discord's 3 seconds."""
         self.table_id = 0
         self.message: Message | None = None
 
@@ -117,6 +129,12 @@ class Table:
             person, message, custom_id = found
             result = await take_turn(person, message, custom_id)
             self.results.append(result)
+            if not result.acknowledged:
+                # Discord shows "This interaction failed"; a person looks again after a moment
+                # rather than clicking the same button in a tight loop.
+                self.unacknowledged += 1
+                with contextlib.suppress(TimeoutError):
+                    await self.standin.wait_for(acknowledged(result), RETRY_SECONDS)
             if result.response_type == 7:
                 self.acknowledged[person.id] += 1
 
@@ -146,7 +164,9 @@ def _click_kind(data: dict[str, Any]) -> str:
     return custom_id.split(":")[1] if ":" in custom_id else str(data.get("name", "command"))
 
 
-async def bench(tables: int, preset: str, target: int | None, out: Any) -> dict[str, Any]:
+async def bench(
+    tables: int, preset: str, target: int | None, out: Any, profile: Path | None = None
+) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         database_path = Path(folder) / "bench.sqlite3"
         # Spec checks off: this measures the bot, not the stand-in's validator (limits stay on).
@@ -159,7 +179,12 @@ async def bench(tables: int, preset: str, target: int | None, out: Any) -> dict[
                 "COMPUTER_DELAY": "0",
                 "DEV_GUILD_ID": "",
             }
-            process = await BotProcess(standin, "bot", env=env).start()
+            if profile is None:
+                process = await BotProcess(standin, "bot", env=env).start()
+            else:
+                # The profile is written when the bot exits after SIGTERM.
+                args = [str(profile.resolve())]
+                process = await BotProcess(standin, "tools.cpu_profile", env=env, args=args).start()
             cpu_at_ready = cpu_seconds(process.pid)
             started = time.monotonic()
             try:
@@ -224,6 +249,7 @@ async def bench(tables: int, preset: str, target: int | None, out: Any) -> dict[
         "rest_calls_per_card": round(len(outside) / cards, 3) if cards else 0.0,
         "rate_limited": sum(1 for c in calls if c.status == 429),
         "actions_lost": lost,
+        "not_acknowledged": sum(run.unacknowledged for run in runs),
         "peak_rss_mb": round(rss, 1),
         "bot_cpu_ms_per_card": round(cpu * 1000 / cards, 3) if cards else 0.0,
         "loads_per_action": (
@@ -262,6 +288,7 @@ async def bench(tables: int, preset: str, target: int | None, out: Any) -> dict[
     )
     for route, count in routes.most_common(8):
         print(f"  {count:7d}  {route}", file=out)
+    print(f"clicks not acknowledged within Discord's 3 s: {figures['not_acknowledged']}", file=out)
     print(f"actions lost: {lost}; bot peak memory: {figures['peak_rss_mb']} MB", file=out)
     print(
         f"bot CPU: {cpu:.1f} s ({cpu_at_ready:.1f} s of it before the first table) = "
@@ -288,8 +315,14 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="a lower target score (one of the rules editor's: 50, 75, ...) for a shorter run",
     )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        help="profile the bot (CPU time of its event loop thread) into this file",
+    )
     args = parser.parse_args(argv)
-    figures = asyncio.run(bench(args.tables, args.preset, args.target, sys.stdout))
+    figures = asyncio.run(bench(args.tables, args.preset, args.target, sys.stdout, args.profile))
     return 0 if figures["actions_lost"] == 0 else 1
 
 

@@ -52,6 +52,7 @@ def message_text(message: Message) -> list[str]:
             controls.append(f"[{component.get('placeholder', 'choose')} ▾]")
     if controls:
         lines.append("  " + " ".join(controls))
+    lines += [f"  📎 {a.filename}" for a in message.attachments]
     return lines
 
 
@@ -83,7 +84,9 @@ class Printer:
         self.out.flush()
 
 
-async def demo(preset: str, max_cards: int | None, levels: list[str], out: Any) -> int:
+async def demo(
+    preset: str, max_cards: int | None, levels: list[str], out: Any, chart: Path | None = None
+) -> int:
     with tempfile.TemporaryDirectory() as folder:
         async with StandIn() as standin:
             settings = BotSettings(
@@ -116,11 +119,29 @@ async def demo(preset: str, max_cards: int | None, levels: list[str], out: Any) 
                         "REST calls.",
                         file=out,
                     )
+                    if chart is not None:
+                        save_chart(standin, ann, chart, out)
             finally:
                 await database.close()
                 if pool is not None:
                     pool.shutdown(cancel_futures=True)
     return 0
+
+
+def save_chart(standin: StandIn, person: Person, path: Path, out: Any) -> None:
+    """Keep the score chart the final standings carry, and say where it is."""
+    pictures = [
+        attachment
+        for message in person.visible_messages(standin.channel)
+        for attachment in message.attachments
+        if attachment.filename.endswith(".png")
+    ]
+    if not pictures:
+        print("The final standings came without a score chart.", file=out)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(pictures[-1].data)
+    print(f"The game's score chart is saved in {path.resolve()}", file=out)
 
 
 async def play(standin: StandIn, person: Person, table: Message, printer: Printer) -> int:
@@ -152,8 +173,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--max-cards", type=int, default=4)
     parser.add_argument("--levels", nargs="+", default=["easy", "normal", "hard"])
+    parser.add_argument(
+        "--chart", type=Path, default=Path("data/demo-chart.png"), help="where to save the chart"
+    )
     args = parser.parse_args(argv)
-    return asyncio.run(demo(args.preset, args.max_cards, args.levels, sys.stdout))
+    return asyncio.run(demo(args.preset, args.max_cards, args.levels, sys.stdout, args.chart))
 
 
 if __name__ == "__main__":

@@ -426,3 +426,86 @@ def _moves(g: Game, me: int) -> list[tuple[int, int]]:
         else:
             out.append((c, -1))
     return out
+
+
+Sampled = list[tuple[float, int]]
+"""A candidate's (utility, tricks taken) on each sample it was valued on, in sample order."""
+
+
+def assess(
+    table: Table,
+    det: Determiniser,
+    rng: random.Random,
+    deadline: float | None,
+    iterations: int | None,
+    actual: Action,
+) -> tuple[Action, dict[Action, Sampled]]:
+    """``decide``'s race, with ``actual`` (a legal action: the one a player took) among the
+    candidates, and what each candidate scored: the action ``hard`` chooses and, per candidate,
+    its (utility, tricks) on each sample. The race values every candidate still in it on the
+    same samples, so any two candidates share their first samples (paired). For the post-game
+    review (``bot.ai.review``)."""
+    me = table.seat
+    scoring = table.rules.scoring
+    model = BidModel(table)
+    plays = PlayModel(table) if INFER_PLAY else None
+    seen: dict[Action, Sampled] = {}
+
+    def draw() -> Game:
+        return consistent_sample(det, model, rng, plays) if INFER else det.sample(rng)
+
+    def more(done: int) -> bool:
+        if iterations is not None:
+            return done < iterations
+        assert deadline is not None
+        return done == 0 or time.perf_counter() < deadline
+
+    def played_out(key: Action, g: Game, voids: list[int] | None) -> float:
+        number = g.hand_number
+        value = rollout(g, me, scoring, voids)
+        seen.setdefault(key, []).append((value, g.history()[number - 1].won[me]))
+        return value
+
+    view = table.view
+    if view.phase is Phase.BIDDING:
+        legal = sorted(a.n for a in view.legal_actions if isinstance(a, Bid))
+        guess = normal.choose_bid(table)
+        cands = [b for b in legal if abs(b - guess) <= 2] or legal
+        if isinstance(actual, Bid) and actual.n in legal and actual.n not in cands:
+            cands.append(actual.n)
+
+        def draw_bidding() -> tuple[Game, dict[int, list[float]]]:
+            d = draw()
+            return d, {s: model.probs(s, d.hand_mask(s)) for s in d.seats if s != me}
+
+        def bid_value(sample: tuple[Game, dict[int, list[float]]], b: int) -> float:
+            g = sample[0].copy()
+            _finish_bidding(g, me, b, model, sample[1])
+            return played_out(Bid(b), g, None)
+
+        return Bid(_race(cands, draw_bidding, bid_value, more, lambda b: -abs(b - guess))), seen
+    if view.phase is Phase.TRUMP_CHOICE:
+
+        def trump_value(d: Game, t: int) -> float:
+            g = d.copy()
+            g.apply_fast(me, t)
+            return played_out(ChooseTrump(SUITS[t]), g, None)
+
+        return ChooseTrump(
+            SUITS[_race(list(range(4)), draw, trump_value, more, lambda t: -t)]
+        ), seen
+    led = det.public.led_id
+
+    def as_play(mv: tuple[int, int]) -> Action:
+        return Play(table.pack.cards[mv[0]], SUITS[mv[1]] if mv[1] >= 0 else None)
+
+    def move_value(d: Game, mv: tuple[int, int]) -> float:
+        g = d.copy()
+        g.apply_fast(me, mv[0], mv[1])
+        voids = list(table.voids)
+        note_void(voids, table.suits.eff, led, me, mv[0])
+        return played_out(as_play(mv), g, voids)
+
+    moves = _moves(det.public, me)
+    choice = as_play(_race(moves, draw, move_value, more, lambda mv: -mv[0]))
+    return (choice if choice in view.legal_actions else normal.decide(table, rng)), seen

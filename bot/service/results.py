@@ -6,6 +6,7 @@ from typing import Any
 
 from bot.engine import Event, Game, GameOver, HandScored
 from bot.service.document import Seat, TableDocument
+from bot.service.summaries import score_chart
 from bot.service.views import Notice
 from bot.storage import COMPUTER_IDS, PlayerResult
 
@@ -19,10 +20,13 @@ def event_payload(event: Event) -> dict[str, Any]:
 
 
 def announce(
-    game: Game, event: Event, ratings: dict[int, tuple[int, int]] | None = None
+    game: Game,
+    event: Event,
+    number: int = 0,
+    ratings: dict[int, tuple[int, int]] | None = None,
 ) -> list[Notice]:
-    """The notices an engine event makes. `ratings`: by seat, the overall rating after the
-    game and its change (for the final standings)."""
+    """The channel notices of an engine event at game `number` (its table id). `ratings`:
+    by seat, the overall rating after the game and its change (for the final standings)."""
     names = game.names
     if isinstance(event, HandScored):
         rows = tuple(
@@ -42,7 +46,13 @@ def announce(
         order = sorted(range(len(names)), key=lambda s: (event.placing[s], s))
         standings = tuple((event.placing[s], names[s], event.totals[s]) for s in order)
         rated = tuple((ratings or {}).get(s) for s in order)
-        return [Notice("game_over", {"standings": standings, "ratings": rated})]
+        params = {
+            "standings": standings,
+            "game": number,
+            "chart": score_chart(game, number),
+            "ratings": rated,
+        }
+        return [Notice("game_over", params)]
     return []
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bot.service.deadlines import Deadlines
 from bot.service.errors import Refused, TableGone
+from bot.service.history import History
 from bot.service.host import HostControls
 from bot.service.lobby import Lobby
 from bot.service.playing import Playing
@@ -24,5 +25,6 @@ __all__ = [
 ]
 
 
-class TableService(Lobby, Playing, HostControls, Deadlines):
-    """Tables in channels: lobby, play, host controls, deadlines. Knows nothing of Discord."""
+class TableService(Lobby, Playing, HostControls, Deadlines, History):
+    """Tables in channels: lobby, play, host controls, deadlines, finished games looked at
+    again. Knows nothing of Discord."""

@@ -215,7 +215,9 @@ class Session:
             changes = await self.db.rating_changes(row.id)
             identities = [rated_as(seat) for seat in document.seats]
             ratings = {s: changes[i] for s, i in enumerate(identities) if i in changes}
-        outcome.announcements = [notice for e in events for notice in announce(game, e, ratings)]
+        outcome.announcements = [
+            notice for e in events for notice in announce(game, e, row.id, ratings)
+        ]
         return outcome
 
     async def _save(

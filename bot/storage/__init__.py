@@ -8,7 +8,7 @@ save finds the version moved on and raises `VersionConflict`.
 - `schema`: the numbered migrations.
 - `rows`: the values storage hands out and takes in, and its errors.
 - `base`: the connection, migrating, one transaction a write.
-- `tables`, `deadlines`, `channels`, `results`: the queries, one file each.
+- `tables`, `deadlines`, `channels`, `results`, `history`: the queries, one file each.
 - `ratings`: openskill ratings, updated with every stored result (docs/ratings.md).
 """
 
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from bot.storage.channels import Channels
 from bot.storage.deadlines import Deadlines
+from bot.storage.history import FinishedGame, History, PlayerGame, ResultGroup
 from bot.storage.ratings import COMPUTER_IDS, OVERALL, computer_level, shown_rating
 from bot.storage.results import PAGE_SIZE, Results
 from bot.storage.rows import (
@@ -37,7 +38,7 @@ from bot.storage.schema import MIGRATIONS
 from bot.storage.tables import Tables
 
 
-class Database(Tables, Deadlines, Channels, Results):
+class Database(Tables, Deadlines, Channels, Results, History):
     """An open database: every query storage has, on one connection."""
 
 
@@ -53,9 +54,12 @@ __all__ = [
     "CorruptRow",
     "Database",
     "Event",
+    "FinishedGame",
     "Leaderboard",
     "LeaderboardRow",
+    "PlayerGame",
     "PlayerResult",
+    "ResultGroup",
     "StorageError",
     "TableRow",
     "TableStatus",

@@ -116,3 +116,13 @@ class Results(Store):
             (guild_id, user_id, OVERALL if preset is None else preset),
         ) as cursor:
             return [(float(r[0]), int(r[1])) async for r in cursor]
+
+    async def last_game_of(self, guild_id: int, user_id: int) -> int | None:
+        """The table id of the last game ``user_id`` finished (or left) in this server."""
+        async with self._db.execute(
+            "SELECT table_id FROM results WHERE guild_id = ? AND user_id = ?"
+            " ORDER BY finished_at DESC, table_id DESC LIMIT 1",
+            (guild_id, user_id),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else int(row[0])

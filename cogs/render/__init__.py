@@ -47,6 +47,7 @@ from cogs.render.notices import (
     NOTICES,
     action_text,
     catch_up_posts,
+    chart_file_name,
     notice_text,
 )
 from cogs.render.reasons import (
@@ -101,6 +102,7 @@ __all__ = [
     "card_text",
     "catch_up_posts",
     "channel_defaults_text",
+    "chart_file_name",
     "closed_text",
     "computer_level_picker",
     "describe",

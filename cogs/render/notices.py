@@ -57,7 +57,18 @@ def _game_over(p: Mapping[str, Any]) -> str:
         f"{place}. {name} — {total}" + rating_text(rated)
         for (place, name, total), rated in zip(standings, ratings, strict=True)
     ]
-    return f"**Game over — {head}**\n" + "\n".join(lines)
+    text = f"**Game over — {head}**\n" + "\n".join(lines)
+    number = p.get("game")
+    if number:
+        text += f"\n-# Game #{number} · its record: `/ohhell record game:{number}`"
+    return text
+
+
+def chart_file_name(notice: Notice) -> str | None:
+    """The file name of the picture a notice carries (the final standings' score chart)."""
+    if notice.code == "game_over" and notice.params.get("chart") is not None:
+        return f"ohhell-game-{notice.params.get('game')}.png"
+    return None
 
 
 def rating_text(rated: tuple[int, int] | None) -> str:

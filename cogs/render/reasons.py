@@ -83,6 +83,16 @@ REASONS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     ),
     "no_such_order": lambda p: f"the leaderboard cannot be ranked by {p['by']!r}",
     "hook": lambda p: f"the hook: the bids would add up to {p['total']}",
+    "review_no_games": lambda p: "you have no finished game in this server to review yet",
+    "review_no_game": lambda p: f"this server has no game #{p['game']}",
+    "review_not_finished": lambda p: (
+        f"game #{p['game']} is {p['status']}: only a finished game can be reviewed"
+    ),
+    "review_not_player": lambda p: f"you did not play in game #{p['game']}",
+    "review_running": lambda p: "you already have a review running: wait for it to finish",
+    "no_page": lambda p: "there is no such page of games",
+    "no_games": lambda p: "no game has finished on this server yet",
+    "no_game": lambda p: f"there is no finished game #{p['game']} on this server",
     # answers to whoever acted
     "opened": lambda p: "Table opened.",
     "confirmed": lambda p: "Your seat is confirmed.",

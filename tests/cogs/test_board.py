@@ -6,7 +6,7 @@ import pytest
 
 from bot.service import BOARD_ORDERS, Leaderboard, LeaderboardRow
 from cogs import render
-from cogs.items import BoardPage, board_id, is_ours, parse_board
+from cogs.items import BoardPage, board_id, claimed, parse_board
 
 PRESETS = tuple(render.RULE_CHOICES["preset"])
 
@@ -19,7 +19,7 @@ def test_the_ids_the_bot_makes_parse_back() -> None:
     for by in BOARD_ORDERS:
         for preset in (None, *PRESETS):
             text = board_id("next", by, preset, 12)
-            assert len(text) <= 100 and is_ours(text)
+            assert len(text) <= 100 and claimed(text)
             assert parse(text) == BoardPage(by, preset, 12)
 
 

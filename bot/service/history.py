@@ -1,0 +1,106 @@
+"""Finished games looked at again: a server's history in pages, a game's record, a player's
+stats. Read-only; the stored games are decoded outside the event loop (`run_blocking`: the
+computer players' worker processes)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from bot.service.errors import Refused
+from bot.service.session import Session
+from bot.service.summaries import (
+    GameRecord,
+    HistoryEntry,
+    HistoryPage,
+    PlayerStats,
+    game_detail,
+    names_and_winners,
+    record_of,
+)
+from bot.service.turns import load_document
+
+HISTORY_PAGE_SIZE = 10
+MAX_HISTORY_PAGE = 10_000
+"""Pages past this are refused without asking the database (a forged page number)."""
+STATS_DETAIL_GAMES = 100
+"""A player's stats read at most this many of their newest games for what only the stored
+games tell (bid error, results against computer levels): each is decoded, a few ms apiece."""
+
+
+class History(Session):
+    async def history(self, guild_id: int, page: int) -> HistoryPage:
+        """Page `page` (1-based) of a server's finished games, newest first."""
+        if not 1 <= page <= MAX_HISTORY_PAGE:
+            raise Refused("no_page", page=page)
+        rows = await self.db.finished_games(
+            guild_id, offset=(page - 1) * HISTORY_PAGE_SIZE, limit=HISTORY_PAGE_SIZE + 1
+        )
+        if not rows and page > 1:
+            raise Refused("no_page", page=page)
+        shown = rows[:HISTORY_PAGE_SIZE]
+        described = await self._run_blocking(names_and_winners, [r.document for r in shown])
+        entries = tuple(
+            HistoryEntry(
+                game=row.table_id,
+                channel_id=row.channel_id,
+                preset=row.preset,
+                finished_at=row.finished_at,
+                players=players,
+                winners=winners,
+            )
+            for row, (players, winners) in zip(shown, described, strict=True)
+        )
+        return HistoryPage(page=page, entries=entries, has_next=len(rows) > HISTORY_PAGE_SIZE)
+
+    async def game_record(
+        self, guild_id: int, channel_id: int, game: int | None = None
+    ) -> GameRecord:
+        """A finished game's record: game `game` of this server, or the newest in this channel
+        (or else in this server). Another server's game is no game here."""
+        if game is None:
+            game = await self.db.last_finished_game(guild_id, channel_id)
+            if game is None:
+                game = await self.db.last_finished_game(guild_id)
+            if game is None:
+                raise Refused("no_games")
+        row = await self.db.finished_game(guild_id, game)
+        if row is None:
+            raise Refused("no_game", game=game)
+        document = load_document(row)
+        if document.game is None:
+            raise Refused("no_game", game=game)
+        names = [seat.name for seat in document.seats]
+        record = await self._run_blocking(record_of, document.game, names)
+        return GameRecord(game=row.id, record=record)
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
+        """A player's results on this server: sums from the results, and the per-hand detail
+        from their newest stored games."""
+        groups = await self.db.player_results(guild_id, user_id)
+        best = await self.db.best_game(guild_id, user_id) if groups else None
+        games = await self.db.player_games(guild_id, user_id, limit=STATS_DETAIL_GAMES)
+        detail = await self._run_blocking(game_detail, games, user_id)
+        places: Counter[int] = Counter()
+        presets: Counter[str] = Counter()
+        points = made = hands = 0
+        for group in groups:
+            places[group.place] += group.games
+            presets[group.preset] += group.games
+            points += group.points
+            made += group.bids_made
+            hands += group.hands_played
+        total = sum(places.values())
+        favourite = min(presets.items(), key=lambda item: (-item[1], item[0]), default=None)
+        return PlayerStats(
+            user_id=user_id,
+            games=total,
+            wins=sum(g.stayed for g in groups if g.place == 1),
+            places=tuple(sorted(places.items())),
+            left_early=total - sum(g.stayed for g in groups),
+            exact_bid_rate=made / hands if hands else None,
+            points_per_hand=points / hands if hands else None,
+            best_game=best,
+            favourite_preset=favourite,
+            detail=detail,
+            detail_limit=STATS_DETAIL_GAMES,
+        )

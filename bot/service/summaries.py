@@ -1,0 +1,180 @@
+"""What finished games say when looked at again: the score chart's values, a server's history
+entries, a game's record, a player's stats. Values only (no English), and the pure functions
+that work them out from stored documents; those run outside the event loop (picklable, for the
+worker processes)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.engine import Game
+from bot.engine.records import record_from_game
+from bot.storage import PlayerGame
+
+
+@dataclass(frozen=True)
+class ScoreChart:
+    """Each player's running total hand by hand, for the chart at the end of a game."""
+
+    game: int
+    """The game's number (its table id)."""
+    names: tuple[str, ...]
+    hands: tuple[int, ...]
+    """The hand numbers along the chart (tie-break deals left out: they add no points)."""
+    totals: tuple[tuple[int, ...], ...]
+    """Per seat: the running total after each of `hands`."""
+    made: tuple[tuple[bool, ...], ...]
+    """Per seat: whether the bid was met in each of `hands`."""
+    target: int | None
+    """The score that ends the game, when it ends on one."""
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    game: int
+    channel_id: int
+    preset: str
+    finished_at: float
+    players: tuple[str, ...]
+    winners: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    page: int
+    """1-based."""
+    entries: tuple[HistoryEntry, ...]
+    has_next: bool
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    game: int
+    record: dict[str, Any] = field(hash=False)
+    """The game's record in docs/records.md's format (``ohhell-record/1``)."""
+
+
+@dataclass(frozen=True)
+class LevelResult:
+    """A player's games at tables with a computer player of one level, and their wins."""
+
+    level: str
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True)
+class GameDetail:
+    """What only the stored games themselves tell about a player (their newest games)."""
+
+    games: int
+    """How many games this covers."""
+    hands: int
+    """Hands the player bid in."""
+    bid_error: float | None
+    """Average of bid − tricks taken (positive: bids too high)."""
+    bid_miss: float | None
+    """Average of |bid − tricks taken|."""
+    computers: tuple[LevelResult, ...]
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    user_id: int
+    games: int
+    wins: int
+    places: tuple[tuple[int, int], ...]
+    """(place, games finished there), best place first."""
+    left_early: int
+    exact_bid_rate: float | None
+    points_per_hand: float | None
+    best_game: tuple[int, int] | None
+    """(game number, points)."""
+    favourite_preset: tuple[str, int] | None
+    """(preset, games)."""
+    detail: GameDetail
+    detail_limit: int
+    """At most this many of the newest games are read for `detail`."""
+    rating: float | None = None
+    """The player's rating here (None until ratings are stored)."""
+    rating_change: float | None = None
+    """The change of the last game."""
+    rating_history: tuple[tuple[int, float], ...] = ()
+    """(game number, rating after it), oldest first: the rating chart's points."""
+
+
+def score_chart(game: Game, number: int) -> ScoreChart:
+    """The chart's values of a game (finished or not)."""
+    logs = [h for h in game.history() if h.complete and h.kind != "tiebreak"]
+    players = game.players
+    rules = game.rules
+    return ScoreChart(
+        game=number,
+        names=tuple(game.names),
+        hands=tuple(h.number for h in logs),
+        totals=tuple(tuple(h.totals[s] for h in logs) for s in range(players)),
+        made=tuple(
+            tuple(s in h.seats and h.bids[s] >= 0 and h.bids[s] == h.won[s] for h in logs)
+            for s in range(players)
+        ),
+        target=rules.target if rules.end == "target" else None,
+    )
+
+
+def names_and_winners(documents: Sequence[str]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """For each stored document of a finished table: its seats' names and its winners'."""
+    out = []
+    for text in documents:
+        document = json.loads(text)
+        names = tuple(str(seat.get("name", "?")) for seat in document.get("seats", []))
+        winners: tuple[str, ...] = ()
+        if document.get("game"):
+            game = Game.from_json(document["game"])
+            placing = game.placing or ()
+            seat_names = names if len(names) == game.players else game.names
+            winners = tuple(seat_names[s] for s, place in enumerate(placing) if place == 1)
+        out.append((names, winners))
+    return out
+
+
+def record_of(game_json: str, names: Sequence[str]) -> dict[str, Any]:
+    """A stored game's record, with the seats' names as the table shows them."""
+    game = Game.from_json(game_json)
+    record = record_from_game(game)
+    if len(names) == game.players and all(names):
+        record["players"] = list(names)
+    return record
+
+
+def game_detail(games: Sequence[PlayerGame], user_id: int) -> GameDetail:
+    """Bid errors and results against computer levels, from a player's stored games."""
+    error = miss = hands = 0
+    levels: dict[str, list[int]] = {}
+    for played in games:
+        seats = json.loads(played.seats) if played.seats else []
+        seat = next((i for i, s in enumerate(seats) if s.get("user_id") == user_id), None)
+        won = played.place == 1 and not played.left_early
+        for level in {s["level"] for s in seats if s.get("user_id") is None and s.get("level")}:
+            tally = levels.setdefault(str(level), [0, 0])
+            tally[0] += 1
+            tally[1] += won
+        if seat is None or not played.game:
+            continue
+        for h in Game.from_json(played.game).history():
+            if h.complete and seat in h.seats and h.bids[seat] >= 0:
+                difference = h.bids[seat] - h.won[seat]
+                error += difference
+                miss += abs(difference)
+                hands += 1
+    return GameDetail(
+        games=len(games),
+        hands=hands,
+        bid_error=error / hands if hands else None,
+        bid_miss=miss / hands if hands else None,
+        computers=tuple(
+            LevelResult(level, games_, wins) for level, (games_, wins) in sorted(levels.items())
+        ),
+    )

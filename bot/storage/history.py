@@ -1,0 +1,121 @@
+"""Finished games looked up again: a server's recent games, one game's stored row, and a
+player's results summed up for their stats. Read-only; no schema of its own."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.storage.base import Store
+from bot.storage.rows import TABLE_COLUMNS, TableRow, TableStatus, row_to_table
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """A finished table as stored: its facts and its document's JSON text (left unparsed:
+    the service reads it outside the event loop)."""
+
+    table_id: int
+    channel_id: int
+    preset: str
+    finished_at: float
+    document: str
+
+
+@dataclass(frozen=True)
+class ResultGroup:
+    """A player's results with one preset and one place, summed."""
+
+    preset: str
+    place: int
+    games: int
+    stayed: int
+    """Games at this place played to the end (not left early; at place 1: wins)."""
+    points: int
+    bids_made: int
+    hands_played: int
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """One of a player's finished games, for the per-hand detail of their stats."""
+
+    table_id: int
+    place: int
+    left_early: bool
+    seats: str
+    """The document's seats, as JSON text."""
+    game: str | None
+    """The engine's game JSON."""
+
+
+_FINISHED = TableStatus.FINISHED.value
+
+
+class History(Store):
+    async def finished_games(
+        self, guild_id: int, *, offset: int = 0, limit: int = 10
+    ) -> list[FinishedGame]:
+        """A server's finished games, newest first (the primary key walked backwards: a page
+        reads only its own rows and the ones before it)."""
+        async with self._db.execute(
+            "SELECT id, channel_id, preset, updated_at, document FROM tables"
+            " WHERE guild_id = ? AND status = ? ORDER BY id DESC LIMIT ? OFFSET ?",
+            (guild_id, _FINISHED, limit, offset),
+        ) as cursor:
+            return [FinishedGame(r[0], r[1], r[2], r[3], r[4]) async for r in cursor]
+
+    async def last_finished_game(self, guild_id: int, channel_id: int | None = None) -> int | None:
+        """The newest finished game in a channel (or, without one, in the server)."""
+        query = "SELECT id FROM tables WHERE guild_id = ? AND status = ?"
+        parameters: list[object] = [guild_id, _FINISHED]
+        if channel_id is not None:
+            query += " AND channel_id = ?"
+            parameters.append(channel_id)
+        async with self._db.execute(query + " ORDER BY id DESC LIMIT 1", parameters) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else int(row[0])
+
+    async def finished_game(self, guild_id: int, table_id: int) -> TableRow | None:
+        """A finished game of this server, or None (another server's game, an open or a
+        cancelled table, no such table: all the same to the caller)."""
+        async with self._db.execute(
+            f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ? AND guild_id = ? AND status = ?",
+            (table_id, guild_id, _FINISHED),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else row_to_table(row)
+
+    async def player_results(self, guild_id: int, user_id: int) -> list[ResultGroup]:
+        """A player's results on a server, summed by preset and place (a few rows, however
+        many games)."""
+        async with self._db.execute(
+            "SELECT preset, place, COUNT(*), SUM(NOT left_early), SUM(points), SUM(bids_made),"
+            " SUM(hands_played) FROM results WHERE guild_id = ? AND user_id = ?"
+            " GROUP BY preset, place",
+            (guild_id, user_id),
+        ) as cursor:
+            return [ResultGroup(*row) async for row in cursor]
+
+    async def best_game(self, guild_id: int, user_id: int) -> tuple[int, int] | None:
+        """(game, points) of a player's highest-scoring game (the earliest of equals)."""
+        async with self._db.execute(
+            "SELECT table_id, points FROM results WHERE guild_id = ? AND user_id = ?"
+            " ORDER BY points DESC, table_id LIMIT 1",
+            (guild_id, user_id),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    async def player_games(self, guild_id: int, user_id: int, *, limit: int) -> list[PlayerGame]:
+        """A player's newest finished games with their seats and game JSON (only those two
+        parts of each document are handed out)."""
+        # The newest games are picked first, then only their documents are read (SQLite
+        # works out a result's columns before it sorts).
+        async with self._db.execute(
+            "SELECT r.table_id, r.place, r.left_early, json_extract(t.document, '$.seats'),"
+            " json_extract(t.document, '$.game') FROM (SELECT table_id, place, left_early"
+            " FROM results WHERE guild_id = ? AND user_id = ? ORDER BY table_id DESC LIMIT ?)"
+            " AS r JOIN tables AS t ON t.id = r.table_id ORDER BY r.table_id DESC",
+            (guild_id, user_id, limit),
+        ) as cursor:
+            return [PlayerGame(r[0], r[1], bool(r[2]), r[3], r[4]) async for r in cursor]

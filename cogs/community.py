@@ -1,0 +1,84 @@
+"""What people look up about finished games: /ohhell history (in pages), /ohhell record, and
+/ohhell stats. Answers are private; the slash commands themselves are declared in
+cogs/commands.py and hand over to this."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.service import Refused, TableService
+from cogs.errors import answer_error
+from cogs.items import parse_page
+from cogs.render.charts import rating_chart_png
+from cogs.render.history import history_message, record_file_name, record_text
+from cogs.render.stats import RATING_CHART_FILE, stats_embed
+
+log = logging.getLogger(__name__)
+
+
+class Community:
+    """History, records and stats: read-only looks at the server's finished games."""
+
+    def __init__(self, service: TableService, run_blocking: Callable[..., Awaitable[Any]]) -> None:
+        self.service = service
+        self.run_blocking = run_blocking
+
+    async def history(self, interaction: discord.Interaction[Any], page: int = 1) -> None:
+        listed = await self.service.history(interaction.guild_id or 0, page)
+        rendered = history_message(listed, _guild_name(interaction))
+        await interaction.response.send_message(**rendered.send_kwargs(), ephemeral=True)
+
+    async def on_page(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
+        """Previous / Next on a history page: the page the button names, of the server the
+        click comes from. Anything else is refused and the message stays as it is."""
+        try:
+            parsed = parse_page(custom_id)
+            if parsed is None or interaction.guild_id is None:
+                raise Refused("not_for_you")
+            _, page = parsed
+            listed = await self.service.history(interaction.guild_id, page)
+            rendered = history_message(listed, _guild_name(interaction))
+            await interaction.response.edit_message(**rendered.kwargs())
+        except Exception as error:  # the one error handler answers every failure
+            await answer_error(interaction, error)
+
+    async def record(self, interaction: discord.Interaction[Any], game: int | None) -> None:
+        found = await self.service.game_record(
+            interaction.guild_id or 0, interaction.channel_id or 0, game
+        )
+        name = record_file_name(found.game)
+        data = json.dumps(found.record, indent=1, ensure_ascii=False).encode()
+        await interaction.response.send_message(
+            record_text(found.game, name),
+            file=discord.File(io.BytesIO(data), filename=name),
+            ephemeral=True,
+        )
+
+    async def stats(
+        self, interaction: discord.Interaction[Any], player: discord.abc.User | None
+    ) -> None:
+        who = player or interaction.user
+        # Reading the stored games takes a moment: Discord is told at once.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        stats = await self.service.player_stats(interaction.guild_id or 0, who.id)
+        chart: bytes | None = None
+        if stats.rating_history:
+            try:
+                chart = await self.run_blocking(rating_chart_png, list(stats.rating_history))
+            except Exception:
+                log.exception("the rating chart of user %s could not be drawn", who.id)
+        embed = stats_embed(stats, who.display_name, chart=chart is not None)
+        extra: dict[str, Any] = {}
+        if chart is not None:
+            extra["file"] = discord.File(io.BytesIO(chart), filename=RATING_CHART_FILE)
+        await interaction.followup.send(embed=embed, ephemeral=True, **extra)
+
+
+def _guild_name(interaction: discord.Interaction[Any]) -> str:
+    return interaction.guild.name if interaction.guild else "this server"

@@ -1,0 +1,109 @@
+"""Finished games looked at again, against a real SQLite file: which games a server sees, a
+game's record, a player's stats."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.engine import Game
+from bot.engine.records import record_from_game, replay
+from bot.service import Refused, Seat, TableService
+from bot.storage import Database, TableStatus
+from tests.finished_games import people, store_finished
+
+GUILD, OTHER_GUILD = 1, 2
+
+
+@pytest.fixture
+async def service(tmp_path: Path):
+    database = await Database.open(tmp_path / "ohhell.sqlite3")
+    yield TableService(database, decide=lambda *args: None)  # type: ignore[arg-type,return-value]
+    await database.close()
+
+
+async def test_a_server_sees_only_its_own_finished_games(service: TableService) -> None:
+    db = service.db
+    mine, _ = await store_finished(db, GUILD, 10, people("Ann", "Bob", "Cat"), seed=1)
+    theirs, _ = await store_finished(db, OTHER_GUILD, 20, people("Zed", "Yan", "Xi"), seed=2)
+    lobby = await db.create_table(
+        guild_id=GUILD, channel_id=11, host_id=1, preset="classic", document={"seats": []}
+    )
+    cancelled = await db.create_table(
+        guild_id=GUILD, channel_id=12, host_id=1, preset="classic", document={"seats": []}
+    )
+    await db.save_table(cancelled, document={"seats": []}, status=TableStatus.CANCELLED)
+    page = await service.history(GUILD, 1)
+    assert [e.game for e in page.entries] == [mine] and not page.has_next
+    assert page.entries[0].players == ("Ann", "Bob", "Cat")
+    for number in (theirs, lobby.id, cancelled.id, 10**9):
+        with pytest.raises(Refused) as refused:
+            await service.game_record(GUILD, 10, number)
+        assert refused.value.reason.code == "no_game"
+    with pytest.raises(Refused) as none_yet:
+        await service.game_record(3, 30)
+    assert none_yet.value.reason.code == "no_games"
+    for page_number in (0, -1, 2, 10**7):
+        with pytest.raises(Refused):
+            await service.history(GUILD, page_number)
+
+
+async def test_the_record_defaults_to_the_channel_then_the_server(service: TableService) -> None:
+    db = service.db
+    here, game = await store_finished(db, GUILD, 10, people("Ann", "Bob", "Cat"), seed=1)
+    later, _ = await store_finished(db, GUILD, 11, people("Ann", "Bob", "Dan"), seed=2)
+    found = await service.game_record(GUILD, 10)
+    assert found.game == here
+    summary = replay(found.record)
+    assert summary["totals"] == list(game.totals) and summary["placing"] == list(game.placing)
+    assert (await service.game_record(GUILD, 99)).game == later  # no game in that channel
+
+
+async def test_stats_sum_a_players_games(service: TableService) -> None:
+    db = service.db
+    ann = 1000
+    games = []
+    for seed in range(6):
+        seats = people("Ann", "Bob", "Cat")
+        if seed % 2:
+            seats[2] = Seat(name="Hard bot", level="hard")
+        if seed == 5:
+            seats[0].left = True
+            seats[0].level = "normal"
+        preset = "classic" if seed < 4 else "oh-hell"
+        games.append(await store_finished(db, GUILD, 10, seats, seed, preset=preset))
+    await store_finished(db, OTHER_GUILD, 10, people("Ann", "Bob", "Cat"), seed=9)
+    stats = await service.player_stats(GUILD, ann)
+    placing = [game.placing[0] for _, game in games]
+    assert stats.games == 6
+    assert stats.left_early == 1
+    assert stats.wins == sum(1 for i, p in enumerate(placing) if p == 1 and i != 5)
+    assert dict(stats.places) == {p: placing.count(p) for p in set(placing)}
+    assert stats.favourite_preset == ("classic", 4)
+    best = max(games, key=lambda g: (g[1].totals[0], -g[0]))
+    assert stats.best_game == (best[0], best[1].totals[0])
+    errors = []
+    made = hands = points = 0
+    for _, game in games:
+        for hand in replay_hands(game):
+            errors.append(hand["bids"][0] - hand["tricks_won"][0])
+            made += hand["bids"][0] == hand["tricks_won"][0]
+            points += hand["points"][0]
+            hands += 1
+    assert stats.detail.games == 6 and stats.detail.hands == hands
+    assert stats.detail.bid_error == pytest.approx(sum(errors) / len(errors))
+    assert stats.detail.bid_miss == pytest.approx(sum(map(abs, errors)) / len(errors))
+    assert stats.exact_bid_rate == pytest.approx(made / hands)
+    assert stats.points_per_hand == pytest.approx(points / hands)
+    (hard,) = stats.detail.computers
+    assert (hard.level, hard.games) == ("hard", 3)
+    assert hard.wins == sum(1 for i in (1, 3) if placing[i] == 1)  # game 5 was left early
+    assert stats.rating is None and stats.rating_history == ()
+    nobody = await service.player_stats(GUILD, 4242)
+    assert nobody.games == 0 and nobody.best_game is None and nobody.detail.bid_error is None
+
+
+def replay_hands(game: Game) -> list[dict[str, Any]]:
+    return [h for h in replay(record_from_game(game))["hands"] if h["complete"]]
