@@ -97,13 +97,36 @@ async def test_stats_sum_a_players_games(service: TableService) -> None:
     assert stats.detail.bid_miss == pytest.approx(sum(map(abs, errors)) / len(errors))
     assert stats.exact_bid_rate == pytest.approx(made / hands)
     assert stats.points_per_hand == pytest.approx(points / hands)
-    (hard,) = stats.detail.computers
+    (hard,) = stats.computers  # from the stored computer seats, every game
     assert (hard.level, hard.games) == ("hard", 3)
     assert hard.wins == sum(1 for i in (1, 3) if placing[i] == 1)  # game 5 was left early
-    assert stats.rating is None and stats.rating_history == ()
+    history = await db.rating_history(GUILD, ann)
+    assert stats.rating_history == tuple((p.game, p.rating) for p in history)
+    assert [game for game, _ in stats.rating_history] == [number for number, _ in games]
+    assert stats.rating == history[-1].rating and stats.rating_change == history[-1].change
+    board = await db.leaderboard(GUILD, min_games=3)  # the service's default minimum
+    assert stats.rating_rank == next(r.rank for r in board.rows if r.user_id == ann)
+    assert stats.rating_ranked == board.ranked == 4  # Ann, Bob, Cat and `hard`
+    assert dict(stats.preset_ratings).keys() == {"classic", "oh-hell"}
     nobody = await service.player_stats(GUILD, 4242)
     assert nobody.games == 0 and nobody.best_game is None and nobody.detail.bid_error is None
+    assert nobody.rating is None and nobody.rating_history == () and nobody.computers == ()
 
 
 def replay_hands(game: Game) -> list[dict[str, Any]]:
     return [h for h in replay(record_from_game(game))["hands"] if h["complete"]]
+
+
+async def test_a_table_with_two_computers_of_one_level_counts_once(service: TableService) -> None:
+    db = service.db
+    ann = 1000
+    seats = people("Ann", "Bob")
+    seats += [Seat(name="Hard 1", level="hard"), Seat(name="Hard 2", level="hard")]
+    seats.append(Seat(name="Easy", level="easy"))
+    _, game = await store_finished(db, GUILD, 10, seats, seed=3)
+    await store_finished(db, GUILD, 10, people("Ann", "Bob", "Cat"), seed=4)
+    won = int(game.placing[0] == 1)
+    assert await db.computer_tables(GUILD, ann) == [("easy", 1, won), ("hard", 1, won)]
+    assert await db.computer_tables(OTHER_GUILD, ann) == []
+    # The stats count people's games only: the computer seats are not Ann's.
+    assert (await service.player_stats(GUILD, ann)).games == 2

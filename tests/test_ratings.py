@@ -253,8 +253,8 @@ async def test_a_schema_2_database_upgrades_and_rates_its_past_in_order_of_play(
         ) as cursor:
             assert [row[0] async for row in cursor] == [2, 3, 1]
         history = await database.rating_history(GUILD, 1)
-        assert [at for at, _ in history] == [100.0, 200.0, 300.0]
-        assert history[-1][1] == (await skill(database, 1))[2]
+        assert [point.game for point in history] == [2, 3, 1]
+        assert history[-1].rating == (await skill(database, 1))[2]
         assert len(await database.rating_history(GUILD, 1, "classic")) == 2
         # New games are rated on top of the replayed ones.
         table = await play(database, [result(3, 1), result(1, 2)])

@@ -1,4 +1,4 @@
-"""Benchmark: the community queries (`/leaderboard`, later `/ohhell stats`) on a big database.
+"""Benchmark: the community queries (`/leaderboard`, `/ohhell stats`) on a big database.
 
 ``python -m tools.bench_community [--results N] [--path FILE] [--repeat R] [--upgrade]``.
 Fills a SQLite file with N stored results (default 100,000) in one server through the real
@@ -7,8 +7,10 @@ lists: milliseconds of database time (the awaited storage call), median and wors
 `--repeat` runs. The file is kept and reused when it already holds N results. `--upgrade` also
 times the migration of a schema-2 copy (rating every result). The last line of output is JSON.
 
-To add a query (the stats helper's), append `(name, function)` to `QUERIES`: the function gets
-the open `Database` and a `Sample` (the server, a busy player, a preset) and awaits one call.
+To add a query, append `(name, function)` to `QUERIES`: the function gets the open `Database`
+and a `Sample` (the server, a busy player, a preset) and awaits one call. "/ohhell stats" is
+every query `player_stats` makes (tools/bench_stats.py `stats_queries`); the documents here are
+empty, so the decoding of real games is timed by `make bench-stats`.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from bot.storage import (
     PlayerResult,
     TableStatus,
 )
+from tools.bench_stats import stats_queries
 
 GUILD = 1
 PRESETS = ("classic", "oh-hell", "oh-shit", "nomination")
@@ -75,12 +78,23 @@ async def _rating_history(db: Database, s: Sample) -> object:
     return await db.rating_history(s.guild_id, s.user_id)
 
 
+async def _stats(db: Database, s: Sample) -> object:
+    await stats_queries(db, s.user_id, s.guild_id, PRESETS)
+    return None
+
+
+async def _computer_tables(db: Database, s: Sample) -> object:
+    return await db.computer_tables(s.guild_id, s.user_id)
+
+
 QUERIES: list[tuple[str, Query]] = [
     *((f"leaderboard by:{by}", _board(by, preset=False)) for by in BOARD_ORDERS),
     *((f"leaderboard by:{by} preset", _board(by, preset=True)) for by in BOARD_ORDERS),
     ("leaderboard page 5", _board("rating", preset=False, page=5)),
     ("rating changes of a game", _rating_changes),
     ("a player's rating history", _rating_history),
+    ("/ohhell stats (every query)", _stats),
+    ("stats: tables with computers", _computer_tables),
 ]
 
 

@@ -6,8 +6,10 @@ SQLite file (in a temporary directory) with N results of finished 4-player games
 document, then times the storage queries behind the commands (the median and the worst of R
 runs, in ms). A "typical" person plays about N / 4 / P * 4 games; a "heavy" one G. The decoding
 of stored games for a player's per-hand detail runs in a worker process, outside the database
-time: it is timed on its own. Then the same queries with an index on results (guild_id,
-user_id), which the schema does not have yet. The last line of output is JSON.
+time: it is timed on its own. Then the same queries again without the schema's index
+`results_by_player` (guild_id, user_id, finished_at), to show what it is for. The results are
+inserted directly (not rated: the rating queries, and stats against rated results, are timed
+by `tools.bench_community`). The last line of output is JSON.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 from bot.engine import Game, Phase, Settings
 from bot.service.history import HISTORY_PAGE_SIZE, STATS_DETAIL_GAMES
 from bot.service.summaries import game_detail, names_and_winners
-from bot.storage import Database
+from bot.storage import COMPUTER_IDS, Database
 from bot.storage.rows import dumps
 
 GUILD = 1
@@ -75,9 +77,21 @@ async def fill(database: Database, results: int, people: int, heavy: int, seed: 
         placing = game.placing or (1,) * PLAYERS
         for seat, user in enumerate(users):
             if seats[seat]["user_id"] is None:
-                continue
+                user = COMPUTER_IDS["normal"]
             result_rows.append(
-                (table, GUILD, user, "classic", placing[seat], PLAYERS, game.totals[seat], 5, 23)
+                (
+                    table,
+                    seat,
+                    GUILD,
+                    user,
+                    "classic",
+                    placing[seat],
+                    PLAYERS,
+                    game.totals[seat],
+                    5,
+                    23,
+                    finished,
+                )
             )
     async with database._transaction():
         await database._db.executemany(
@@ -86,8 +100,9 @@ async def fill(database: Database, results: int, people: int, heavy: int, seed: 
             [(*row, row[-1]) for row in table_rows],
         )
         await database._db.executemany(
-            "INSERT INTO results (table_id, guild_id, user_id, preset, place, players, points,"
-            " bids_made, hands_played, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+            "INSERT INTO results (table_id, seat, guild_id, user_id, preset, place, players,"
+            " points, bids_made, hands_played, finished_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             result_rows,
         )
     await database._db.execute("ANALYZE")
@@ -103,11 +118,19 @@ async def timed(run: Callable[[], Awaitable[Any]], repeat: int) -> dict[str, flo
     return {"median_ms": round(statistics.median(times), 2), "max_ms": round(max(times), 2)}
 
 
-async def stats_queries(database: Database, user_id: int) -> None:
-    """What `TableService.player_stats` asks the database."""
-    await database.player_results(GUILD, user_id)
-    await database.best_game(GUILD, user_id)
-    await database.player_games(GUILD, user_id, limit=STATS_DETAIL_GAMES)
+async def stats_queries(
+    database: Database, user_id: int, guild_id: int = GUILD, presets: tuple[str, ...] = ()
+) -> None:
+    """What `TableService.player_stats` asks the database (`presets`: the ones the player has
+    played, each read for its rating)."""
+    await database.player_results(guild_id, user_id)
+    await database.best_game(guild_id, user_id)
+    await database.computer_tables(guild_id, user_id)
+    await database.player_games(guild_id, user_id, limit=STATS_DETAIL_GAMES)
+    if await database.player_rating(guild_id, user_id, min_games=3):
+        await database.rating_history(guild_id, user_id)
+    for preset in presets:
+        await database.player_rating(guild_id, user_id, preset)
 
 
 async def measure(database: Database, typical: int, repeat: int, pages: int) -> dict[str, Any]:
@@ -118,6 +141,7 @@ async def measure(database: Database, typical: int, repeat: int, pages: int) -> 
         "stats_heavy": await timed(lambda: stats_queries(database, heavy), repeat),
         "heavy_sums": await timed(lambda: database.player_results(GUILD, heavy), repeat),
         "heavy_best": await timed(lambda: database.best_game(GUILD, heavy), repeat),
+        "heavy_computers": await timed(lambda: database.computer_tables(GUILD, heavy), repeat),
         "heavy_documents": await timed(
             lambda: database.player_games(GUILD, heavy, limit=STATS_DETAIL_GAMES), repeat
         ),
@@ -149,12 +173,10 @@ async def run(results: int, people: int, heavy: int, repeat: int, seed: int) -> 
             names_and_winners([row.document for row in page])
             page_ms = (time.perf_counter() - start) * 1000
             pages = tables // HISTORY_PAGE_SIZE
-            without = await measure(database, typical, repeat, pages)
-            await database._db.execute(
-                "CREATE INDEX bench_results_by_player ON results (guild_id, user_id)"
-            )
-            await database._db.execute("ANALYZE")
             with_index = await measure(database, typical, repeat, pages)
+            await database._db.execute("DROP INDEX results_by_player")
+            await database._db.execute("ANALYZE")
+            without = await measure(database, typical, repeat, pages)
             typical_games = len(await database.player_games(GUILD, typical, limit=10**9))
         finally:
             await database.close()
@@ -164,8 +186,8 @@ async def run(results: int, people: int, heavy: int, repeat: int, seed: int) -> 
         "fill_s": round(filled, 1),
         "typical_player_games": typical_games,
         "heavy_player_games": heavy,
-        "database_ms": without,
-        "database_ms_with_player_index": with_index,
+        "database_ms": with_index,
+        "database_ms_without_player_index": without,
         "worker_detail_ms": round(detail_ms, 1),
         "worker_detail_games": len(games),
         "worker_history_page_ms": round(page_ms, 1),
@@ -181,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=15)
     args = parser.parse_args(argv)
     figures = asyncio.run(run(args.results, args.people, args.heavy, args.repeat, args.seed))
-    for name in ("database_ms", "database_ms_with_player_index"):
+    for name in ("database_ms", "database_ms_without_player_index"):
         for query, times in figures[name].items():
             print(
                 f"{name:32} {query:18} median {times['median_ms']:8.2f}  max {times['max_ms']:8.2f}"

@@ -12,6 +12,7 @@ from bot.service.summaries import (
     GameRecord,
     HistoryEntry,
     HistoryPage,
+    LevelResult,
     PlayerStats,
     game_detail,
     names_and_winners,
@@ -24,7 +25,7 @@ MAX_HISTORY_PAGE = 10_000
 """Pages past this are refused without asking the database (a forged page number)."""
 STATS_DETAIL_GAMES = 100
 """A player's stats read at most this many of their newest games for what only the stored
-games tell (bid error, results against computer levels): each is decoded, a few ms apiece."""
+games tell (bid errors): each is decoded, a few ms apiece."""
 
 
 class History(Session):
@@ -74,10 +75,11 @@ class History(Session):
         return GameRecord(game=row.id, record=record)
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
-        """A player's results on this server: sums from the results, and the per-hand detail
-        from their newest stored games."""
+        """A player's results on this server: sums from the results, their ratings, and the
+        per-hand detail from their newest stored games."""
         groups = await self.db.player_results(guild_id, user_id)
         best = await self.db.best_game(guild_id, user_id) if groups else None
+        computers = await self.db.computer_tables(guild_id, user_id) if groups else []
         games = await self.db.player_games(guild_id, user_id, limit=STATS_DETAIL_GAMES)
         detail = await self._run_blocking(game_detail, games, user_id)
         places: Counter[int] = Counter()
@@ -91,6 +93,13 @@ class History(Session):
             hands += group.hands_played
         total = sum(places.values())
         favourite = min(presets.items(), key=lambda item: (-item[1], item[0]), default=None)
+        overall = await self.db.player_rating(guild_id, user_id, min_games=self.min_games)
+        history = await self.db.rating_history(guild_id, user_id) if overall else []
+        by_preset = []
+        for preset, _ in sorted(presets.items(), key=lambda item: (-item[1], item[0])):
+            rated = await self.db.player_rating(guild_id, user_id, preset)
+            if rated is not None:
+                by_preset.append((preset, rated.rating))
         return PlayerStats(
             user_id=user_id,
             games=total,
@@ -103,4 +112,11 @@ class History(Session):
             favourite_preset=favourite,
             detail=detail,
             detail_limit=STATS_DETAIL_GAMES,
+            computers=tuple(LevelResult(*found) for found in computers),
+            rating=None if overall is None else overall.rating,
+            rating_change=history[-1].change if history else None,
+            rating_rank=None if overall is None else overall.rank,
+            rating_ranked=0 if overall is None else overall.ranked,
+            preset_ratings=tuple(by_preset),
+            rating_history=tuple((point.game, point.rating) for point in history),
         )

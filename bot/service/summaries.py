@@ -78,7 +78,6 @@ class GameDetail:
     """Average of bid − tricks taken (positive: bids too high)."""
     bid_miss: float | None
     """Average of |bid − tricks taken|."""
-    computers: tuple[LevelResult, ...]
 
 
 @dataclass(frozen=True)
@@ -98,10 +97,18 @@ class PlayerStats:
     detail: GameDetail
     detail_limit: int
     """At most this many of the newest games are read for `detail`."""
+    computers: tuple[LevelResult, ...] = ()
+    """Games at tables with each computer level, and wins there (every stored game)."""
     rating: float | None = None
-    """The player's rating here (None until ratings are stored)."""
+    """The player's overall rating here (None before their first rated game)."""
     rating_change: float | None = None
     """The change of the last game."""
+    rating_rank: int | None = None
+    """Their place on the server's leaderboard by rating (None: not ranked yet)."""
+    rating_ranked: int = 0
+    """How many players that leaderboard ranks."""
+    preset_ratings: tuple[tuple[str, int], ...] = ()
+    """(preset, rating) for each preset they have played, most played first."""
     rating_history: tuple[tuple[int, float], ...] = ()
     """(game number, rating after it), oldest first: the rating chart's points."""
 
@@ -150,17 +157,11 @@ def record_of(game_json: str, names: Sequence[str]) -> dict[str, Any]:
 
 
 def game_detail(games: Sequence[PlayerGame], user_id: int) -> GameDetail:
-    """Bid errors and results against computer levels, from a player's stored games."""
+    """Bid errors, from a player's stored games."""
     error = miss = hands = 0
-    levels: dict[str, list[int]] = {}
     for played in games:
         seats = json.loads(played.seats) if played.seats else []
         seat = next((i for i, s in enumerate(seats) if s.get("user_id") == user_id), None)
-        won = played.place == 1 and not played.left_early
-        for level in {s["level"] for s in seats if s.get("user_id") is None and s.get("level")}:
-            tally = levels.setdefault(str(level), [0, 0])
-            tally[0] += 1
-            tally[1] += won
         if seat is None or not played.game:
             continue
         for h in Game.from_json(played.game).history():
@@ -174,7 +175,4 @@ def game_detail(games: Sequence[PlayerGame], user_id: int) -> GameDetail:
         hands=hands,
         bid_error=error / hands if hands else None,
         bid_miss=miss / hands if hands else None,
-        computers=tuple(
-            LevelResult(level, games_, wins) for level, (games_, wins) in sorted(levels.items())
-        ),
     )

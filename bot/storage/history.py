@@ -1,11 +1,13 @@
 """Finished games looked up again: a server's recent games, one game's stored row, and a
-player's results summed up for their stats. Read-only; no schema of its own."""
+player's results summed up for their stats. Read-only; no schema of its own. `results` has a
+row for every seat, computer players' too (negative ids): a person's queries name their id."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from bot.storage.base import Store
+from bot.storage.ratings import COMPUTER_IDS
 from bot.storage.rows import TABLE_COLUMNS, TableRow, TableStatus, row_to_table
 
 
@@ -105,6 +107,25 @@ class History(Store):
         ) as cursor:
             row = await cursor.fetchone()
         return None if row is None else (int(row[0]), int(row[1]))
+
+    async def computer_tables(self, guild_id: int, user_id: int) -> list[tuple[str, int, int]]:
+        """(level, games, wins) of a player's games at tables with a computer player of each
+        level, every stored game (results before schema 3 have no computer seats). A game
+        counts once per level however many seats it had; a win is first place, stayed."""
+        levels = " UNION ALL ".join(f"SELECT {i} AS id" for i in sorted(COMPUTER_IDS.values()))
+        async with self._db.execute(
+            "SELECT level.id, COUNT(*), SUM(r.place = 1 AND NOT r.left_early)"
+            f" FROM results AS r JOIN ({levels}) AS level"
+            " WHERE r.guild_id = ? AND r.user_id = ? AND EXISTS (SELECT 1 FROM results AS c"
+            " WHERE c.table_id = r.table_id AND c.user_id = level.id) GROUP BY level.id",
+            (guild_id, user_id),
+        ) as cursor:
+            found = {int(r[0]): (int(r[1]), int(r[2])) async for r in cursor}
+        return sorted(
+            (level, *found[identity])
+            for level, identity in COMPUTER_IDS.items()
+            if identity in found
+        )
 
     async def player_games(self, guild_id: int, user_id: int, *, limit: int) -> list[PlayerGame]:
         """A player's newest finished games with their seats and game JSON (only those two

@@ -1,11 +1,18 @@
-"""The leaderboard and a game's rating changes, read from the running totals and ratings that
-`save_table` keeps with every stored result (bot/storage/ratings.py)."""
+"""The leaderboard, a game's rating changes, a player's rating and its history: read from the
+running totals and ratings that `save_table` keeps with every stored result
+(bot/storage/ratings.py)."""
 
 from __future__ import annotations
 
 from bot.storage.base import Store
 from bot.storage.ratings import OVERALL
-from bot.storage.rows import BOARD_ORDERS, Leaderboard, LeaderboardRow
+from bot.storage.rows import (
+    BOARD_ORDERS,
+    Leaderboard,
+    LeaderboardRow,
+    PlayerRating,
+    RatingPoint,
+)
 
 _ORDER_KEYS = {
     "rating": "rating",
@@ -107,15 +114,41 @@ class Results(Store):
 
     async def rating_history(
         self, guild_id: int, user_id: int, preset: str | None = None
-    ) -> list[tuple[float, int]]:
-        """A player's shown rating after each rated game, oldest first: (finished_at, rating),
-        overall or in `preset` (for a chart)."""
+    ) -> list[RatingPoint]:
+        """A player's shown rating after each rated game, oldest first, overall or in
+        `preset` (the stats chart's points)."""
         async with self._db.execute(
-            "SELECT finished_at, rating FROM rating_history WHERE guild_id = ? AND user_id = ?"
-            " AND preset = ? ORDER BY finished_at, table_id",
+            "SELECT table_id, rating, change FROM rating_history WHERE guild_id = ?"
+            " AND user_id = ? AND preset = ? ORDER BY finished_at, table_id",
             (guild_id, user_id, OVERALL if preset is None else preset),
         ) as cursor:
-            return [(float(r[0]), int(r[1])) async for r in cursor]
+            return [RatingPoint(int(r[0]), int(r[1]), int(r[2])) async for r in cursor]
+
+    async def player_rating(
+        self, guild_id: int, user_id: int, preset: str | None = None, *, min_games: int = 1
+    ) -> PlayerRating | None:
+        """A player's current rating, overall or in `preset`, with their rank by rating as
+        /leaderboard ranks it (rating, then games, then id); None if they have none."""
+        scope = OVERALL if preset is None else preset
+        async with self._db.execute(
+            "SELECT rating, games FROM ratings WHERE guild_id = ? AND preset = ? AND user_id = ?",
+            (guild_id, scope, user_id),
+        ) as cursor:
+            mine = await cursor.fetchone()
+        if mine is None:
+            return None
+        rating, games = int(mine[0]), int(mine[1])
+        async with self._db.execute(
+            "SELECT COUNT(*), SUM(rating > ? OR (rating = ? AND (games > ? OR"
+            " (games = ? AND user_id < ?)))) FROM ratings"
+            " WHERE guild_id = ? AND preset = ? AND games >= ?",
+            (rating, rating, games, games, user_id, guild_id, scope, min_games),
+        ) as cursor:
+            counts = await cursor.fetchone()
+        ranked = int(counts[0]) if counts else 0
+        above = int(counts[1] or 0) if counts else 0
+        rank = above + 1 if games >= min_games else None
+        return PlayerRating(rating=rating, games=games, rank=rank, ranked=ranked)
 
     async def last_game_of(self, guild_id: int, user_id: int) -> int | None:
         """The table id of the last game ``user_id`` finished (or left) in this server."""

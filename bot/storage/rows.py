@@ -93,6 +93,28 @@ class PlayerResult:
     """The host removed the person from the game (not rated: docs/ratings.md)."""
 
 
+@dataclass(frozen=True)
+class RatingPoint:
+    """A player's shown rating after one rated game, and how much that game moved it."""
+
+    game: int
+    """The game's number (its table id)."""
+    rating: int
+    change: int
+
+
+@dataclass(frozen=True)
+class PlayerRating:
+    """A player's current rating in one scope, and their place on that leaderboard."""
+
+    rating: int
+    games: int
+    rank: int | None
+    """Their rank by rating among the players with `min_games` or more (None: fewer)."""
+    ranked: int
+    """How many players are ranked in this scope."""
+
+
 BOARD_ORDERS = ("rating", "wins", "win_rate", "exact_bids", "points")
 """What /leaderboard can rank by: the shown rating, wins, win rate, the share of hands bid
 exactly, average points a hand."""

@@ -29,6 +29,20 @@ def _bid_error(stats: PlayerStats) -> str:
     return f"{lean:+.2f} a hand ({tendency}); off by {detail.bid_miss:.2f} on average"
 
 
+def _rating(stats: PlayerStats) -> str:
+    """ "1,412 (+18 last game) · #3 of 120", then each preset's rating when there are several."""
+    text = f"{stats.rating:,.0f}"
+    if stats.rating_change is not None:
+        text += f" ({stats.rating_change:+,.0f} last game)"
+    if stats.rating_rank is not None:
+        text += f" · #{stats.rating_rank} of {stats.rating_ranked} on /leaderboard"
+    if len(stats.preset_ratings) > 1:
+        text += "\n" + " · ".join(
+            f"{preset}: {rating:,}" for preset, rating in stats.preset_ratings
+        )
+    return text[:1024]
+
+
 def stats_embed(stats: PlayerStats, name: str, *, chart: bool = False) -> discord.Embed:
     """Games, wins, places, bidding, best game, favourite rules, results against computer
     levels, and the rating when there is one (`chart`: with the rating chart attached)."""
@@ -44,8 +58,7 @@ def stats_embed(stats: PlayerStats, name: str, *, chart: bool = False) -> discor
     places = " · ".join(f"{ordinal(place)} ×{count}" for place, count in stats.places)
     embed.add_field(name="Places", value=places[:1024], inline=False)
     if stats.rating is not None:
-        change = "" if stats.rating_change is None else f" ({stats.rating_change:+,.0f})"
-        embed.add_field(name="Rating", value=f"{stats.rating:,.0f}{change}", inline=True)
+        embed.add_field(name="Rating", value=_rating(stats), inline=False)
     embed.add_field(name="Exact bids", value=_percent(stats.exact_bid_rate), inline=True)
     per_hand = "—" if stats.points_per_hand is None else f"{stats.points_per_hand:.1f}"
     embed.add_field(name="Points a hand", value=per_hand, inline=True)
@@ -57,13 +70,13 @@ def stats_embed(stats: PlayerStats, name: str, *, chart: bool = False) -> discor
         preset, count = stats.favourite_preset
         played = f"{count} game{'s' if count != 1 else ''}"
         embed.add_field(name="Favourite rules", value=f"{preset} ({played})", inline=True)
-    computers = " · ".join(f"{r.level}: {r.wins} won of {r.games}" for r in stats.detail.computers)
+    computers = " · ".join(f"{r.level}: {r.wins} won of {r.games}" for r in stats.computers)
     embed.add_field(
         name="At tables with computer players", value=computers or "none yet", inline=False
     )
     if stats.detail.games >= stats.detail_limit:
         embed.set_footer(
-            text=f"Bids and computer tables: the last {stats.detail_limit} games. "
+            text=f"Bid − tricks taken: the last {stats.detail_limit} games. "
             "Wins count games played to the end."
         )
     if chart:

@@ -18,10 +18,11 @@ from bot.app import build
 from bot.config import BotSettings
 from bot.engine import Game
 from bot.engine.records import replay
-from bot.service import Refused
+from bot.service import Refused, Seat
 from bot.storage import Database
-from cogs.render.charts import CHART_SIZE
+from cogs.render.charts import CHART_SIZE, RATING_CHART_SIZE
 from cogs.render.common import NOT_FOR_YOU
+from cogs.render.stats import RATING_CHART_FILE
 from standin.server import StandIn
 from standin.testing import run_bot
 from standin.world import Message
@@ -217,3 +218,53 @@ async def test_the_chart_is_drawn_in_a_worker_process(
     finally:
         await database.close()
         pool.shutdown(cancel_futures=True)
+
+
+async def test_stats_show_the_rating_its_rank_and_its_chart(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    async with start_bot(settings={"leaderboard_min_games": 2}) as bot:
+        database = bot.tables.service.db
+        guild, channel = standin.guild.id, standin.channel.id
+        ann, bob, cat = (standin.person(n) for n in ("Ann", "Bob", "Cat"))
+        for seed in range(5):
+            seats = [Seat(user_id=p.id, name=p.name) for p in (ann, bob, cat)]
+            if seed % 2:
+                seats[2] = Seat(name="Hard bot", level="hard")
+            preset = "classic" if seed < 3 else "oh-hell"
+            await store_finished(database, guild, channel, seats, seed, preset=preset)
+        history = await database.rating_history(guild, ann.id)
+        overall = await database.player_rating(guild, ann.id, min_games=2)
+        assert overall is not None and overall.rank is not None and len(history) == 5
+        assert overall.rating == history[-1].rating
+
+        asked = await ann.slash(standin.channel, "ohhell stats")
+        await asked.wait_until_loaded()
+        shown = asked.followups[0] if asked.followups else asked.reply
+        assert shown is not None and asked.ephemeral
+        text = text_of(shown)
+        change = history[-1].change
+        assert f"Rating {overall.rating:,} ({change:+,} last game)" in text
+        assert f"#{overall.rank} of {overall.ranked} on /leaderboard" in text
+        classic = await database.player_rating(guild, ann.id, "classic")
+        oh_hell = await database.player_rating(guild, ann.id, "oh-hell")
+        assert classic is not None and oh_hell is not None
+        assert f"classic: {classic.rating:,} · oh-hell: {oh_hell.rating:,}" in text
+        # Results against computer levels come from the stored computer seats.
+        hard_tables = await database.computer_tables(guild, ann.id)
+        assert [(level, games) for level, games, _ in hard_tables] == [("hard", 2)]
+        assert f"hard: {hard_tables[0][2]} won of 2" in text
+        # The rating chart: a real PNG, attached and shown in the embed.
+        (chart,) = shown.attachments
+        assert chart.filename == RATING_CHART_FILE
+        image = Image.open(io.BytesIO(chart.data))
+        assert image.format == "PNG" and image.size == RATING_CHART_SIZE
+        assert distinct_colours(chart.data) > 10
+        assert shown.embeds[0]["image"]["url"] == f"attachment://{RATING_CHART_FILE}"
+
+        # Someone with no games: no rating, no chart.
+        dan = standin.person("Dan")
+        nothing = await dan.slash(standin.channel, "ohhell stats")
+        await nothing.wait_until_loaded()
+        empty = nothing.followups[0] if nothing.followups else nothing.reply
+        assert empty is not None and "Rating" not in text_of(empty) and not empty.attachments

@@ -33,6 +33,8 @@ async def test_the_final_standings_show_each_players_rating_and_its_change(
 
         await standin.wait_for(final)
         lines = final()[0].splitlines()[1:]
+        assert lines[-1] == f"-# Game #{t} · its record: `/ohhell record game:{t}`"
+        lines = lines[:-1]
         changes = await bot.tables.service.db.rating_changes(t)
         shown = {}
         for line in lines:
