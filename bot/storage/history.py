@@ -90,10 +90,13 @@ class History(Store):
     async def player_results(self, guild_id: int, user_id: int) -> list[ResultGroup]:
         """A player's results on a server, summed by preset and place (a few rows, however
         many games)."""
+        # `+preset`: grouping by the bare column let SQLite pick results_by_guild (guild,
+        # preset) to save a sort, scanning the whole server (33 ms with 100,000 results);
+        # this way it reads only the player's rows through results_by_player (under 1 ms).
         async with self._db.execute(
             "SELECT preset, place, COUNT(*), SUM(NOT left_early), SUM(points), SUM(bids_made),"
             " SUM(hands_played) FROM results WHERE guild_id = ? AND user_id = ?"
-            " GROUP BY preset, place",
+            " GROUP BY +preset, place",
             (guild_id, user_id),
         ) as cursor:
             return [ResultGroup(*row) async for row in cursor]
@@ -112,12 +115,13 @@ class History(Store):
         """(level, games, wins) of a player's games at tables with a computer player of each
         level, every stored game (results before schema 3 have no computer seats). A game
         counts once per level however many seats it had; a win is first place, stayed."""
-        levels = " UNION ALL ".join(f"SELECT {i} AS id" for i in sorted(COMPUTER_IDS.values()))
+        # One probe of the table's seats per game (the primary key), DISTINCT so that two
+        # seats of one level count once.
         async with self._db.execute(
-            "SELECT level.id, COUNT(*), SUM(r.place = 1 AND NOT r.left_early)"
-            f" FROM results AS r JOIN ({levels}) AS level"
-            " WHERE r.guild_id = ? AND r.user_id = ? AND EXISTS (SELECT 1 FROM results AS c"
-            " WHERE c.table_id = r.table_id AND c.user_id = level.id) GROUP BY level.id",
+            "SELECT level, COUNT(*), SUM(won) FROM (SELECT DISTINCT c.user_id AS level,"
+            " r.table_id, r.place = 1 AND NOT r.left_early AS won FROM results AS r"
+            " JOIN results AS c ON c.table_id = r.table_id"
+            " WHERE r.guild_id = ? AND r.user_id = ? AND c.user_id < 0) GROUP BY level",
             (guild_id, user_id),
         ) as cursor:
             found = {int(r[0]): (int(r[1]), int(r[2])) async for r in cursor}
