@@ -60,6 +60,9 @@ class Session:
         self._games: dict[int, tuple[int, Game]] = {}
         """By table: the decoded game of the version last loaded or saved here, so an action
         replays nothing. A cache: the row's version decides, and a table that closes drops it."""
+        self._hands: dict[int, tuple[int, dict[int, HandState]]] = {}
+        """By table: every hand message's state at the version last saved here, so the next
+        action finds what changed without working out the states before it again."""
         self.clock = clock
         self.lobby_timeout = lobby_timeout
         self.abandon_after = abandon_after
@@ -102,13 +105,14 @@ class Session:
         return game
 
     def _forget(self, table_id: int) -> None:
-        """A table closed: its cached game goes, and its lock once released."""
+        """A table closed: its cached game and hands go, and its lock once released."""
         self._games.pop(table_id, None)
+        self._hands.pop(table_id, None)
         self._closing.add(table_id)
 
     def cached_tables(self) -> set[int]:
         """The tables this service holds anything in memory for (tests check it empties)."""
-        return set(self._games) | set(self._locks) | self._closing
+        return set(self._games) | set(self._hands) | set(self._locks) | self._closing
 
     async def _open_row(self, table_id: int) -> TableRow:
         try:
@@ -149,6 +153,16 @@ class Session:
         if user_id != row.host_id and not can_manage:
             raise Refused("host_only", doing=doing)
 
+    def _hands_before(
+        self, row: TableRow, document: TableDocument, game: Game
+    ) -> dict[int, HandState]:
+        """Every hand message's state at `row`'s version (unchanged `document` and `game`):
+        kept from the save that made that version, else worked out."""
+        cached = self._hands.get(row.id)
+        if cached is not None and cached[0] == row.version:
+            return cached[1]
+        return self._all_hands(row.id, document, game)
+
     def _all_hands(
         self, table_id: int, document: TableDocument, game: Game
     ) -> dict[int, HandState]:
@@ -188,6 +202,8 @@ class Session:
         )
         after = self._all_hands(row.id, document, game)
         outcome.every_hand = after
+        if not over:
+            self._hands[row.id] = (outcome.table.version, after)
         outcome.automatic = (
             not over
             and not document.paused
@@ -257,6 +273,10 @@ class Session:
         if cached is not None and cached[0] == row.version:
             game = cached[1]
             self._games[row.id] = (saved.version, game)
+        hands = self._hands.get(row.id)
+        if hands is not None and hands[0] == row.version:
+            # The hand messages' states do not hold what a side save changes.
+            self._hands[row.id] = (saved.version, hands[1])
         view = self._table_view(saved, document, game)
         refs = {int(user): ref for user, ref in document.dms.items()}
         return Outcome(table=view, dm_refs=refs, same_game=True)

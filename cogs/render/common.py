@@ -54,12 +54,6 @@ class Rendered:
             out["view"] = self.view
         return out
 
-    def signature(self) -> str:
-        """What the message would show, to tell whether an edit would change anything."""
-        embed = self.embed.to_dict() if self.embed is not None else None
-        view = self.view.to_components() if self.view is not None else None
-        return repr((self.content, embed, view))
-
 
 def fit(text: str, limit: int) -> str:
     """`text` cut to one of Discord's length limits, with an ellipsis when cut."""
