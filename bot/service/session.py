@@ -10,12 +10,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from bot.config import DEFAULTS
-from bot.engine import Action, Bid, ChooseTrump, Event, Game, Phase, Settings
+from bot.engine import Action, Event, Game, Phase, Settings
 from bot.service.document import MAX_SEATS, TableDocument, TurnClock
 from bot.service.errors import Refused, TableGone
 from bot.service.players import player_range
 from bot.service.results import announce, event_payload, results_of
-from bot.service.seat_views import card_order, hook_reason, public_game
+from bot.service.seat_views import hand_state, public_game
 from bot.service.turns import (
     Decider,
     computer_to_move,
@@ -28,7 +28,7 @@ from bot.service.turns import (
     waiting_for,
     waiting_for_someone_away,
 )
-from bot.service.views import BidOption, CardOption, HandState, Outcome, Reason, SeatView, TableView
+from bot.service.views import HandState, Outcome, Reason, SeatView, TableView
 from bot.storage import Database, Leaderboard, PlayerResult, TableRow, TableStatus, VersionConflict
 from bot.storage import Event as StoredEvent
 
@@ -329,63 +329,7 @@ class Session:
     def _hand_state(
         self, table_id: int, document: TableDocument, game: Game, seat: int
     ) -> HandState:
-        view = game.view(seat)
-        waiting = waiting_for(game)
-        away = document.seats[seat].away if document.seats[seat].left else None
-        my_turn = seat in waiting and away is None
-        may_change = view.phase is Phase.BIDDING and seat in view.to_act and not my_turn
-        trump = view.trump if view.trump_decided else None
-        pack = game.pack
-        cards: list[CardOption] = []
-        if not view.blind and view.phase is not Phase.GAME_OVER:
-            legal = game.legal_mask(seat) if view.phase is Phase.PLAYING and my_turn else 0
-            mask = game.hand_mask(seat)
-            ids = [i for i in range(pack.size) if mask >> i & 1]
-            ids.sort(key=lambda i: card_order(trump, pack.cards[i], i))
-            cards = [CardOption(pack.cards[i], i, bool(legal >> i & 1)) for i in ids]
-        blind_cards = tuple(
-            (view.names[s], hand[0])
-            for s, hand in enumerate(view.visible_hands)
-            if hand is not None and hand
-        )
-        bid_options: tuple[BidOption, ...] = ()
-        trump_options: tuple[str, ...] = ()
-        bids_so_far = on_table = None
-        if (my_turn or may_change) and view.phase is Phase.BIDDING:
-            legal_bids = {a.n for a in view.legal_actions if isinstance(a, Bid)}
-            bid_options = tuple(
-                BidOption(n, n in legal_bids, None if n in legal_bids else hook_reason(view, n))
-                for n in range(view.cards_each + 1)
-            )
-            bids_so_far = tuple(
-                (view.names[s], bid) for s in view.seats if (bid := view.bids[s]) is not None
-            )
-        elif my_turn and view.phase is Phase.TRUMP_CHOICE:
-            trump_options = tuple(a.suit for a in view.legal_actions if isinstance(a, ChooseTrump))
-        elif my_turn and view.phase is Phase.PLAYING:
-            on_table = tuple((view.names[s], card) for s, card in view.trick)
-        return HandState(
-            table_id=table_id,
-            seat=seat,
-            hand_number=view.hand_number,
-            phase=view.phase,
-            cards=tuple(cards),
-            blind_cards=blind_cards,
-            trump=view.trump,
-            turned=view.turned,
-            trump_decided=view.trump_decided,
-            my_turn=my_turn,
-            bid=view.bids[seat],
-            tricks_won=view.tricks_won[seat],
-            bid_options=bid_options,
-            trump_options=trump_options,
-            bids_so_far=bids_so_far,
-            on_table=on_table,
-            auto_play=document.seats[seat].auto_play,
-            game_over=view.phase is Phase.GAME_OVER,
-            away=away,
-            deadline=running_deadline(document) if my_turn else None,
-        )
+        return hand_state(table_id, document, game, seat)
 
     def _due_at(self, document: TableDocument, status: TableStatus) -> float | None:
         """When the scheduler must next look at this table."""
