@@ -142,7 +142,7 @@ class TableController(Presenter):
                 rendered = render.hand_message(state, table, self._where(table))
                 await interaction.response.edit_message(**rendered.kwargs())
                 if not interaction.message.flags.ephemeral and t in self._shown:
-                    self._shown[t].last_dm[user.id] = (state.hand_number, rendered.signature())
+                    self._shown[t].last_dm[user.id] = self.hand_shown_as(state, table)
             else:
                 await reply(interaction, render.answer(outcome.reply, "Welcome back."))
             self.publish_later(outcome)
@@ -231,7 +231,7 @@ class TableController(Presenter):
             if shown is not None and ephemeral:
                 shown.ephemeral[user.id] = (interaction, time.monotonic())
             elif shown is not None:
-                shown.last_dm[user.id] = (state.hand_number, rendered.signature())
+                shown.last_dm[user.id] = self.hand_shown_as(state, outcome.table)
         self.publish_later(outcome)
         if outcome.automatic:
             self.move_on(t)

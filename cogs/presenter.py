@@ -16,12 +16,14 @@ from typing import Any
 import aiohttp
 import discord
 from discord.ext import commands
+from discord.http import handle_message_parameters
 
 from bot.clock import Clock, SystemClock
 from bot.config import DEFAULTS
 from bot.service import (
     CorruptRow,
     DmRef,
+    HandState,
     Outcome,
     Refused,
     TableService,
@@ -31,7 +33,7 @@ from bot.service import (
 from cogs import render
 from cogs.pacing import Pacer
 from cogs.render.charts import score_chart_png
-from cogs.shown import Shown
+from cogs.shown import HandShown, Shown
 
 log = logging.getLogger(__name__)
 
@@ -457,11 +459,8 @@ class Presenter:
         table = shown.view if shown and shown.view else await self.service.table_view(table_id)
         if table.message_id is None:
             return
-        message = self.bot.get_partial_messageable(table.channel_id).get_partial_message(
-            table.message_id
-        )
         try:
-            await message.edit(**render.table_message(table).kwargs())
+            await self._edit(table.channel_id, table.message_id, render.table_message(table))
         except discord.NotFound:
             if table.status.is_open:
                 sent = await self._send_channel(table.channel_id, None, render.table_message(table))
@@ -469,6 +468,14 @@ class Presenter:
                     self.remember_side(await self.service.set_message(table_id, sent.id))
         except discord.Forbidden as error:
             log.warning("table %s: may not edit the table message: %s", table_id, error)
+
+    async def _edit(self, channel_id: int, message_id: int, rendered: render.Rendered) -> None:
+        """Edit a message, without reading back the message Discord returns: discord.py would
+        build a `Message` from it, a third of an edit's CPU, for a value nobody uses."""
+        with handle_message_parameters(
+            **rendered.kwargs(), previous_allowed_mentions=self.bot.allowed_mentions
+        ) as params:
+            await self.bot.http.edit_message(channel_id, message_id, params=params)
 
     async def _send_channel(
         self,
@@ -513,10 +520,10 @@ class Presenter:
             except Refused:
                 return
             table = await self.service.table_view(table_id)
+        shows = self.hand_shown_as(state, table)
+        if shown is not None and shown.last_dm.get(user_id) == shows:
+            return  # the same inputs render the same message: nothing to render or send
         rendered = render.hand_message(state, table, self._where(table))
-        signature = rendered.signature()
-        if shown is not None and shown.last_dm.get(user_id) == (state.hand_number, signature):
-            return
         if user_id in table.dms_closed:
             await self._refresh_ephemeral_hand(table_id, user_id, rendered)
             return
@@ -525,9 +532,6 @@ class Presenter:
         else:
             ref = await self.service.dm_ref(table_id, user_id)
         if ref is not None and ref.hand == state.hand_number:
-            message = self.bot.get_partial_messageable(ref.channel_id).get_partial_message(
-                ref.message_id
-            )
             try:
                 await self.pacer.wait()
                 newer = self._shown.get(table_id)
@@ -537,12 +541,12 @@ class Presenter:
                     fresh = newer.hands.get(user_id)
                     if fresh is None or fresh.hand_number != state.hand_number:
                         return self.refresh_hand(table_id, user_id)
-                    rendered = render.hand_message(fresh, newer.view, self._where(newer.view))
-                    signature = rendered.signature()
-                    if newer.last_dm.get(user_id) == (state.hand_number, signature):
+                    shows = self.hand_shown_as(fresh, newer.view)
+                    if newer.last_dm.get(user_id) == shows:
                         return None
-                await message.edit(**rendered.kwargs())
-                self._showing(table_id, user_id, (state.hand_number, signature))
+                    rendered = render.hand_message(fresh, newer.view, self._where(newer.view))
+                await self._edit(ref.channel_id, ref.message_id, rendered)
+                self._showing(table_id, user_id, shows)
                 return None
             except discord.NotFound:
                 pass  # deleted by the person: send a new one
@@ -564,14 +568,20 @@ class Presenter:
             self.schedule_table_edit(table_id)
             return
         new_ref = DmRef(channel_id=sent.channel.id, message_id=sent.id, hand=state.hand_number)
-        self._showing(table_id, user_id, (state.hand_number, signature), new_ref)
+        self._showing(table_id, user_id, shows, new_ref)
         self.remember_side(await self.service.record_dm(table_id, user_id, new_ref))
         if ref is not None and ref.hand != state.hand_number:
             # After the new hand is out: nobody waits on this edit.
             self._spawn(self._close_hand_message(ref, table_id=table_id))
 
+    def hand_shown_as(self, state: HandState, table: TableView) -> HandShown:
+        """What a hand message shows, as the inputs that render it: equal inputs render the
+        same message, so comparing them needs no rendering."""
+        where = (table.guild_id, table.channel_id, table.message_id, self._where(table))
+        return (state.hand_number, (state, where))
+
     def _showing(
-        self, table_id: int, user_id: int, shows: tuple[int, str], ref: DmRef | None = None
+        self, table_id: int, user_id: int, shows: HandShown, ref: DmRef | None = None
     ) -> None:
         """What a hand DM shows now that an edit landed (the table's state may have been
         created meanwhile: a later refresh compares against this)."""

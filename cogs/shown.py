@@ -12,6 +12,9 @@ import discord
 
 from bot.service import DmRef, HandState, Outcome, TableView
 
+HandShown = tuple[int, tuple[HandState, tuple[int, int, int | None, str]]]
+"""A hand message's number and the inputs that render it: its state and where the table is."""
+
 
 @dataclass
 class Shown:
@@ -26,8 +29,8 @@ class Shown:
     """The one turn mention in the channel, deleted once the turn passes."""
     ephemeral: dict[int, tuple[discord.Interaction[Any], float]] = field(default_factory=dict)
     """By user id: the interaction of a private hand reply, to edit it (for 15 minutes)."""
-    last_dm: dict[int, tuple[int, str]] = field(default_factory=dict)
-    """By user id: the hand number and signature of what their hand DM shows."""
+    last_dm: dict[int, HandShown] = field(default_factory=dict)
+    """By user id: what their hand DM shows (`Presenter.hand_shown_as`)."""
     closed_dms: set[int] = field(default_factory=set)
     """Hand DMs whose controls were taken off."""
     publish_lock: asyncio.Lock = field(default_factory=asyncio.Lock)

@@ -258,6 +258,13 @@ async def bench(
         "ack_p99_ms_by_quarter": [round(percentile(q, 0.99), 1) for q in quarters],
     }
     routes = Counter(c.route for c in outside)
+    refusals = Counter(
+        (r.content or "")[:70]
+        for run in runs
+        for r in run.results
+        if r.response_type == 4 and r.ephemeral
+    )
+    figures["refused"] = refusals.total()
     print(
         f"{tables} tables of {PEOPLE_PER_TABLE} people, {preset}: {cards} cards in "
         f"{elapsed:.0f} s ({cards / elapsed:.0f} cards/s)",
@@ -286,6 +293,9 @@ async def bench(
         + ", ".join(f"{ms:.0f} ms" for ms in figures["ack_p99_ms_by_quarter"]),
         file=out,
     )
+    print(f"clicks refused: {refusals.total()}", file=out)
+    for text, count in refusals.most_common(3):
+        print(f"  {count:7d}  {text}", file=out)
     for route, count in routes.most_common(8):
         print(f"  {count:7d}  {route}", file=out)
     print(f"clicks not acknowledged within Discord's 3 s: {figures['not_acknowledged']}", file=out)

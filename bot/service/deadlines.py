@@ -107,7 +107,7 @@ class Deadlines(Session):
             row, document, game = await self._playing(table_id)
             if row.version != version:
                 return None  # something moved meanwhile: the scheduler looks again
-            before = self._all_hands(row.id, document, game)
+            before = self._hands_before(row, document, game)
             try:
                 events = game.apply(seat, action)
             except EngineError:

@@ -60,7 +60,7 @@ class Playing(Session):
                 legal = game.legal_actions(seat)
                 if len(legal) == 1:
                     action = legal[0]
-            before = self._all_hands(row.id, document, game)
+            before = self._hands_before(row, document, game)
             self._games.pop(row.id, None)  # about to change: `_save` puts it back once committed
             try:
                 events = game.apply(seat, action)
@@ -132,7 +132,7 @@ class Playing(Session):
                 return None
             if not forced_card_waiting(document, game) and computer_to_move(document, game) is None:
                 return None  # people must act: the usual answer, so kept cheap
-            before = self._all_hands(row.id, document, game)
+            before = self._hands_before(row, document, game)
             if forced_card_waiting(document, game):  # e.g. left over from before a restart
                 game = self._game(row, document, to_change=True)
                 forced = play_forced_cards(document, game)

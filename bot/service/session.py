@@ -10,12 +10,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from bot.config import DEFAULTS
-from bot.engine import Action, Bid, ChooseTrump, Event, Game, Phase, Settings
+from bot.engine import Action, Event, Game, Phase, Settings
 from bot.service.document import MAX_SEATS, TableDocument, TurnClock
 from bot.service.errors import Refused, TableGone
 from bot.service.players import player_range
 from bot.service.results import announce, event_payload, rated_as, results_of
-from bot.service.seat_views import card_order, hook_reason, public_game
+from bot.service.seat_views import hand_state, public_game
 from bot.service.turns import (
     Decider,
     computer_to_move,
@@ -28,7 +28,7 @@ from bot.service.turns import (
     waiting_for,
     waiting_for_someone_away,
 )
-from bot.service.views import BidOption, CardOption, HandState, Outcome, Reason, SeatView, TableView
+from bot.service.views import HandState, Outcome, Reason, SeatView, TableView
 from bot.storage import (
     BOARD_ORDERS,
     Database,
@@ -69,6 +69,9 @@ class Session:
         self._games: dict[int, tuple[int, Game]] = {}
         """By table: the decoded game of the version last loaded or saved here, so an action
         replays nothing. A cache: the row's version decides, and a table that closes drops it."""
+        self._hands: dict[int, tuple[int, dict[int, HandState]]] = {}
+        """By table: every hand message's state at the version last saved here, so the next
+        action finds what changed without working out the states before it again."""
         self.clock = clock
         self.lobby_timeout = lobby_timeout
         self.abandon_after = abandon_after
@@ -113,13 +116,14 @@ class Session:
         return game
 
     def _forget(self, table_id: int) -> None:
-        """A table closed: its cached game goes, and its lock once released."""
+        """A table closed: its cached game and hands go, and its lock once released."""
         self._games.pop(table_id, None)
+        self._hands.pop(table_id, None)
         self._closing.add(table_id)
 
     def cached_tables(self) -> set[int]:
         """The tables this service holds anything in memory for (tests check it empties)."""
-        return set(self._games) | set(self._locks) | self._closing
+        return set(self._games) | set(self._hands) | set(self._locks) | self._closing
 
     async def _open_row(self, table_id: int) -> TableRow:
         try:
@@ -160,6 +164,16 @@ class Session:
         if user_id != row.host_id and not can_manage:
             raise Refused("host_only", doing=doing)
 
+    def _hands_before(
+        self, row: TableRow, document: TableDocument, game: Game
+    ) -> dict[int, HandState]:
+        """Every hand message's state at `row`'s version (unchanged `document` and `game`):
+        kept from the save that made that version, else worked out."""
+        cached = self._hands.get(row.id)
+        if cached is not None and cached[0] == row.version:
+            return cached[1]
+        return self._all_hands(row.id, document, game)
+
     def _all_hands(
         self, table_id: int, document: TableDocument, game: Game
     ) -> dict[int, HandState]:
@@ -199,6 +213,8 @@ class Session:
         )
         after = self._all_hands(row.id, document, game)
         outcome.every_hand = after
+        if not over:
+            self._hands[row.id] = (outcome.table.version, after)
         outcome.automatic = (
             not over
             and not document.paused
@@ -275,6 +291,10 @@ class Session:
         if cached is not None and cached[0] == row.version:
             game = cached[1]
             self._games[row.id] = (saved.version, game)
+        hands = self._hands.get(row.id)
+        if hands is not None and hands[0] == row.version:
+            # The hand messages' states do not hold what a side save changes.
+            self._hands[row.id] = (saved.version, hands[1])
         view = self._table_view(saved, document, game)
         refs = {int(user): ref for user, ref in document.dms.items()}
         return Outcome(table=view, dm_refs=refs, same_game=True)
@@ -327,63 +347,7 @@ class Session:
     def _hand_state(
         self, table_id: int, document: TableDocument, game: Game, seat: int
     ) -> HandState:
-        view = game.view(seat)
-        waiting = waiting_for(game)
-        away = document.seats[seat].away if document.seats[seat].left else None
-        my_turn = seat in waiting and away is None
-        may_change = view.phase is Phase.BIDDING and seat in view.to_act and not my_turn
-        trump = view.trump if view.trump_decided else None
-        pack = game.pack
-        cards: list[CardOption] = []
-        if not view.blind and view.phase is not Phase.GAME_OVER:
-            legal = game.legal_mask(seat) if view.phase is Phase.PLAYING and my_turn else 0
-            mask = game.hand_mask(seat)
-            ids = [i for i in range(pack.size) if mask >> i & 1]
-            ids.sort(key=lambda i: card_order(trump, pack.cards[i], i))
-            cards = [CardOption(pack.cards[i], i, bool(legal >> i & 1)) for i in ids]
-        blind_cards = tuple(
-            (view.names[s], hand[0])
-            for s, hand in enumerate(view.visible_hands)
-            if hand is not None and hand
-        )
-        bid_options: tuple[BidOption, ...] = ()
-        trump_options: tuple[str, ...] = ()
-        bids_so_far = on_table = None
-        if (my_turn or may_change) and view.phase is Phase.BIDDING:
-            legal_bids = {a.n for a in view.legal_actions if isinstance(a, Bid)}
-            bid_options = tuple(
-                BidOption(n, n in legal_bids, None if n in legal_bids else hook_reason(view, n))
-                for n in range(view.cards_each + 1)
-            )
-            bids_so_far = tuple(
-                (view.names[s], bid) for s in view.seats if (bid := view.bids[s]) is not None
-            )
-        elif my_turn and view.phase is Phase.TRUMP_CHOICE:
-            trump_options = tuple(a.suit for a in view.legal_actions if isinstance(a, ChooseTrump))
-        elif my_turn and view.phase is Phase.PLAYING:
-            on_table = tuple((view.names[s], card) for s, card in view.trick)
-        return HandState(
-            table_id=table_id,
-            seat=seat,
-            hand_number=view.hand_number,
-            phase=view.phase,
-            cards=tuple(cards),
-            blind_cards=blind_cards,
-            trump=view.trump,
-            turned=view.turned,
-            trump_decided=view.trump_decided,
-            my_turn=my_turn,
-            bid=view.bids[seat],
-            tricks_won=view.tricks_won[seat],
-            bid_options=bid_options,
-            trump_options=trump_options,
-            bids_so_far=bids_so_far,
-            on_table=on_table,
-            auto_play=document.seats[seat].auto_play,
-            game_over=view.phase is Phase.GAME_OVER,
-            away=away,
-            deadline=running_deadline(document) if my_turn else None,
-        )
+        return hand_state(table_id, document, game, seat)
 
     def _due_at(self, document: TableDocument, status: TableStatus) -> float | None:
         """When the scheduler must next look at this table."""

@@ -54,12 +54,6 @@ class Rendered:
             out["view"] = self.view
         return out
 
-    def signature(self) -> str:
-        """What the message would show, to tell whether an edit would change anything."""
-        embed = self.embed.to_dict() if self.embed is not None else None
-        view = self.view.to_components() if self.view is not None else None
-        return repr((self.content, embed, view))
-
 
 def fit(text: str, limit: int) -> str:
     """`text` cut to one of Discord's length limits, with an ellipsis when cut."""
@@ -99,6 +93,72 @@ def button(
     return TableButton(
         discord.ui.Button(label=label[:80], custom_id=cid, style=style, disabled=disabled, row=row)
     )
+
+
+class Controls(discord.ui.View):
+    """A message's buttons and selects as Discord's component rows, built directly.
+
+    For the hand message, rendered at every turn: building a discord.py item for each card
+    cost more than the rest of the render. The custom_ids are the same as the items' (clicks
+    reach the same `DynamicItem`s), and the view is never stored for dispatch."""
+
+    ROWS = 5
+    WIDTH = 5
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        self._rows: list[list[dict[str, Any]]] = [[] for _ in range(self.ROWS)]
+
+    def button(
+        self,
+        label: str,
+        cid: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        *,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        component = {
+            "type": 2,
+            "style": style.value,
+            "label": label[:80],
+            "custom_id": cid,
+            "disabled": disabled,
+        }
+        self._place(component, 1, row)
+
+    def select(
+        self, cid: str, placeholder: str, options: list[tuple[str, str]], *, disabled: bool = False
+    ) -> None:
+        """A string select of (label, value) options; it takes a row of its own."""
+        component = {
+            "type": 3,
+            "custom_id": cid,
+            "placeholder": placeholder[:150],
+            "options": [{"label": label[:100], "value": value} for label, value in options[:25]],
+            "min_values": 1,
+            "max_values": 1,
+            "disabled": disabled,
+        }
+        self._place(component, self.WIDTH, None)
+
+    def _place(self, component: dict[str, Any], width: int, row: int | None) -> None:
+        rows = self._rows if row is None else [self._rows[row]]
+        for candidate in rows:
+            used = sum(self.WIDTH if c["type"] == 3 else 1 for c in candidate)
+            if used + width <= self.WIDTH:
+                candidate.append(component)
+                return
+        raise ValueError(f"no room for {component.get('custom_id')!r} in row {row}")
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return [{"type": 1, "components": row} for row in self._rows if row]
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for row in self._rows for c in row]
 
 
 def timer_text(seconds: int) -> str:

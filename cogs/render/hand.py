@@ -11,7 +11,7 @@ from bot.service import (
     HandState,
     TableView,
 )
-from cogs.items import TableButton, TableSelect, custom_id, select_id
+from cogs.items import custom_id, select_id
 from cogs.render.common import (
     COLOUR,
     FIELD_LIMIT,
@@ -19,8 +19,8 @@ from cogs.render.common import (
     MAX_BUTTON_CARDS,
     SUIT_NAMES,
     SUIT_SYMBOLS,
+    Controls,
     Rendered,
-    button,
     card_text,
     fit,
     jump_url,
@@ -72,13 +72,13 @@ def hand_message(state: HandState, table: TableView, where: str) -> Rendered:
     if now:
         embed.add_field(name="Now", value=fit(now, FIELD_LIMIT), inline=False)
 
-    view = discord.ui.View(timeout=None)
+    view = Controls()
     t, h = state.table_id, state.hand_number
     if state.deadline is not None:
         embed.add_field(name="Time", value=f"Runs out {relative_time(state.deadline)}", inline=True)
     if state.away is not None:
         if state.away != "kicked":
-            view.add_item(button("I'm back", custom_id("back", t), discord.ButtonStyle.success))
+            view.button("I'm back", custom_id("back", t), discord.ButtonStyle.success)
         return Rendered(None, embed, view)
     if state.bid_options:
         verb = "Your bid" if state.my_turn else "Change your bid?"
@@ -87,12 +87,10 @@ def hand_message(state: HandState, table: TableView, where: str) -> Rendered:
     elif state.trump_options:
         embed.set_footer(text="You bid highest: choose trump")
         for suit in state.trump_options:
-            view.add_item(
-                button(
-                    f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}",
-                    custom_id("trump", t, h, suit),
-                    discord.ButtonStyle.primary,
-                )
+            view.button(
+                f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}",
+                custom_id("trump", t, h, suit),
+                discord.ButtonStyle.primary,
             )
     elif state.phase is Phase.PLAYING:
         embed.set_footer(text="Your turn: play a card" if state.my_turn else "Waiting for others")
@@ -120,56 +118,46 @@ def _hook_note(state: HandState) -> str:
     return "".join(reasons)
 
 
-def _bid_controls(view: discord.ui.View, state: HandState, t: int, h: int) -> None:
+def _bid_controls(view: Controls, state: HandState, t: int, h: int) -> None:
     options = state.bid_options
     if len(options) <= MAX_BID_BUTTONS:
         for o in options:
-            view.add_item(
-                button(
-                    str(o.n),
-                    custom_id("bid", t, h, o.n),
-                    discord.ButtonStyle.success
-                    if o.n == state.bid
-                    else discord.ButtonStyle.primary,
-                    disabled=not o.allowed,
-                    row=o.n // 5,
-                )
+            view.button(
+                str(o.n),
+                custom_id("bid", t, h, o.n),
+                discord.ButtonStyle.success if o.n == state.bid else discord.ButtonStyle.primary,
+                disabled=not o.allowed,
+                row=o.n // 5,
             )
         return
     for part in range(0, len(options), 25):
         chunk = [o for o in options[part : part + 25] if o.allowed]
         if not chunk:
             continue
-        view.add_item(
-            TableSelect(
-                discord.ui.Select(
-                    custom_id=select_id("bidsel", t, h, part),
-                    placeholder=f"Bid {chunk[0].n}–{chunk[-1].n}",
-                    options=[discord.SelectOption(label=str(o.n), value=str(o.n)) for o in chunk],
-                )
-            )
+        view.select(
+            select_id("bidsel", t, h, part),
+            f"Bid {chunk[0].n}–{chunk[-1].n}",
+            [(str(o.n), str(o.n)) for o in chunk],
         )
 
 
-def _card_controls(view: discord.ui.View, state: HandState, t: int, h: int) -> None:
+def _card_controls(view: Controls, state: HandState, t: int, h: int) -> None:
     if state.blind_cards and state.my_turn:
-        view.add_item(
-            button("Play your card", custom_id("play", t, h, "hidden"), discord.ButtonStyle.primary)
+        view.button(
+            "Play your card", custom_id("play", t, h, "hidden"), discord.ButtonStyle.primary
         )
         return
     cards = state.cards
     if len(cards) <= MAX_BUTTON_CARDS:
         for i, o in enumerate(cards):
-            view.add_item(
-                button(
-                    card_text(o.card),
-                    custom_id("play", t, h, o.card_id),
-                    discord.ButtonStyle.primary if o.allowed else discord.ButtonStyle.secondary,
-                    disabled=not (o.allowed and state.my_turn),
-                    row=i // 5,
-                )
+            view.button(
+                card_text(o.card),
+                custom_id("play", t, h, o.card_id),
+                discord.ButtonStyle.primary if o.allowed else discord.ButtonStyle.secondary,
+                disabled=not (o.allowed and state.my_turn),
+                row=i // 5,
             )
-        view.add_item(_auto_button(state, t, row=4))
+        _auto_button(view, state, t)
         return
     # More than 20 cards: one select per suit, listing each face once.
     by_suit: dict[str, list[Any]] = {}
@@ -181,22 +169,15 @@ def _card_controls(view: discord.ui.View, state: HandState, t: int, h: int) -> N
             faces.setdefault(card_text(o.card), o)
         playable = [o for o in faces.values() if o.allowed and state.my_turn]
         options = playable or list(faces.values())
-        view.add_item(
-            TableSelect(
-                discord.ui.Select(
-                    custom_id=select_id("playsel", t, h, suit),
-                    placeholder=" ".join(faces)[:150],
-                    options=[
-                        discord.SelectOption(label=card_text(o.card), value=str(o.card_id))
-                        for o in options[:25]
-                    ],
-                    disabled=not playable,
-                )
-            )
+        view.select(
+            select_id("playsel", t, h, suit),
+            " ".join(faces),
+            [(card_text(o.card), str(o.card_id)) for o in options],
+            disabled=not playable,
         )
-    view.add_item(_auto_button(state, t, row=4))
+    _auto_button(view, state, t)
 
 
-def _auto_button(state: HandState, t: int, row: int) -> TableButton:
+def _auto_button(view: Controls, state: HandState, t: int) -> None:
     label = "Auto-play forced card: on" if state.auto_play else "Auto-play forced card: off"
-    return button(label, custom_id("auto", t, None, 0 if state.auto_play else 1), row=row)
+    view.button(label, custom_id("auto", t, None, 0 if state.auto_play else 1), row=4)
