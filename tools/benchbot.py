@@ -296,6 +296,9 @@ async def bench(
     print(f"clicks refused: {refusals.total()}", file=out)
     for text, count in refusals.most_common(3):
         print(f"  {count:7d}  {text}", file=out)
+    limited = Counter(c.route for c in calls if c.status == 429)
+    for route, count in limited.most_common(3):
+        print(f"  429 on {route}: {count}", file=out)
     for route, count in routes.most_common(8):
         print(f"  {count:7d}  {route}", file=out)
     print(f"clicks not acknowledged within Discord's 3 s: {figures['not_acknowledged']}", file=out)
