@@ -37,7 +37,7 @@ async def test_the_default_rate_stays_under_the_global_limit() -> None:
         await pacer.wait()
         calls += 1
     assert calls <= DISCORD_GLOBAL_LIMIT * 10
-    assert calls >= DISCORD_GLOBAL_LIMIT * 10 * 0.85
+    assert calls >= DISCORD_GLOBAL_LIMIT * 10 * 0.8
 
 
 async def test_under_load_urgent_calls_go_before_calls_that_can_wait() -> None:
@@ -104,4 +104,5 @@ async def test_no_one_second_window_holds_more_than_the_global_limit() -> None:
         await pacer.wait()
         stamps.append(time.now)
     busiest = max(sum(1 for t in stamps if start <= t < start + 1.0) for start in stamps)
-    assert busiest < DISCORD_GLOBAL_LIMIT
+    # A margin for calls that reach Discord a little later than they were let go.
+    assert busiest <= DISCORD_GLOBAL_LIMIT - 5
