@@ -324,8 +324,12 @@ class StandIn:
             if remaining <= 0:
                 raise TimeoutError(f"condition not met within {timeout} s")
             changed = self._changed
+            # asyncio.timeout, not wait_for: in Python 3.11 wait_for can swallow a cancellation
+            # that comes as the event is set, and this loop runs often enough to meet it (a
+            # Ctrl-C then never stopped `make bench-bot`).
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(changed.wait(), min(remaining, 0.05))
+                async with asyncio.timeout(min(remaining, 0.05)):
+                    await changed.wait()
 
     async def wait_for_bot(self, *, since: int = 0, timeout: float = 10.0) -> GatewaySession:
         """Wait for a gateway session numbered above `since` (see `sessions_started`) to have

@@ -22,6 +22,7 @@ import contextlib
 import json
 import os
 import re
+import signal
 import statistics
 import sys
 import tempfile
@@ -159,6 +160,36 @@ class Table:
         return None
 
 
+class Interrupted(Exception):
+    """Ctrl-C or SIGTERM: the run stops, the bot is shut down, nothing is printed."""
+
+
+async def _until_interrupted(playing: asyncio.Future[Any]) -> None:
+    """Wait for the tables, or for SIGINT / SIGTERM: then stop them (the caller's `finally`
+    stops the bot process) rather than leave the run and its bot going."""
+    loop = asyncio.get_running_loop()
+    interrupted = loop.create_future()
+
+    def interrupt() -> None:
+        if not interrupted.done():
+            interrupted.set_result(None)
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, interrupt)
+    try:
+        await asyncio.wait([playing, interrupted], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(signum)
+    if not playing.done():
+        playing.cancel()
+        await asyncio.wait([playing], timeout=5)
+        if playing.done() and not playing.cancelled():
+            playing.exception()  # looked at: the run is over either way
+        raise Interrupted
+    playing.result()
+
+
 def _click_kind(data: dict[str, Any]) -> str:
     custom_id = str(data.get("custom_id", ""))
     return custom_id.split(":")[1] if ":" in custom_id else str(data.get("name", "command"))
@@ -189,10 +220,14 @@ async def bench(
             started = time.monotonic()
             try:
                 runs = [Table(standin, i) for i in range(tables)]
-                await asyncio.gather(*(run.play(preset, target) for run in runs))
+                await _until_interrupted(
+                    asyncio.gather(*(run.play(preset, target) for run in runs))
+                )
                 await asyncio.sleep(1.0)  # let the last coalesced edits land
                 rss = peak_rss_mb(process.pid)
                 cpu = cpu_seconds(process.pid)
+            except Interrupted:
+                raise
             except BaseException:
                 print(process.stderr()[-4000:], file=sys.stderr)
                 raise
@@ -335,7 +370,13 @@ def main(argv: list[str] | None = None) -> int:
         help="profile the bot (CPU time of its event loop thread) into this file",
     )
     args = parser.parse_args(argv)
-    figures = asyncio.run(bench(args.tables, args.preset, args.target, sys.stdout, args.profile))
+    try:
+        figures = asyncio.run(
+            bench(args.tables, args.preset, args.target, sys.stdout, args.profile)
+        )
+    except Interrupted:
+        print("interrupted: the bot was stopped", file=sys.stderr)
+        return 130
     return 0 if figures["actions_lost"] == 0 else 1
 
 

@@ -75,3 +75,40 @@ async def test_a_sigterm_stops_the_bot_cleanly_and_logs_its_storage_counts(
     loads, saves = counts
     assert loads >= 1 and saves >= 1, log
     await standin.wait_for(lambda: not standin.connected)
+
+
+async def test_ctrl_c_stops_the_run_and_its_bot() -> None:
+    import asyncio
+    import signal
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    run = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "tools.benchbot",
+        "--tables",
+        "4",
+        cwd=root,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        # Wait until its bot is running (a child process), and the tables are being played.
+        children = Path(f"/proc/{run.pid}/task/{run.pid}/children")
+        for _ in range(300):
+            bots = children.read_text().split()
+            if bots:
+                break
+            await asyncio.sleep(0.1)
+        assert bots, "the benchmark started no bot"
+        await asyncio.sleep(3)
+        run.send_signal(signal.SIGINT)
+        _, err = await asyncio.wait_for(run.communicate(), 60)
+    finally:
+        if run.returncode is None:
+            run.kill()
+            await run.wait()
+    assert run.returncode == 130, err.decode()[-2000:]
+    assert "interrupted" in err.decode()
+    assert not any(Path(f"/proc/{pid}").exists() for pid in bots), "its bot is still running"
