@@ -85,12 +85,9 @@ async def test_the_count_sees_a_load_and_a_decode(
         ann, bob, cat = (standin.person(n) for n in ("Ann", "Bob", "Cat"))
         table, t = await open_table(standin, [ann, bob, cat], preset="classic", max_cards=3)
         await ann.click(table, f"oh:start:{t}")
-        # The answer to the click can arrive before the bot has handed the start to the
-        # presenter; once a turn's controls are out, its automatic moves are under way, and
-        # idle() waits for them (else they load the table inside the count).
-        await standin.wait_for(
-            lambda: next((p for p in (ann, bob, cat) if my_turn_controls(p)), None), timeout=10
-        )
+        # The click is answered before the bot hands the start on to its background work:
+        # once the hands are out, that work exists, and idle() waits for all of it.
+        await standin.wait_for(lambda: all(hand_message(p) for p in (ann, bob, cat)))
         await bot.tables.idle()
         with counting(bot, monkeypatch) as counts:
             bot.tables.service._games.clear()  # a cold cache: the next look decodes
