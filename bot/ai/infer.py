@@ -213,8 +213,14 @@ class PlayModel:
     def kept(self, seat: int, hand: int, rng: random.Random) -> bool:
         """Keep ``seat``'s sampled ``hand``? Each play the model would not remake with it
         keeps it only with chance ``PLAY_MISS``."""
+        return self.misses(seat, hand, rng) is not None
+
+    def misses(self, seat: int, hand: int, rng: random.Random) -> int | None:
+        """``kept``, counting: None if ``hand`` is dropped, else how many plays the model did
+        not remake with it (each forgiven with chance ``PLAY_MISS``)."""
         face = self.face
         plays = self.plays.get(seat, [])
+        missed = 0
         for i, play in enumerate(plays):
             mine = hand | play.later
             p = play.situation
@@ -232,13 +238,15 @@ class PlayModel:
             p.out = out
             p.share = (play.in_hands - mine.bit_count()) / pool if pool else 0.0
             c, _ = normal.choose_card(p, ids)
-            if face[c] != face[play.card] and rng.random() >= PLAY_MISS:
-                # Check this play first next time: the hand is kept with the same chance in
-                # any order, and a play that drops hands tends to drop the next ones too.
-                if i:
-                    plays.insert(0, plays.pop(i))
-                return False
-        return True
+            if face[c] != face[play.card]:
+                if rng.random() >= PLAY_MISS:
+                    # Check this play first next time: the hand is kept with the same chance in
+                    # any order, and a play that drops hands tends to drop the next ones too.
+                    if i:
+                        plays.insert(0, plays.pop(i))
+                    return None
+                missed += 1
+        return missed
 
 
 def consistent_sample(
@@ -259,18 +267,33 @@ def consistent_sample(
     # a seat whose every card is known has nothing to deal again
     to_check = [q for q in t.seats if q in checked and det.unknown[q]]
     # Every hand is checked again each round, the kept ones too: a stricter filter than the
-    # weights alone (measured better than checking only the hands dealt again, seed 30).
+    # weights alone (measured better than checking only the hands dealt again, seed 30). A
+    # kept hand's misses are remembered (``checked_before``), so checking it again costs only
+    # the draws: the same chances, without asking the models again.
+    checked_before: dict[tuple[int, int], tuple[int, int]] = {}
     for _ in range(TRIES):
         redeal: list[int] = []
         for q in to_check:
+            hand = hands[q]
+            before = checked_before.get((q, hand))
+            if before is not None:
+                d, missed = before
+                bid_kept = not d or rng.random() < (MISS_ONE if d == 1 else MISS_MORE)
+                if not bid_kept or any(rng.random() >= PLAY_MISS for _ in range(missed)):
+                    redeal.append(q)
+                continue
+            d = 0
             if q in seen_by:
                 seen = seen_by[q]
-                d = abs(model.bid(q, model.probs(q, hands[q] | played_by[q]), seen) - bids[q])
+                d = abs(model.bid(q, model.probs(q, hand | played_by[q]), seen) - bids[q])
                 if d and rng.random() >= (MISS_ONE if d == 1 else MISS_MORE):
                     redeal.append(q)
                     continue
-            if plays is not None and not plays.kept(q, hands[q], rng):
+            got = plays.misses(q, hand, rng) if plays is not None else 0
+            if got is None:
                 redeal.append(q)
+            else:
+                checked_before[q, hand] = (d, got)
         if not redeal:
             break
         known = list(hands)

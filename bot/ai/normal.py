@@ -27,9 +27,12 @@ _SURPLUS_P = 0.5
 """Cards at least this likely to win count as sure power when deciding to duck."""
 _SURPLUS_MARGIN = 1.0
 LIFT = 0.08
+"""Calibration: the card estimates run a little low against real play."""
+SHED = 1
+"""Short of the bid and unable to win the trick: lose the highest card outside the best
+``need + SHED`` (``shed``); -1: the lowest card, as before issue #17."""
 _CONTROL = 0.5
 """Chance that a player one trick off its bid steers onto it (for valuing bids)."""
-"""Calibration: the card estimates run a little low against real play."""
 
 
 def decide(table: Table, rng: random.Random) -> Action:
@@ -263,12 +266,29 @@ def follow(p: PlaySituation, ids: list[int], want: bool, keep: int = 0) -> int:
             if sure:
                 return lowest(sure, st)
             return highest(winners, st)
+        if SHED >= 0:
+            return shed(p, ids)
         return lowest(ids, st)
     if losers:
         spare = [c for c in losers if not keep >> c & 1]
         return highest(spare, st) if spare else lowest(losers, st)
     low = lowest(ids, st)
     return highest(ids, st) if holds(low) else low
+
+
+def shed(p: PlaySituation, ids: list[int]) -> int:
+    """A card to lose while still short of the bid: the highest one outside the hand's best
+    ``need + SHED`` cards (those likeliest to take a trick), so that cards it will not need do
+    not take tricks it does not want later; the lowest card if every card is needed."""
+    st = p.suits.strength
+    need = p.bid - p.won
+    probs = card_probs(
+        p.mine, p.suits, p.pack, p.out, p.share, p.players, p.cards_each, p.leads_first
+    )
+    ranked = sorted(zip(probs, bits(p.mine), strict=True), key=lambda x: (-x[0], -st[x[1]]))
+    needed = {c for _, c in ranked[: max(0, need) + SHED]}
+    spare = [c for c in ids if c not in needed]
+    return highest(spare, st) if spare else lowest(ids, st)
 
 
 def lead(p: PlaySituation, ids: list[int], want: bool, keep: int = 0) -> int:
