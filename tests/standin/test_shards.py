@@ -5,7 +5,9 @@ DMs on shard 0, 4010 for a shard outside the count, 4011 for too few shards, and
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 
+import aiohttp
 import discord
 import pytest
 
@@ -190,3 +192,78 @@ async def test_two_processes_split_the_shards(standin: StandIn) -> None:
         [dm_panel] = ann.dms()
         who = await ann.click(dm_panel, "sample:who")
         assert who.content == f"pid {first.pid}"
+
+
+async def test_an_unsharded_bot_gets_every_guild_and_the_dms(standin: StandIn) -> None:
+    guilds = add_guilds(standin, 3)
+    async with run_bot(standin, SampleBot()) as bot:
+        [session] = standin.sessions
+        assert session.shard == (0, 1)
+        assert {g.id for g in bot.guilds} == set(standin.world.guilds)
+        ann = standin.person("Ann")
+        for guild in guilds:
+            result = await ann.slash(general(guild), "sample hello", name=guild.name)
+            assert result.content == f"Hello, {guild.name}!"
+        await ann.slash(general(guilds[2]), "sample dmpanel")
+        [panel] = ann.dms()
+        click = await ann.click(panel, "sample:yes")
+        assert click.response_type == 7 and panel.content == "yes by Ann"
+
+
+async def test_without_shard_zero_a_dm_click_reaches_no_one(standin: StandIn) -> None:
+    guilds = add_guilds(standin, 2)
+    async with run_bot(standin, ShardedSampleBot(shard_count=2, shard_ids=[1])) as one:
+        ann = standin.person("Ann")
+        asked = await ann.slash(general(guilds[1]), "sample dmpanel")
+        assert asked.content == "check your DMs"
+        [panel] = ann.dms()
+        click = await ann.click(panel, "sample:yes")
+        assert click.failed and not click.delivered
+        assert one.last_interaction is not None
+        assert one.last_interaction.id == asked.interaction.id
+        stray = await ann.slash(general(guilds[0]), "sample hello", name="nobody")
+        assert stray.failed and not stray.delivered
+
+
+@pytest.mark.parametrize(
+    "shard", [[0, 0], [-1, 2], [3, 3], [0], [0, 1, 2], ["0", "1"], [True, 2], "0,1"]
+)
+async def test_malformed_shards_are_closed_with_4010(standin: StandIn, shard: object) -> None:
+    async with aiohttp.ClientSession() as http, http.ws_connect(standin.gateway_url) as ws:
+        hello = await ws.receive_json()
+        assert hello["op"] == 10
+        identify = {"token": standin.token, "intents": 0, "properties": {}, "shard": shard}
+        await ws.send_json({"op": 2, "d": identify})
+        closing = await ws.receive()
+        assert closing.type is aiohttp.WSMsgType.CLOSE and closing.data == 4010
+    assert not standin.connected
+
+
+async def identify_raw(standin: StandIn, shard: list[int] | None) -> list[dict[str, Any]]:
+    """IDENTIFY on a bare websocket; the dispatches received before a heartbeat's ACK."""
+    identify: dict[str, Any] = {"token": standin.token, "intents": 0, "properties": {}}
+    if shard is not None:
+        identify["shard"] = shard
+    async with aiohttp.ClientSession() as http, http.ws_connect(standin.gateway_url) as ws:
+        assert (await ws.receive_json())["op"] == 10
+        await ws.send_json({"op": 2, "d": identify})
+        await ws.send_json({"op": 1, "d": None})
+        frames = []
+        while (frame := await ws.receive_json())["op"] != 11:
+            frames.append(frame)
+    return frames
+
+
+async def test_ready_names_the_shard_and_guild_creates_are_its_guilds(standin: StandIn) -> None:
+    add_guilds(standin, 3)
+    for shard_id in range(3):
+        ready, *creates = await identify_raw(standin, [shard_id, 3])
+        assert ready["t"] == "READY" and ready["d"]["shard"] == [shard_id, 3]
+        mine = {str(g) for g in standin.world.guilds if (g >> 22) % 3 == shard_id}
+        assert {g["id"] for g in ready["d"]["guilds"]} == mine
+        assert {f["t"] for f in creates} == {"GUILD_CREATE"}
+        assert {f["d"]["id"] for f in creates} == mine
+
+    ready, *creates = await identify_raw(standin, None)
+    assert "shard" not in ready["d"]
+    assert {f["d"]["id"] for f in creates} == {str(g) for g in standin.world.guilds}
