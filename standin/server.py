@@ -25,6 +25,15 @@ from aiohttp import BodyPartReader, WSMsgType, web
 from standin import payloads
 from standin.driver import Person
 from standin.ratelimit import RateLimits
+from standin.shards import (
+    DEFAULT_MAX_GUILDS_PER_SHARD,
+    INVALID_SHARD,
+    SHARDING_REQUIRED,
+    parse_shard,
+    recommended_shards,
+    shard_of,
+    sharding_required,
+)
 from standin.validation import SpecValidator, Violation, check_limits, default_spec_path
 from standin.world import (
     Attachment,
@@ -99,10 +108,11 @@ class GatewaySession:
             await self.ws.send_str(json.dumps(frame))
 
     def covers(self, guild_id: int | None) -> bool:
+        """Whether this session receives the events of `guild_id` (None: a DM, shard 0's)."""
         shard_id, shard_count = self.shard
         if guild_id is None:
             return shard_id == 0
-        return (guild_id >> 22) % shard_count == shard_id
+        return shard_of(guild_id, shard_count) == shard_id
 
 
 @dataclass
@@ -132,10 +142,12 @@ class StandIn:
         token_lifetime: float = 15 * 60.0,
         global_rate_limit: int | None = 50,
         world: World | None = None,
+        max_guilds_per_shard: int = DEFAULT_MAX_GUILDS_PER_SHARD,
         host: str = "127.0.0.1",
         port: int = 0,
     ) -> None:
         self.clock = clock
+        self.max_guilds_per_shard = max_guilds_per_shard
         self.ack_deadline = ack_deadline
         self.token_lifetime = token_lifetime
         self.host = host
@@ -331,14 +343,18 @@ class StandIn:
                 async with asyncio.timeout(min(remaining, 0.05)):
                     await changed.wait()
 
-    async def wait_for_bot(self, *, since: int = 0, timeout: float = 10.0) -> GatewaySession:
-        """Wait for a gateway session numbered above `since` (see `sessions_started`) to have
-        received READY and its GUILD_CREATEs."""
-        found: GatewaySession = await self.wait_for(
-            lambda: next((s for s in self.sessions if s.ready and s.number > since), None),
-            timeout,
-        )
-        return found
+    async def wait_for_bot(
+        self, *, since: int = 0, timeout: float = 10.0, count: int = 1
+    ) -> GatewaySession:
+        """Wait for `count` gateway sessions numbered above `since` (see `sessions_started`) to
+        have received READY and their GUILD_CREATEs; returns the first."""
+
+        def ready() -> list[GatewaySession] | None:
+            found = [s for s in self.sessions if s.ready and s.number > since]
+            return found if len(found) >= count else None
+
+        sessions: list[GatewaySession] = await self.wait_for(ready, timeout)
+        return sessions[0]
 
     @property
     def connected(self) -> bool:
@@ -383,10 +399,17 @@ class StandIn:
         if d.get("token") not in (self.token, f"Bot {self.token}"):
             await session.ws.close(code=4004, message=b"Authentication failed.")
             return
-        session.intents = int(d.get("intents", 0))
         shard = d.get("shard")
-        if shard:
-            session.shard = (int(shard[0]), int(shard[1]))
+        if shard is not None:
+            valid = parse_shard(shard)
+            if valid is None:
+                await session.ws.close(code=INVALID_SHARD, message=b"Invalid shard.")
+                return
+            session.shard = valid
+        if sharding_required(len(self.world.guilds), session.shard[1], self.max_guilds_per_shard):
+            await session.ws.close(code=SHARDING_REQUIRED, message=b"Sharding required.")
+            return
+        session.intents = int(d.get("intents", 0))
         guilds = [g for g in self.world.guilds.values() if session.covers(g.id)]
         ready: JSON = {
             "v": API_VERSION,
@@ -399,7 +422,7 @@ class StandIn:
             "relationships": [],
             "presences": [],
         }
-        if shard:
+        if shard is not None:
             ready["shard"] = list(session.shard)
         await session.send(0, ready, "READY")
         for guild in guilds:
@@ -498,7 +521,8 @@ class StandIn:
                     await session.send(0, shown, event)
 
     async def deliver_interaction(self, interaction: Interaction) -> bool:
-        """INTERACTION_CREATE to the newest ready session (Discord delivers to one)."""
+        """INTERACTION_CREATE to the newest ready session of the channel's shard (a DM's:
+        shard 0), as Discord delivers each interaction to one session."""
         self.interactions[interaction.id] = interaction
         self._tokens[interaction.token] = interaction
         guild = interaction.channel.guild
@@ -742,7 +766,8 @@ class StandIn:
 
     async def _get_gateway_bot(self, req: _Request) -> tuple[int, Any]:
         limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return 200, {"url": self.gateway_url, "shards": 1, "session_start_limit": limit}
+        shards = recommended_shards(len(self.world.guilds), self.max_guilds_per_shard)
+        return 200, {"url": self.gateway_url, "shards": shards, "session_start_limit": limit}
 
     async def _get_me(self, req: _Request) -> tuple[int, Any]:
         return 200, payloads.self_user(self.world.bot)

@@ -103,7 +103,8 @@ async def _ready(standin: StandIn, bot: discord.Client, since: int) -> None:
 
 class BotProcess:
     """A bot in a subprocess (`python -m module`), pointed at the stand-in through env
-    `DISCORD_API_BASE`, `DISCORD_GATEWAY_URL` and `DISCORD_TOKEN`."""
+    `DISCORD_API_BASE`, `DISCORD_GATEWAY_URL` and `DISCORD_TOKEN`. `sessions`: how many gateway
+    sessions (shards) it opens; `start()` waits until all are ready."""
 
     def __init__(
         self,
@@ -113,8 +114,10 @@ class BotProcess:
         env: dict[str, str] | None = None,
         args: Sequence[str] = (),
         cwd: Path | None = None,
+        sessions: int = 1,
     ) -> None:
         self.standin = standin
+        self.sessions = sessions
         self.module = module
         self.extra_env = env or {}
         self.args = list(args)
@@ -129,7 +132,7 @@ class BotProcess:
         return self.process.pid
 
     async def start(self, *, ready_timeout: float = 30.0) -> BotProcess:
-        """Start the process and wait until its gateway session is ready."""
+        """Start the process and wait until its gateway sessions are ready."""
         since = self.standin.sessions_started
         env = {
             **os.environ,
@@ -149,7 +152,7 @@ class BotProcess:
             stderr=self._stderr,
         )
         waiting = asyncio.ensure_future(
-            self.standin.wait_for_bot(since=since, timeout=ready_timeout)
+            self.standin.wait_for_bot(since=since, timeout=ready_timeout, count=self.sessions)
         )
         exited = asyncio.ensure_future(self.process.wait())
         done, _ = await asyncio.wait({waiting, exited}, return_when=asyncio.FIRST_COMPLETED)

@@ -80,6 +80,15 @@ class SnowflakeMaker:
         self._last = max(candidate, self._last + 1)
         return self._last
 
+    def on_shard(self, shard_id: int, shard_count: int) -> int:
+        """A new id whose guild would be on `shard_id` of `shard_count` (`(id >> 22) % count`):
+        the next id, its timestamp moved up by under `shard_count` milliseconds."""
+        made = self()
+        ms = made >> 22
+        ms += (shard_id - ms) % shard_count
+        self._last = max(self._last, (ms << 22) | (made & 0x3FFFFF))
+        return self._last
+
 
 def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
@@ -286,8 +295,11 @@ class World:
 
     # --- building -------------------------------------------------------------------------
 
-    def add_guild(self, name: str = "Test Guild") -> Guild:
-        guild = Guild(self.snowflake(), name, owner_id=self.owner.id, bot_role_id=self.snowflake())
+    def add_guild(self, name: str = "Test Guild", *, shard: tuple[int, int] | None = None) -> Guild:
+        """A guild with the bot and the owner in it; `shard=(shard_id, shard_count)` picks an id
+        whose events go to that shard (ids made in one millisecond share a shard otherwise)."""
+        guild_id = self.snowflake() if shard is None else self.snowflake.on_shard(*shard)
+        guild = Guild(guild_id, name, owner_id=self.owner.id, bot_role_id=self.snowflake())
         self.guilds[guild.id] = guild
         guild.members[self.bot.id] = Member(self.bot, guild)
         guild.members[self.owner.id] = Member(self.owner, guild)

@@ -2,7 +2,8 @@
 
 In-process: `SampleBot(guild_id=...)` run with `standin.testing.run_bot`. As a process:
 `python -m tests.standin.sample_bot` with env DISCORD_API_BASE, DISCORD_GATEWAY_URL,
-DISCORD_TOKEN and SAMPLE_GUILD_ID.
+DISCORD_TOKEN and SAMPLE_GUILD_ID (and SAMPLE_SHARD_COUNT, SAMPLE_SHARD_IDS="0,2" for a
+`ShardedSampleBot` running those shards).
 """
 
 from __future__ import annotations
@@ -93,7 +94,12 @@ class SampleBot(discord.Client):
         self.errors: list[Exception] = []
         self.late_delay = 1.0
         self.last_interaction: discord.Interaction | None = None
+        self.seen: list[discord.Message] = []
+        """Every MESSAGE_CREATE the bot received, its own included."""
         self.tree.add_command(build_group(self))
+
+    async def on_message(self, message: discord.Message) -> None:
+        self.seen.append(message)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         self.last_interaction = interaction
@@ -106,6 +112,15 @@ class SampleBot(discord.Client):
             guild = discord.Object(self.guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
+
+
+class ShardedSampleBot(SampleBot, discord.AutoShardedClient):
+    """The sample bot as an AutoShardedClient: `ShardedSampleBot(shard_count=3,
+    shard_ids=[0, 2])`. It identifies its shards without discord.py's 5 s pause between them
+    (the stand-in does not limit identifies)."""
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        return None
 
 
 def build_group(bot: SampleBot) -> app_commands.Group:
@@ -232,8 +247,19 @@ async def main() -> None:
 
     if not point_from_env():
         raise SystemExit("set DISCORD_API_BASE and DISCORD_GATEWAY_URL")
-    guild_id = os.environ.get("SAMPLE_GUILD_ID")
-    bot = SampleBot(guild_id=int(guild_id) if guild_id else None, guild_ready_timeout=0.05)
+    guild_id = int(os.environ["SAMPLE_GUILD_ID"]) if os.environ.get("SAMPLE_GUILD_ID") else None
+    shard_count = os.environ.get("SAMPLE_SHARD_COUNT")
+    bot: SampleBot
+    if shard_count:
+        shard_ids = [int(n) for n in os.environ["SAMPLE_SHARD_IDS"].split(",")]
+        bot = ShardedSampleBot(
+            guild_id=guild_id,
+            shard_count=int(shard_count),
+            shard_ids=shard_ids,
+            guild_ready_timeout=0.05,
+        )
+    else:
+        bot = SampleBot(guild_id=guild_id, guild_ready_timeout=0.05)
     async with bot:
         await bot.start(os.environ["DISCORD_TOKEN"])
 
