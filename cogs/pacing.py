@@ -24,13 +24,13 @@ class Pacer:
 
     def __init__(
         self,
-        rate: float = DISCORD_GLOBAL_LIMIT * 0.84,
+        rate: float = DISCORD_GLOBAL_LIMIT * 0.8,
         # Discord counts calls per second: a burst plus a second's rate must stay under the
-        # limit, or a busy bot meets global 429s, which stall every call (answers too). Calls
+        # limit, or a busy bot meets global 429s, which stall every call (answers too). A call
         # let go at the end of one second can reach Discord in the next (the event loop and the
-        # network add jitter): 42 + 3 leaves five calls of margin (at 45 + 4, `make bench-bot`
-        # met a dozen 429s in 13,000 calls).
-        burst: float = 3,
+        # network add jitter): 40 + 2 leaves eight calls of margin (at 45 + 4 `make bench-bot`
+        # met a dozen 429s in 13,000 calls, at 42 + 3 a few on a quiet machine).
+        burst: float = 2,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         patience: float = 2.0,
