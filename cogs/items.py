@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 import discord
 
@@ -129,11 +129,9 @@ def _controller(interaction: discord.Interaction[Any]) -> ClickHandler:
     return handler
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID.pattern):
-    """Every button of the game, rebuilt from its custom_id after a restart."""
-
-    def __init__(self, button: discord.ui.Button[Any]) -> None:
-        super().__init__(button)
+class ButtonFamily(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A family of buttons rebuilt from the clicked button itself. Never registered: each family
+    below names its own template (this one matches nothing)."""
 
     @classmethod
     async def from_custom_id(
@@ -141,10 +139,15 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTO
         interaction: discord.Interaction[Any],
         item: discord.ui.Item[Any],
         match: re.Match[str],
-    ) -> TableButton:
+        /,
+    ) -> Self:
         if not isinstance(item, discord.ui.Button):
             raise TypeError("not a button")
         return cls(item)
+
+
+class TableButton(ButtonFamily, template=CUSTOM_ID.pattern):
+    """Every button of the game, rebuilt from its custom_id after a restart."""
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _controller(interaction).on_click(interaction, self.item.custom_id or "")
@@ -210,22 +213,8 @@ class PageHandler(Protocol):
     async def on_page(self, interaction: discord.Interaction[Any], custom_id: str) -> None: ...
 
 
-class HistoryPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_ID.pattern):
+class HistoryPageButton(ButtonFamily, template=PAGE_ID.pattern):
     """Previous / Next on a page of a list, rebuilt from its custom_id after a restart."""
-
-    def __init__(self, button: discord.ui.Button[Any]) -> None:
-        super().__init__(button)
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> HistoryPageButton:
-        if not isinstance(item, discord.ui.Button):
-            raise TypeError("not a button")
-        return cls(item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         handler: PageHandler = interaction.client.community
@@ -277,22 +266,8 @@ class BoardHandler(Protocol):
     ) -> None: ...
 
 
-class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BOARD_ID.pattern):
+class BoardButton(ButtonFamily, template=BOARD_ID.pattern):
     """The leaderboard's Previous and Next buttons, rebuilt from their custom_ids."""
-
-    def __init__(self, button: discord.ui.Button[Any]) -> None:
-        super().__init__(button)
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> BoardButton:
-        if not isinstance(item, discord.ui.Button):
-            raise TypeError("not a button")
-        return cls(item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         handler: BoardHandler = interaction.client.boards
