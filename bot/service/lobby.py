@@ -13,6 +13,7 @@ from bot.service.document import (
     TableDocument,
 )
 from bot.service.errors import Refused
+from bot.service.seat_views import hand_state
 from bot.service.session import Session
 from bot.service.turns import (
     TIMER_FIELD,
@@ -190,7 +191,7 @@ class Lobby(Session):
                     reply=Reason("left_game"),
                 )
                 if game is not None:
-                    outcome.hands = {user_id: self._hand_state(row.id, document, game, seat)}
+                    outcome.hands = {user_id: hand_state(row.id, document, game, seat)}
                 return outcome
             del document.seats[seat]
             if not document.people_playing():

@@ -178,7 +178,7 @@ class Session:
         self, table_id: int, document: TableDocument, game: Game
     ) -> dict[int, HandState]:
         return {
-            seat.user_id: self._hand_state(table_id, document, game, index)
+            seat.user_id: hand_state(table_id, document, game, index)
             for index, seat in document.people_seated()
             if seat.user_id is not None and seat.away != "kicked"
         }
@@ -344,11 +344,6 @@ class Session:
             ),
         )
 
-    def _hand_state(
-        self, table_id: int, document: TableDocument, game: Game, seat: int
-    ) -> HandState:
-        return hand_state(table_id, document, game, seat)
-
     def _due_at(self, document: TableDocument, status: TableStatus) -> float | None:
         """When the scheduler must next look at this table."""
         due: list[float] = []
@@ -416,7 +411,7 @@ class Session:
             raise Refused("not_seated")
         if document.game is None:
             raise Refused("not_started")
-        return self._hand_state(row.id, document, self._game(row, document, to_change=False), seat)
+        return hand_state(row.id, document, self._game(row, document, to_change=False), seat)
 
     async def settings(self, table_id: int) -> Settings:
         """The table's rule settings (the host's overrides on its preset)."""

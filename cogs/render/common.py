@@ -157,9 +157,6 @@ class Controls(discord.ui.View):
     def is_dispatchable(self) -> bool:
         return False
 
-    def custom_ids(self) -> list[str]:
-        return [c["custom_id"] for row in self._rows for c in row]
-
 
 def timer_text(seconds: int) -> str:
     """A turn timer as people say it: off, 30 s, 2 min."""
