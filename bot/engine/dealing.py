@@ -127,19 +127,44 @@ def seat_order(
 
 
 @functools.cache
-def _keys_struct(n: int) -> struct.Struct:
-    return struct.Struct(f"<{n + 1}I")
+def _shuffle_tables(n: int) -> tuple[bytes, struct.Struct]:
+    """For an ``n``-card pack: ``n`` little-endian doubles 2**52 + id, and their struct."""
+    records = bytearray(8 * n)
+    records[0::8] = bytes(range(n))  # the id, in the mantissa's lowest byte
+    records[6::8] = b"\x30" * n  # 0x4330 in the top two bytes: the exponent of 2**52
+    records[7::8] = b"\x43" * n
+    return bytes(records), struct.Struct(f"<{n}d")
+
+
+def shuffle(keys: bytes, n: int) -> bytes:
+    """Card ids ``0..n-1`` in the order of their keys, ``keys[4 * id : 4 * id + 4]`` read as
+    a little-endian unsigned int, equal keys by id: ``sorted(range(n), key=...)`` of the keys,
+    as bytes (``n`` <= 256).
+
+    Each card becomes the double 2**52 + key * 256 + id, exact (below 2**53), built by byte
+    copies, so the sort needs no key function and compares floats, the fastest compare Python
+    has; sorted, the lowest byte of each double is the card id. Bytes to and from doubles are
+    one C call each way. A fifth faster than ``sorted`` with a key, and a deal was a seventh
+    of ``make bench``."""
+    records, st = _shuffle_tables(n)
+    b = bytearray(records)
+    end = 4 * n
+    b[1::8] = keys[0:end:4]
+    b[2::8] = keys[1:end:4]
+    b[3::8] = keys[2:end:4]
+    b[4::8] = keys[3:end:4]
+    return st.pack(*sorted(st.unpack(b)))[::8]
 
 
 def seeded_deal(g: GameState, num: int, order: tuple[int, ...], size: int) -> Deal:
     """Hand ``num``'s deal: a shuffle keyed by SHAKE-128 of (seed, hand number), so every
-    deal is reproducible from the seed alone, on any machine."""
+    deal is reproducible from the seed alone, on any machine. The digest's first ``4 * n``
+    bytes are the cards' sort keys (see :func:`shuffle`), the next four, read the same way,
+    pick the card turned before the deal."""
     r = g._rules
     n = len(g._pack.cards)
-    keys = _keys_struct(n).unpack(
-        hashlib.shake_128(f"ohhell:{g._seed}:{num}".encode()).digest(4 * n + 4)
-    )
-    deck = sorted(range(n), key=list(keys).__getitem__)  # a list's __getitem__ is the faster
+    digest = hashlib.shake_128(f"ohhell:{g._seed}:{num}".encode()).digest(4 * n + 4)
+    deck = shuffle(digest, n)
     k = len(order)
     dealt: list[tuple[int, ...]] = [()] * g._np
     for i, s in enumerate(order):
@@ -151,7 +176,7 @@ def seeded_deal(g: GameState, num: int, order: tuple[int, ...], size: int) -> De
         elif r.exhausted_trump == "dealer-last":
             turned = deck[k * size - 1]
         elif r.exhausted_trump == "before-deal":
-            turned = keys[n] % n
+            turned = int.from_bytes(digest[4 * n :], "little") % n
     return tuple(dealt), turned
 
 
