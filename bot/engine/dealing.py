@@ -40,7 +40,7 @@ def begin_hand(g: GameState) -> None:
         dealer = (g._dealer + 1) % np_
         while dealer not in seats:
             dealer = (dealer + 1) % np_
-    order, nxt = seat_order(seats, dealer, np_)
+    order, nxt, rot = seat_order(seats, dealer, np_)
     g._number = num + 1
     g._kind = kind
     g._size = size
@@ -49,6 +49,7 @@ def begin_hand(g: GameState) -> None:
     g._seats = seats
     g._order = order
     g._next = nxt
+    g._rot = rot
     g._k = len(order)
 
     deal = g._overrides.get(num)
@@ -81,6 +82,7 @@ def begin_hand(g: GameState) -> None:
     g._trick = []
     g._tmask = 0
     g._led = -1
+    g._follow = -1
     g._named = -1
     g._value = 1
     g._left = size
@@ -120,10 +122,14 @@ def next_seats(order: tuple[int, ...], players: int) -> tuple[int, ...]:
 @functools.cache
 def seat_order(
     seats: tuple[int, ...], dealer: int, players: int
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """``order_for`` and ``next_seats``, worked out once per table shape (a deal needs both)."""
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """``order_for``, ``next_seats`` and each seat's play order from it (``GameState._rot``),
+    worked out once per table shape (a deal needs all three)."""
     order = order_for(seats, dealer)
-    return order, next_seats(order, players)
+    rot: list[tuple[int, ...]] = [()] * players
+    for i, s in enumerate(order):
+        rot[s] = order[i:] + order[:i]
+    return order, next_seats(order, players), tuple(rot)
 
 
 @functools.cache

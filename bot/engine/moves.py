@@ -16,11 +16,7 @@ def legal_mask(g: GameState, seat: int) -> int:
     bidding, suits 0-3 when choosing trump; 0 when it may do nothing."""
     if g._fast and seat == g.turn:
         h = g._hands[seat]
-        if g._trick:
-            f = h & g._smask[g._led]
-            if f:
-                return f
-        return h
+        return h & g._follow or h
     ph = g._phase
     if ph is PLAYING:
         if seat != g.turn:
@@ -51,7 +47,10 @@ def apply_fast(g: GameState, seat: int, x: int, suit: int = -1) -> None:
         trick = g._trick
         if not trick:
             s = g._suit_of[x]
-            g._led = g._trump if s == 4 else s
+            if s == 4:
+                s = g._trump
+            g._led = s
+            g._follow = g._smask[s]
         trick.append(x)
         g._tmask |= bit
         if len(trick) < g._k:

@@ -85,6 +85,7 @@ class GameState:
         "_failed",
         "_fast",
         "_first_dealer",
+        "_follow",
         "_hands",
         "_joker",
         "_k",
@@ -112,6 +113,7 @@ class GameState:
         "_phase",
         "_placing",
         "_played",
+        "_rot",
         "_rules",
         "_seats",
         "_seed",
@@ -126,6 +128,7 @@ class GameState:
         "_tricks",
         "_trump",
         "_trump_choice",
+        "_tsm",
         "_turned",
         "_value",
         "_won",
@@ -159,6 +162,9 @@ class GameState:
     _order: tuple[int, ...]
     """Seats in play order from the dealer's left, the dealer last."""
     _next: tuple[int, ...]
+    _rot: tuple[tuple[int, ...], ...]
+    """``_rot[s]``: the seats in play order from ``s`` (a dealt seat), so a trick led by ``s``
+    is played by ``_rot[s][0]``, ``_rot[s][1]``..."""
     _k: int
     _hands: list[int]
     _dealt: tuple[tuple[int, ...], ...]
@@ -166,6 +172,8 @@ class GameState:
     # Trump and the pack's tables.
     _trump: int
     _smask: tuple[int, ...]
+    _tsm: int
+    """The trump suit's cards (``_smask[_trump]``), 0 in no trumps."""
     _suit_of: tuple[int, ...]
     _dups: bool
     _joker: int
@@ -189,6 +197,10 @@ class GameState:
     _trick: list[int]
     _tmask: int
     _led: int
+    _follow: int
+    """The led suit's cards (``_smask[_led]``) while a trick is in progress, else -1 (every
+    card): the cards a seat may play, in a hand without the joker's rules, are
+    ``hand & _follow or hand``."""
     _named: int
     _value: int
     _left: int
@@ -223,6 +235,7 @@ class GameState:
         g._failed = self._failed.copy()
         g._fast = self._fast
         g._first_dealer = self._first_dealer
+        g._follow = self._follow
         g._hands = self._hands.copy()
         g._joker = self._joker
         g._k = self._k
@@ -250,6 +263,7 @@ class GameState:
         g._phase = self._phase
         g._placing = self._placing
         g._played = self._played.copy()
+        g._rot = self._rot
         g._rules = self._rules
         g._seats = self._seats
         g._seed = self._seed
@@ -264,6 +278,7 @@ class GameState:
         g._tricks = self._tricks.copy()
         g._trump = self._trump
         g._trump_choice = self._trump_choice
+        g._tsm = self._tsm
         g.turn = self.turn
         g._turned = self._turned
         g._value = self._value

@@ -76,6 +76,7 @@ def play(g: GameState, seat: int, card: int, named: int) -> None:
             named = -1
         g._named = named
         g._led = s
+        g._follow = g._smask[s]
         if g._ntj and card != g._joker:
             g._played[seat] |= 1 << s
     elif g._ntj and card != g._joker:
@@ -100,19 +101,13 @@ def finish_trick(g: GameState) -> None:
     elif g._dups:
         idx = duplicate_winner(g)
     else:
-        trump = g._trump
-        w = tm & g._smask[trump] if trump >= 0 else 0
-        if not w:
-            w = tm & g._smask[g._led]
+        # The highest trump, else the highest card of the led suit (ids rise with rank).
+        w = tm & g._tsm or tm & g._follow
         idx = trick.index(w.bit_length() - 1)
     leader = g._leader
     value = g._value
     if idx >= 0:
-        winner = leader
-        nxt = g._next
-        while idx:
-            winner = nxt[winner]
-            idx -= 1
+        winner = g._rot[leader][idx]
         g._won[winner] += value
         g._value = 1
         g._leader = winner
@@ -123,6 +118,7 @@ def finish_trick(g: GameState) -> None:
     g._tricks.append(_new_trick(Trick, (leader, cards, winner, value, g._named)))
     trick.clear()
     g._tmask = 0
+    g._follow = -1
     g._left -= 1
     ev = g._ev
     if ev is not None:

@@ -29,7 +29,9 @@ def trump_at_deal(g: GameState, num: int, turned: int) -> int:
 def set_trump(g: GameState, trump: int) -> None:
     """Set the trump suit and the suit masks it implies."""
     g._trump = trump
-    g._smask = suit_masks(g._pack, trump)
+    sm = suit_masks(g._pack, trump)
+    g._smask = sm
+    g._tsm = sm[trump] if trump >= 0 else 0
     g._ntj = g._joker >= 0 and trump == NO_TRUMPS
 
 
