@@ -6,8 +6,9 @@ from __future__ import annotations
 from bot.engine.bidding import bid, bid_mask
 from bot.engine.cards import BIT
 from bot.engine.errors import WrongPhase
-from bot.engine.state import BIDDING, PLAYING, TRUMP, GameState
-from bot.engine.tricks import finish_trick, joker_suits, nt_legal, play
+from bot.engine.scoring import end_hand
+from bot.engine.state import BIDDING, PLAYING, TRUMP, GameState, Trick
+from bot.engine.tricks import finish_trick, joker_suits, new_trick, nt_legal, play
 from bot.engine.trump import choose
 
 
@@ -55,8 +56,27 @@ def apply_fast(g: GameState, seat: int, x: int, suit: int = -1) -> None:
         g._tmask |= bit
         if len(trick) < g._k:
             g.turn = g._next[seat]
-        else:
+        elif g._dups:
             finish_trick(g)
+        else:
+            # tricks.finish_trick without duplicates, inlined: the highest trump wins, else the
+            # highest card of the led suit; no card is cancelled, so the trick's value is 1
+            # (``_value`` stays 1 all hand), and no events are kept on the fast path.
+            tm = g._tmask
+            w = tm & g._tsm or tm & g._follow
+            leader = g._leader
+            winner = g._rot[leader][trick.index(w.bit_length() - 1)]
+            g._won[winner] += 1
+            g._leader = winner
+            g._tricks.append(new_trick(Trick, (leader, tuple(trick), winner, 1, -1)))
+            trick.clear()
+            g._tmask = 0
+            g._follow = -1
+            g._left -= 1
+            if g._left:
+                g.turn = winner
+            else:
+                end_hand(g)
         return
     ph = g._phase
     if ph is PLAYING:

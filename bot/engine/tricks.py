@@ -7,7 +7,7 @@ from bot.engine.actions import TrickWon
 from bot.engine.scoring import end_hand
 from bot.engine.state import GameState, Trick
 
-_new_trick = tuple.__new__
+new_trick = tuple.__new__
 """Makes a :class:`Trick` from a tuple of its fields without the keyword-taking ``__new__``."""
 
 
@@ -115,7 +115,7 @@ def finish_trick(g: GameState) -> None:
         winner = -1
         g._value = value + 1
     cards = tuple(trick)
-    g._tricks.append(_new_trick(Trick, (leader, cards, winner, value, g._named)))
+    g._tricks.append(new_trick(Trick, (leader, cards, winner, value, g._named)))
     trick.clear()
     g._tmask = 0
     g._follow = -1
