@@ -60,10 +60,7 @@ def begin_hand(g: GameState) -> None:
     dealt, turned = deal
     g._dealt = dealt
     g._turned = turned
-    hands = [0] * np_
-    for s in order:
-        hands[s] = sum([BIT[c] for c in dealt[s]])
-    g._hands = hands
+    g._hands = [sum([BIT[c] for c in cards]) for cards in dealt]
     trump = trump_at_deal(g, num, turned)
     set_trump(g, trump)
 
