@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal, Self
 
-from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR"]
 
@@ -22,8 +22,28 @@ class BotSettings(BaseSettings):
     discord_token: SecretStr | None = Field(
         default=None, description="The bot token from the Discord developer portal."
     )
+    database_url: str | None = Field(
+        default=None,
+        description="The database: sqlite:///path/to/file.sqlite3 or postgresql://user:password@"
+        "host/name (several bot processes need PostgreSQL). Empty: the SQLite file at "
+        "DATABASE_PATH.",
+    )
     database_path: Path = Field(
-        default=Path("data/ohhell.sqlite3"), description="The SQLite database file."
+        default=Path("data/ohhell.sqlite3"),
+        description="The SQLite database file, when DATABASE_URL is not set.",
+    )
+    database_pool_size: int = Field(
+        default=10, ge=1, description="PostgreSQL: connections this process keeps at most."
+    )
+    shard_count: int | None = Field(
+        default=None,
+        ge=1,
+        description="Gateway shards of the whole bot, across all its processes (empty: one "
+        "process, as many shards as Discord recommends).",
+    )
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
+        default=None,
+        description="The shards this process runs, e.g. 0,1 (needs SHARD_COUNT; empty: all).",
     )
     dev_guild_id: int | None = Field(
         default=None, description="Sync slash commands to this server only (instant)."
@@ -55,6 +75,12 @@ class BotSettings(BaseSettings):
         description="After a restart, seconds before deadlines that passed while the bot was "
         "down are handled.",
     )
+    deadline_poll: float = Field(
+        default=2.0,
+        gt=0,
+        description="PostgreSQL: seconds between looks for deadlines another bot process set "
+        "(one process on SQLite is told of every change at once).",
+    )
     leaderboard_min_games: int = Field(
         default=3, ge=1, description="Games a player plays before /leaderboard ranks them."
     )
@@ -77,10 +103,37 @@ class BotSettings(BaseSettings):
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
 
-    @field_validator("discord_token", "dev_guild_id", mode="before")
+    @field_validator("discord_token", "dev_guild_id", "database_url", "shard_count", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return None if value == "" else value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        if isinstance(value, str):
+            parts = [part for part in value.replace(" ", "").split(",") if part]
+            return tuple(int(part) for part in parts) if parts else None
+        if isinstance(value, int):
+            return (value,)
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Self:
+        if self.shard_ids is not None:
+            if self.shard_count is None:
+                raise ValueError("SHARD_IDS needs SHARD_COUNT (the bot's shards in all)")
+            outside = [i for i in self.shard_ids if not 0 <= i < self.shard_count]
+            if outside or not self.shard_ids or len(set(self.shard_ids)) != len(self.shard_ids):
+                raise ValueError(
+                    f"SHARD_IDS must be distinct shards from 0 to {self.shard_count - 1}"
+                )
+        return self
+
+    @property
+    def database(self) -> str:
+        """Where the database is: DATABASE_URL, or the SQLite file at DATABASE_PATH."""
+        return self.database_url or f"sqlite:///{self.database_path}"
 
     @field_validator("log_level", mode="before")
     @classmethod

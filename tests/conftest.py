@@ -1,15 +1,22 @@
-"""Shared fixtures. `standin`: a running local Discord (standin) that fails the test at
-teardown when the bot broke one of Discord's rules the test did not take with
-`standin.take_violations()`. Options: `@pytest.mark.standin(ack_deadline=0.5, ...)`."""
+"""Shared fixtures.
+
+- `database_url`: a new database on each backend in turn (a SQLite file, a fresh schema on a
+  real PostgreSQL server); `postgres_url`: one on PostgreSQL only.
+- `standin`: a running local Discord (standin) that fails the test at teardown when the bot
+  broke one of Discord's rules the test did not take with `standin.take_violations()`.
+  Options: `@pytest.mark.standin(ack_deadline=0.5, ...)`.
+"""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 
 from standin.server import StandIn
 from standin.testing import running_standin, violations_report
+from tests.databases import BACKENDS, drop_schema, fresh_schema, start_postgres
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -27,3 +34,29 @@ async def standin(request: pytest.FixtureRequest) -> AsyncIterator[StandIn]:
         report = violations_report(server)
         if report:
             pytest.fail(report, pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real PostgreSQL server for the whole session (tests/databases.py)."""
+    yield from start_postgres(tmp_path_factory.mktemp("postgres"))
+
+
+@pytest.fixture
+async def postgres_url(postgres_server: str) -> AsyncIterator[str]:
+    """An empty schema on the PostgreSQL server (tests of several processes on one database)."""
+    schema, url = await fresh_schema(postgres_server)
+    yield url
+    await drop_schema(postgres_server, schema)
+
+
+@pytest.fixture(params=BACKENDS)
+async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """An empty database, once on SQLite and once on PostgreSQL."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'ohhell.sqlite3'}"
+        return
+    server = request.getfixturevalue("postgres_server")
+    schema, url = await fresh_schema(server)
+    yield url
+    await drop_schema(server, schema)

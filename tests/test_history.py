@@ -3,7 +3,6 @@ game's record, a player's stats."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,8 +17,8 @@ GUILD, OTHER_GUILD = 1, 2
 
 
 @pytest.fixture
-async def service(tmp_path: Path):
-    database = await Database.open(tmp_path / "ohhell.sqlite3")
+async def service(database_url: str):
+    database = await Database.open(database_url)
     yield TableService(database, decide=lambda *args: None)  # type: ignore[arg-type,return-value]
     await database.close()
 

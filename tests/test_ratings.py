@@ -1,24 +1,24 @@
-"""Ratings against a real SQLite file: known outcomes, equal to openskill computed directly,
-one transaction with the results, and the migration that rates a schema-2 database's past."""
+"""Ratings on both backends: known outcomes, equal to openskill computed directly, one
+transaction with the results, and the migration that rates a schema-2 database's past."""
 
 from __future__ import annotations
 
 import random
-import sqlite3
 from pathlib import Path
 
 import pytest
 from openskill.models import PlackettLuce
 
 from bot.storage import COMPUTER_IDS, MIGRATIONS, Database, PlayerResult, TableStatus
+from bot.storage.backends import open_backend
 from bot.storage.ratings import NEW, OVERALL, rate_places, rating_ranks, shown_rating
 
 GUILD = 1
 
 
 @pytest.fixture
-async def db(tmp_path: Path):
-    database = await Database.open(tmp_path / "ratings.sqlite3")
+async def db(database_url: str):
+    database = await Database.open(database_url)
     yield database
     await database.close()
 
@@ -38,11 +38,10 @@ async def play(db: Database, results: list[PlayerResult], preset: str = "classic
 
 
 async def skill(db: Database, user: int, preset: str = OVERALL) -> tuple[float, float, int]:
-    async with db._db.execute(
+    row = await db._db.fetchone(
         "SELECT mu, sigma, rating FROM ratings WHERE guild_id = ? AND preset = ? AND user_id = ?",
         (GUILD, preset, user),
-    ) as cursor:
-        row = await cursor.fetchone()
+    )
     assert row is not None, (user, preset)
     return float(row[0]), float(row[1]), int(row[2])
 
@@ -122,8 +121,7 @@ async def test_stored_ratings_equal_a_direct_openskill_computation(db: Database)
         mu, sigma, shown = await skill(db, user, scope)
         assert (mu, sigma) == pytest.approx((rating.mu, rating.sigma)), (scope, user)  # type: ignore[attr-defined]
         assert shown == shown_rating(mu, sigma)
-    async with db._db.execute("SELECT COUNT(*) FROM rating_history") as cursor:
-        assert (await cursor.fetchone())[0] == history_rows
+    assert await db._db.fetchone("SELECT COUNT(*) FROM rating_history") == (history_rows,)
 
 
 async def test_leavers_rank_last_and_the_removed_are_not_rated() -> None:
@@ -147,21 +145,30 @@ async def test_two_seats_of_one_computer_level_move_it_to_their_mean(db: Databas
     assert rate_places({1: NEW}, [(1, 1)]) == {}
 
 
-async def test_a_failed_rating_update_stores_no_result(tmp_path: Path) -> None:
-    path = tmp_path / "fail.sqlite3"
-    database = await Database.open(path)
+FAILING_TRIGGER = {
+    "sqlite": [
+        "CREATE TRIGGER no_ratings BEFORE INSERT ON rating_history"
+        " BEGIN SELECT RAISE(ABORT, 'the rating insert failed'); END"
+    ],
+    "postgres": [
+        "CREATE FUNCTION no_ratings() RETURNS trigger AS $$ BEGIN"
+        " RAISE EXCEPTION 'the rating insert failed'; END $$ LANGUAGE plpgsql",
+        "CREATE TRIGGER no_ratings BEFORE INSERT ON rating_history"
+        " FOR EACH ROW EXECUTE FUNCTION no_ratings()",
+    ],
+}
+
+
+async def test_a_failed_rating_update_stores_no_result(database_url: str) -> None:
+    database = await Database.open(database_url)
     table = await database.create_table(
         guild_id=GUILD, channel_id=10, host_id=100, preset="classic", document={}
     )
-    await database.close()
-    with sqlite3.connect(path) as raw:
-        raw.execute(
-            "CREATE TRIGGER no_ratings BEFORE INSERT ON rating_history"
-            " BEGIN SELECT RAISE(ABORT, 'the rating insert failed'); END"
-        )
-    database = await Database.open(path)
+    async with database._db.transaction() as raw:
+        for statement in FAILING_TRIGGER[database.dialect_name]:
+            await raw.execute(statement)
     try:
-        with pytest.raises(sqlite3.IntegrityError, match="rating insert failed"):
+        with pytest.raises(Exception, match="rating insert failed"):
             await database.save_table(
                 table,
                 document={"over": True},
@@ -169,30 +176,30 @@ async def test_a_failed_rating_update_stores_no_result(tmp_path: Path) -> None:
                 results=[result(1, 1), result(2, 2)],
             )
         for name in ("results", "ratings", "rating_history"):
-            async with database._db.execute(f"SELECT COUNT(*) FROM {name}") as cursor:
-                assert (await cursor.fetchone())[0] == 0, name
+            assert await database._db.fetchone(f"SELECT COUNT(*) FROM {name}") == (0,), name
         kept = await database.load_table(table.id)
         assert (kept.version, kept.status, kept.document) == (1, TableStatus.LOBBY, {})
     finally:
         await database.close()
 
 
-def schema_2_database(
-    path: Path, games: list[tuple[float, str, list[tuple[int, int, int]]]]
+async def schema_2_database(
+    url: str, games: list[tuple[float, str, list[tuple[int, int, int]]]]
 ) -> None:
     """A database as the release before ratings made it (schema 2), with finished games'
-    results: (finished_at, preset, [(user, place, left_early)])."""
-    with sqlite3.connect(path) as raw:
-        raw.executescript(str(MIGRATIONS[0]))
-        raw.executescript(str(MIGRATIONS[1]))
+    results: (finished_at, preset, [(user, place, left_early)]); table ids 1, 2, … in order."""
+    backend = await open_backend(url)
+    async with backend.transaction() as raw:
+        await raw.run_script(str(MIGRATIONS[0]))
+        await raw.run_script(str(MIGRATIONS[1]))
         for table_id, (finished_at, preset, rows) in enumerate(games, start=1):
-            raw.execute(
-                "INSERT INTO tables (id, guild_id, channel_id, host_id, status, preset, document,"
-                " created_at, updated_at) VALUES (?, ?, 10, 100, 'finished', ?, '{}', 0, ?)",
-                (table_id, GUILD, preset, finished_at),
+            await raw.execute(
+                "INSERT INTO tables (guild_id, channel_id, host_id, status, preset, document,"
+                " created_at, updated_at) VALUES (?, 10, 100, 'finished', ?, '{}', 0, ?)",
+                (GUILD, preset, finished_at),
             )
             for user, place, left in rows:
-                raw.execute(
+                await raw.execute(
                     "INSERT INTO results (table_id, guild_id, user_id, preset, place, players,"
                     " points, bids_made, hands_played, left_early, finished_at)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, 2, 4, ?, ?)",
@@ -208,21 +215,21 @@ def schema_2_database(
                         finished_at,
                     ),
                 )
-        raw.execute("PRAGMA user_version = 2")
+        await raw.set_schema_version(2)
+    await backend.close()
 
 
 async def test_a_schema_2_database_upgrades_and_rates_its_past_in_order_of_play(
-    tmp_path: Path,
+    database_url: str,
 ) -> None:
-    path = tmp_path / "release.sqlite3"
     # Stored out of order: table 1 finished last.
     games = [
         (300.0, "classic", [(1, 2, 0), (2, 1, 0), (3, 3, 1)]),
         (100.0, "classic", [(1, 1, 0), (2, 2, 0)]),
         (200.0, "oh-hell", [(1, 1, 0), (3, 1, 0), (2, 3, 0)]),
     ]
-    schema_2_database(path, games)
-    database = await Database.open(path)
+    await schema_2_database(database_url, games)
+    database = await Database.open(database_url)
     try:
         assert await database.schema_version() == len(MIGRATIONS) == 3
         played = sorted(games)
@@ -235,10 +242,9 @@ async def test_a_schema_2_database_upgrades_and_rates_its_past_in_order_of_play(
         for (scope, user), rating in expected.items():
             mu, sigma, _ = await skill(database, user, scope)
             assert (mu, sigma) == pytest.approx((rating.mu, rating.sigma)), (scope, user)  # type: ignore[attr-defined]
-        async with database._db.execute(
+        seats = await database._db.fetchall(
             "SELECT table_id, seat, user_id, removed FROM results ORDER BY table_id, seat"
-        ) as cursor:
-            seats = [tuple(row) async for row in cursor]
+        )
         assert seats[:3] == [(1, 0, 2, 0), (1, 1, 1, 0), (1, 2, 3, 0)]  # seats in place order
         board = await database.leaderboard(GUILD, by="wins")
         assert {row.user_id: (row.games, row.wins) for row in board.rows} == {
@@ -247,11 +253,11 @@ async def test_a_schema_2_database_upgrades_and_rates_its_past_in_order_of_play(
             3: (2, 1),
         }
         # The history keeps every game, in order, for a chart.
-        async with database._db.execute(
+        rows = await database._db.fetchall(
             "SELECT table_id FROM rating_history WHERE user_id = 1 AND preset = ''"
             " ORDER BY finished_at"
-        ) as cursor:
-            assert [row[0] async for row in cursor] == [2, 3, 1]
+        )
+        assert [row[0] for row in rows] == [2, 3, 1]
         history = await database.rating_history(GUILD, 1)
         assert [point.game for point in history] == [2, 3, 1]
         assert history[-1].rating == (await skill(database, 1))[2]
@@ -267,7 +273,9 @@ def rounded(rows: list[tuple[object, ...]]) -> list[tuple[object, ...]]:
     return [tuple(round(v, 9) if isinstance(v, float) else v for v in row) for row in rows]
 
 
-async def test_the_upgrade_rates_exactly_as_a_live_game_does(tmp_path: Path) -> None:
+async def test_the_upgrade_rates_exactly_as_a_live_game_does(
+    database_url: str, tmp_path: Path
+) -> None:
     rng = random.Random(7)
     games = []
     for number in range(60):
@@ -275,8 +283,8 @@ async def test_the_upgrade_rates_exactly_as_a_live_game_does(tmp_path: Path) -> 
         places = sorted(rng.randint(1, len(players)) for _ in players)
         rows = [(u, p, int(rng.random() < 0.1)) for u, p in zip(players, places, strict=True)]
         games.append((float(number), rng.choice(["classic", "oh-hell"]), rows))
-    schema_2_database(tmp_path / "old.sqlite3", games)
-    upgraded = await Database.open(tmp_path / "old.sqlite3")
+    await schema_2_database(database_url, games)
+    upgraded = await Database.open(database_url)
     live = await Database.open(tmp_path / "live.sqlite3")
     try:
         for _, preset, rows in games:
@@ -292,10 +300,8 @@ async def test_the_upgrade_rates_exactly_as_a_live_game_does(tmp_path: Path) -> 
             " FROM rating_history ORDER BY table_id, preset, user_id",
         )
         for query in queries:
-            async with upgraded._db.execute(query) as cursor:
-                replayed = [tuple(row) async for row in cursor]
-            async with live._db.execute(query) as cursor:
-                stored = [tuple(row) async for row in cursor]
+            replayed = await upgraded._db.fetchall(query)
+            stored = await live._db.fetchall(query)
             assert rounded(replayed) == rounded(stored) and len(stored) > 20
     finally:
         await upgraded.close()

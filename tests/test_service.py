@@ -22,8 +22,8 @@ def first_legal(game_json: str, seat: int, level: str, seed: int):
 
 
 @pytest.fixture
-async def service(tmp_path: Path):
-    database = await Database.open(tmp_path / "ohhell.sqlite3")
+async def service(database_url: str):
+    database = await Database.open(database_url)
 
     async def run_inline(function, *args):
         return function(*args)

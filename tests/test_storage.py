@@ -1,4 +1,5 @@
-"""Storage against a real SQLite file: migrations, version checks, events, leaderboard."""
+"""Storage on both backends (a real SQLite file, a real PostgreSQL server): migrations,
+version checks, events, leaderboard; and two processes' connections on one PostgreSQL."""
 
 from __future__ import annotations
 
@@ -19,13 +20,20 @@ from bot.storage import (
     TableStatus,
     VersionConflict,
 )
+from bot.storage.backends import sqlite_path
 
 
 @pytest.fixture
-async def db(tmp_path: Path):
-    database = await Database.open(tmp_path / "nested" / "ohhell.sqlite3")
+async def db(database_url: str):
+    database = await Database.open(database_url)
     yield database
     await database.close()
+
+
+async def test_a_sqlite_file_in_a_new_folder_is_created(tmp_path: Path) -> None:
+    database = await Database.open(f"sqlite:///{tmp_path / 'nested' / 'ohhell.sqlite3'}")
+    await database.close()
+    assert (tmp_path / "nested" / "ohhell.sqlite3").exists()
 
 
 async def new_table(db: Database, channel_id: int = 10, preset: str = "classic"):
@@ -34,7 +42,7 @@ async def new_table(db: Database, channel_id: int = 10, preset: str = "classic")
     )
 
 
-async def test_migrations_set_user_version_and_wal(tmp_path: Path) -> None:
+async def test_sqlite_migrations_set_user_version_and_wal(tmp_path: Path) -> None:
     path = tmp_path / "db.sqlite3"
     database = await Database.open(path)
     assert await database.schema_version() == len(MIGRATIONS)
@@ -45,24 +53,25 @@ async def test_migrations_set_user_version_and_wal(tmp_path: Path) -> None:
     assert {"tables", "events", "results"} <= names
 
 
-async def test_reopening_keeps_data_and_does_not_migrate_again(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite3"
-    database = await Database.open(path)
+async def test_reopening_keeps_data_and_does_not_migrate_again(database_url: str) -> None:
+    database = await Database.open(database_url)
     table = await new_table(database)
     await database.close()
-    database = await Database.open(path)
+    database = await Database.open(database_url)
+    assert await database.schema_version() == len(MIGRATIONS)
     loaded = await database.load_table(table.id)
     assert loaded.document == {"seats": []}
     assert loaded.status is TableStatus.LOBBY
     await database.close()
 
 
-async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite3"
-    with sqlite3.connect(path) as raw:
-        raw.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+async def test_a_newer_schema_is_refused(database_url: str) -> None:
+    database = await Database.open(database_url)
+    async with database._db.transaction() as raw:
+        await raw.set_schema_version(len(MIGRATIONS) + 1)
+    await database.close()
     with pytest.raises(StorageError, match="newer than this bot knows"):
-        await Database.open(path)
+        await Database.open(database_url)
 
 
 async def test_one_open_table_per_channel(db: Database) -> None:
@@ -115,17 +124,12 @@ async def test_events_keep_their_order_and_user(db: Database) -> None:
     assert [(e.kind, e.user_id) for e in events] == [("bid", 5), ("bid", None), ("play", 6)]
 
 
-async def test_a_corrupt_document_raises_a_clear_error(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite3"
-    database = await Database.open(path)
-    table = await new_table(database)
-    await database.close()
-    with sqlite3.connect(path) as raw:
-        raw.execute("UPDATE tables SET document = '{not json' WHERE id = ?", (table.id,))
-    database = await Database.open(path)
+async def test_a_corrupt_document_raises_a_clear_error(db: Database) -> None:
+    table = await new_table(db)
+    async with db._db.transaction() as raw:
+        await raw.execute("UPDATE tables SET document = '{not json' WHERE id = ?", (table.id,))
     with pytest.raises(CorruptRow, match=f"table #{table.id}"):
-        await database.load_table(table.id)
-    await database.close()
+        await db.load_table(table.id)
 
 
 async def finish(db: Database, channel_id: int, preset: str, places: dict[int, int]) -> None:
@@ -230,3 +234,110 @@ async def test_channel_defaults_are_stored_replaced_and_cleared(db: Database) ->
     assert stored is not None and stored.settings == {"preset": "y"} and stored.set_by == 6
     await db.set_channel_defaults(guild_id=1, channel_id=10, settings=None, set_by=6)
     assert await db.channel_defaults(10) is None
+
+
+# -- several processes on one PostgreSQL: each `Database` here is one process's pool ----------
+
+
+async def test_processes_starting_together_migrate_once(postgres_url: str) -> None:
+    opened = await asyncio.gather(*(Database.open(postgres_url) for _ in range(3)))
+    try:
+        assert [await d.schema_version() for d in opened] == [len(MIGRATIONS)] * 3
+        table = await new_table(opened[0])
+        assert (await opened[2].load_table(table.id)).id == table.id
+    finally:
+        for database in opened:
+            await database.close()
+
+
+async def test_two_processes_saving_one_version_apply_once(postgres_url: str) -> None:
+    first, second = Database.open(postgres_url), Database.open(postgres_url)
+    one, two = await first, await second
+    try:
+        table = await new_table(one)
+
+        async def click(db: Database, n: int) -> bool:
+            try:
+                await db.save_table(table, document={"n": n}, events=[Event("click", {"n": n})])
+            except VersionConflict:
+                return False
+            return True
+
+        outcomes = await asyncio.gather(*(click((one, two)[n % 2], n) for n in range(20)))
+        assert sum(outcomes) == 1
+        assert len(await two.events(table.id)) == 1
+        assert (await two.load_table(table.id)).version == table.version + 1
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_two_processes_opening_a_table_in_one_channel_open_one(postgres_url: str) -> None:
+    one, two = await Database.open(postgres_url), await Database.open(postgres_url)
+    try:
+        made = await asyncio.gather(
+            *(new_table(db) for db in (one, two, one, two)), return_exceptions=True
+        )
+        tables = [m for m in made if not isinstance(m, BaseException)]
+        busy = [m for m in made if isinstance(m, ChannelBusy)]
+        assert len(tables) == 1 and len(busy) == 3, made
+        assert {b.table_id for b in busy} == {tables[0].id}
+        assert await one.open_table_ids() == [tables[0].id]
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_games_of_one_server_finishing_together_are_rated_one_after_the_other(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """Two processes store two games of one server at once: the ratings are those of the two
+    games stored one after the other (in one order or the other), never both from the same
+    ratings."""
+    games = [{1: 1, 2: 2, 3: 3}, {3: 1, 1: 2, 2: 3}]
+    one, two = await Database.open(postgres_url), await Database.open(postgres_url)
+    try:
+        for _ in range(3):  # the same players, so each game starts from the last one's ratings
+            await asyncio.gather(
+                finish(one, 1, "classic", games[0]), finish(two, 2, "classic", games[1])
+            )
+        together = await one.leaderboard(1)
+    finally:
+        await one.close()
+        await two.close()
+    assert sum(row.games for row in together.rows) == 18
+
+    async def sequential(order: list[int], name: str) -> list[tuple[int, int]]:
+        database = await Database.open(tmp_path / name)
+        try:
+            for index in order:
+                await finish(database, index + 1, "classic", games[index])
+            board = await database.leaderboard(1)
+        finally:
+            await database.close()
+        return [(row.user_id, row.rating) for row in board.rows]
+
+    shown = [(row.user_id, row.rating) for row in together.rows]
+    # Each round went one way or the other: one of the 8 orders gives exactly these ratings.
+    orders = [[a, 1 - a, b, 1 - b, c, 1 - c] for a in (0, 1) for b in (0, 1) for c in (0, 1)]
+    candidates = [await sequential(order, f"seq{i}.sqlite3") for i, order in enumerate(orders)]
+    assert shown in candidates
+
+
+@pytest.mark.parametrize(
+    ("url", "path"),
+    [
+        ("sqlite:///data/ohhell.sqlite3", "data/ohhell.sqlite3"),
+        ("sqlite:////srv/bot/ohhell.sqlite3", "/srv/bot/ohhell.sqlite3"),
+        ("data/plain path.sqlite3", "data/plain path.sqlite3"),
+        ("sqlite:///data/with%20space.sqlite3", "data/with space.sqlite3"),
+    ],
+)
+def test_sqlite_urls_name_their_file(url: str, path: str) -> None:
+    assert sqlite_path(url) == path
+
+
+@pytest.mark.parametrize("url", ["sqlite://host/file", "mysql://db/ohhell"])
+def test_a_database_url_of_no_known_kind_is_refused(url: str) -> None:
+    with pytest.raises(ValueError, match="sqlite"):
+        sqlite_path(url)

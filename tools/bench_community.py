@@ -142,8 +142,7 @@ async def fill(db: Database, results: int, people: int, seed: int) -> Sample:
 
 
 async def _count(db: Database) -> int:
-    async with db._db.execute("SELECT COUNT(*) FROM results") as cursor:
-        row = await cursor.fetchone()
+    row = await db._db.fetchone("SELECT COUNT(*) FROM results")
     return int(row[0]) if row else 0
 
 
@@ -196,14 +195,12 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
     db = await Database.open(args.path)
     try:
         sample = await fill(db, args.results, args.people, args.seed)
-        async with db._db.execute("SELECT MAX(table_id) FROM results") as cursor:
-            row = await cursor.fetchone()
+        row = await db._db.fetchone("SELECT MAX(table_id) FROM results")
         sample = Sample(sample.guild_id, sample.user_id, sample.preset, int(row[0]) if row else 1)
         figures = await time_queries(db, sample, args.repeat)
-        async with db._db.execute(
+        row = await db._db.fetchone(
             "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND preset = ''", (GUILD,)
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         players = int(row[0]) if row else 0
     finally:
         await db.close()

@@ -93,13 +93,13 @@ async def fill(database: Database, results: int, people: int, heavy: int, seed: 
                     finished,
                 )
             )
-    async with database._transaction():
-        await database._db.executemany(
+    async with database._transaction() as db:
+        await db.executemany(
             "INSERT INTO tables (id, guild_id, channel_id, host_id, status, preset, document,"
             " version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(*row, row[-1]) for row in table_rows],
         )
-        await database._db.executemany(
+        await db.executemany(
             "INSERT INTO results (table_id, seat, guild_id, user_id, preset, place, players,"
             " points, bids_made, hands_played, finished_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -1,8 +1,7 @@
-"""The open connection: migrations, one write at a time, each write one transaction."""
+"""The open database: migrations, one transaction a write, on either backend."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -10,8 +9,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Self
 
-import aiosqlite
-
+from bot.storage.backends import open_backend
+from bot.storage.connection import Backend, Connection
 from bot.storage.rows import StorageError
 from bot.storage.schema import MIGRATIONS
 
@@ -19,11 +18,11 @@ log = logging.getLogger("bot.storage")
 
 
 class Store:
-    """An open SQLite database. Writes are serialised; each is one transaction."""
+    """An open database (`bot.storage.connection`: SQLite or PostgreSQL). Reads go to `_db`;
+    each write is one transaction (`_transaction`)."""
 
-    def __init__(self, connection: aiosqlite.Connection, clock: Any = time.time) -> None:
-        self._db = connection
-        self._write_lock = asyncio.Lock()
+    def __init__(self, backend: Backend, clock: Any = time.time) -> None:
+        self._db = backend
         self._clock = clock
         self.table_loads = 0
         """`load_table` calls since opening (logged on close; `make bench-bot` reads it)."""
@@ -31,24 +30,25 @@ class Store:
         """`save_table` calls that wrote, since opening."""
 
     @classmethod
-    async def open(cls, path: Path | str, clock: Any = time.time) -> Self:
-        path = Path(path)
-        if str(path) != ":memory:":
-            path.parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(path, isolation_level=None)
-        # WAL keeps readers off the writer's back; synchronous=NORMAL in WAL mode still survives
-        # a killed process (only an OS crash or power loss can lose the last commits).
-        await connection.execute("PRAGMA journal_mode=WAL")
-        await connection.execute("PRAGMA synchronous=NORMAL")
-        await connection.execute("PRAGMA foreign_keys=ON")
-        await connection.execute("PRAGMA busy_timeout=5000")
-        database = cls(connection, clock)
+    async def open(cls, where: Path | str, clock: Any = time.time, *, pool_size: int = 10) -> Self:
+        """Open (and migrate) a database: a SQLite file's path, `sqlite:///path` or
+        `postgresql://…`."""
+        backend = await open_backend(str(where), pool_size=pool_size)
+        database = cls(backend, clock)
         try:
             await database.migrate()
         except BaseException:
-            await connection.close()
+            await backend.close()
             raise
         return database
+
+    @property
+    def dialect_name(self) -> str:
+        return self._db.dialect.name
+
+    @property
+    def url(self) -> str:
+        return self._db.url
 
     async def close(self) -> None:
         """Close the connection and log how many table loads and saves it served."""
@@ -56,34 +56,30 @@ class Store:
         await self._db.close()
 
     async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
+        return await self._db.schema_version()
 
     async def migrate(self) -> None:
-        current = await self.schema_version()
-        if current > len(MIGRATIONS):
-            raise StorageError(
-                f"the database is at schema version {current}, newer than this bot knows "
-                f"({len(MIGRATIONS)}): update the bot"
-            )
-        for number, step in enumerate(MIGRATIONS[current:], start=current + 1):
-            async with self._transaction():
+        """Bring the schema up to date, a migration a transaction. On PostgreSQL the processes
+        starting together take turns: the first migrates, the others find it done."""
+        while True:
+            async with self._transaction() as db:
+                await db.lock("migrations", 0)
+                current = await db.schema_version()
+                if current > len(MIGRATIONS):
+                    raise StorageError(
+                        f"the database is at schema version {current}, newer than this bot "
+                        f"knows ({len(MIGRATIONS)}): update the bot"
+                    )
+                if current == len(MIGRATIONS):
+                    return
+                step = MIGRATIONS[current]
                 if isinstance(step, str):
-                    for statement in step.split(";"):
-                        if statement.strip():
-                            await self._db.execute(statement)
+                    await db.run_script(step)
                 else:
-                    await step(self._db)
-                await self._db.execute(f"PRAGMA user_version = {number}")
+                    await step(db)
+                await db.set_schema_version(current + 1)
 
     @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[None]:
-        async with self._write_lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
+    async def _transaction(self) -> AsyncIterator[Connection]:
+        async with self._db.transaction() as connection:
+            yield connection

@@ -11,11 +11,10 @@ from bot.storage.rows import ChannelDefaults, CorruptRow, dumps
 
 class Channels(Store):
     async def channel_defaults(self, channel_id: int) -> ChannelDefaults | None:
-        async with self._db.execute(
+        row = await self._db.fetchone(
             "SELECT settings, set_by, updated_at FROM channel_defaults WHERE channel_id = ?",
             (channel_id,),
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         if row is None:
             return None
         try:
@@ -30,14 +29,14 @@ class Channels(Store):
         self, *, guild_id: int, channel_id: int, settings: dict[str, Any] | None, set_by: int
     ) -> None:
         """Store (or, with None, remove) the defaults /ohhell start uses in a channel."""
-        async with self._transaction():
+        async with self._transaction() as db:
             if settings is None:
-                await self._db.execute(
-                    "DELETE FROM channel_defaults WHERE channel_id = ?", (channel_id,)
-                )
+                await db.execute("DELETE FROM channel_defaults WHERE channel_id = ?", (channel_id,))
                 return
-            await self._db.execute(
-                "INSERT OR REPLACE INTO channel_defaults"
-                " (channel_id, guild_id, settings, set_by, updated_at) VALUES (?, ?, ?, ?, ?)",
+            await db.execute(
+                "INSERT INTO channel_defaults (channel_id, guild_id, settings, set_by, updated_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (channel_id) DO UPDATE SET"
+                " guild_id = excluded.guild_id, settings = excluded.settings,"
+                " set_by = excluded.set_by, updated_at = excluded.updated_at",
                 (channel_id, guild_id, dumps(settings), set_by, self._clock()),
             )

@@ -8,24 +8,34 @@ from bot.storage.base import Store
 class Deadlines(Store):
     async def next_due(self) -> tuple[int, float] | None:
         """The open table with the earliest deadline, and that deadline."""
-        async with self._db.execute(
+        row = await self._db.fetchone(
             "SELECT id, due_at FROM tables WHERE due_at IS NOT NULL"
             " AND status IN ('lobby', 'playing') ORDER BY due_at, id LIMIT 1"
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         return None if row is None else (int(row[0]), float(row[1]))
 
     async def postpone(self, table_id: int, due_at: float) -> None:
         """Move a table's deadline without touching its document (a table whose deadline could
         not be handled must not hold up the others)."""
-        async with self._transaction():
-            await self._db.execute("UPDATE tables SET due_at = ? WHERE id = ?", (due_at, table_id))
+        async with self._transaction() as db:
+            await db.execute("UPDATE tables SET due_at = ? WHERE id = ?", (due_at, table_id))
+
+    async def claim_due(self, table_id: int, due_at: float, until: float) -> bool:
+        """Take the deadline `due_at` of a table to handle it: it moves to `until`, so no other
+        process takes it meanwhile, and falls due again then if this one dies before it is
+        handled. False: another process took it first (or the table moved on)."""
+        async with self._transaction() as db:
+            changed = await db.execute(
+                "UPDATE tables SET due_at = ? WHERE id = ? AND due_at = ?",
+                (until, table_id, due_at),
+            )
+        return changed == 1
 
     async def due_before(self, moment: float) -> list[tuple[int, float]]:
         """Open tables whose deadline is before `moment`, earliest first."""
-        async with self._db.execute(
+        rows = await self._db.fetchall(
             "SELECT id, due_at FROM tables WHERE due_at < ?"
             " AND status IN ('lobby', 'playing') ORDER BY due_at, id",
             (moment,),
-        ) as cursor:
-            return [(int(row[0]), float(row[1])) async for row in cursor]
+        )
+        return [(int(row[0]), float(row[1])) for row in rows]

@@ -59,12 +59,12 @@ class History(Store):
     ) -> list[FinishedGame]:
         """A server's finished games, newest first (the primary key walked backwards: a page
         reads only its own rows and the ones before it)."""
-        async with self._db.execute(
+        rows = await self._db.fetchall(
             "SELECT id, channel_id, preset, updated_at, document FROM tables"
             " WHERE guild_id = ? AND status = ? ORDER BY id DESC LIMIT ? OFFSET ?",
             (guild_id, _FINISHED, limit, offset),
-        ) as cursor:
-            return [FinishedGame(r[0], r[1], r[2], r[3], r[4]) async for r in cursor]
+        )
+        return [FinishedGame(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
     async def last_finished_game(self, guild_id: int, channel_id: int | None = None) -> int | None:
         """The newest finished game in a channel (or, without one, in the server)."""
@@ -73,42 +73,40 @@ class History(Store):
         if channel_id is not None:
             query += " AND channel_id = ?"
             parameters.append(channel_id)
-        async with self._db.execute(query + " ORDER BY id DESC LIMIT 1", parameters) as cursor:
-            row = await cursor.fetchone()
+        row = await self._db.fetchone(query + " ORDER BY id DESC LIMIT 1", parameters)
         return None if row is None else int(row[0])
 
     async def finished_game(self, guild_id: int, table_id: int) -> TableRow | None:
         """A finished game of this server, or None (another server's game, an open or a
         cancelled table, no such table: all the same to the caller)."""
-        async with self._db.execute(
+        row = await self._db.fetchone(
             f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ? AND guild_id = ? AND status = ?",
             (table_id, guild_id, _FINISHED),
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         return None if row is None else row_to_table(row)
 
     async def player_results(self, guild_id: int, user_id: int) -> list[ResultGroup]:
         """A player's results on a server, summed by preset and place (a few rows, however
         many games)."""
-        # `+preset`: grouping by the bare column let SQLite pick results_by_guild (guild,
+        # `unindexed`: grouping by the bare column let SQLite pick results_by_guild (guild,
         # preset) to save a sort, scanning the whole server (33 ms with 100,000 results);
         # this way it reads only the player's rows through results_by_player (under 1 ms).
-        async with self._db.execute(
-            "SELECT preset, place, COUNT(*), SUM(NOT left_early), SUM(points), SUM(bids_made),"
+        preset = self._db.dialect.unindexed("preset")
+        rows = await self._db.fetchall(
+            "SELECT preset, place, COUNT(*), SUM(1 - left_early), SUM(points), SUM(bids_made),"
             " SUM(hands_played) FROM results WHERE guild_id = ? AND user_id = ?"
-            " GROUP BY +preset, place",
+            f" GROUP BY {preset}, place",
             (guild_id, user_id),
-        ) as cursor:
-            return [ResultGroup(*row) async for row in cursor]
+        )
+        return [ResultGroup(*row) for row in rows]
 
     async def best_game(self, guild_id: int, user_id: int) -> tuple[int, int] | None:
         """(game, points) of a player's highest-scoring game (the earliest of equals)."""
-        async with self._db.execute(
+        row = await self._db.fetchone(
             "SELECT table_id, points FROM results WHERE guild_id = ? AND user_id = ?"
             " ORDER BY points DESC, table_id LIMIT 1",
             (guild_id, user_id),
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         return None if row is None else (int(row[0]), int(row[1]))
 
     async def computer_tables(self, guild_id: int, user_id: int) -> list[tuple[str, int, int]]:
@@ -117,14 +115,15 @@ class History(Store):
         counts once per level however many seats it had; a win is first place, stayed."""
         # One probe of the table's seats per game (the primary key), DISTINCT so that two
         # seats of one level count once.
-        async with self._db.execute(
+        rows = await self._db.fetchall(
             "SELECT level, COUNT(*), SUM(won) FROM (SELECT DISTINCT c.user_id AS level,"
-            " r.table_id, r.place = 1 AND NOT r.left_early AS won FROM results AS r"
+            " r.table_id, CASE WHEN r.place = 1 AND r.left_early = 0 THEN 1 ELSE 0 END AS won"
+            " FROM results AS r"
             " JOIN results AS c ON c.table_id = r.table_id"
             " WHERE r.guild_id = ? AND r.user_id = ? AND c.user_id < 0) GROUP BY level",
             (guild_id, user_id),
-        ) as cursor:
-            found = {int(r[0]): (int(r[1]), int(r[2])) async for r in cursor}
+        )
+        found = {int(r[0]): (int(r[1]), int(r[2])) for r in rows}
         return sorted(
             (level, *found[identity])
             for level, identity in COMPUTER_IDS.items()
@@ -136,11 +135,13 @@ class History(Store):
         parts of each document are handed out)."""
         # The newest games are picked first, then only their documents are read (SQLite
         # works out a result's columns before it sorts).
-        async with self._db.execute(
-            "SELECT r.table_id, r.place, r.left_early, json_extract(t.document, '$.seats'),"
-            " json_extract(t.document, '$.game') FROM (SELECT table_id, place, left_early"
+        seats = self._db.dialect.json_text("t.document", "seats")
+        game = self._db.dialect.json_text("t.document", "game")
+        rows = await self._db.fetchall(
+            f"SELECT r.table_id, r.place, r.left_early, {seats}, {game}"
+            " FROM (SELECT table_id, place, left_early"
             " FROM results WHERE guild_id = ? AND user_id = ? ORDER BY table_id DESC LIMIT ?)"
             " AS r JOIN tables AS t ON t.id = r.table_id ORDER BY r.table_id DESC",
             (guild_id, user_id, limit),
-        ) as cursor:
-            return [PlayerGame(r[0], r[1], bool(r[2]), r[3], r[4]) async for r in cursor]
+        )
+        return [PlayerGame(r[0], r[1], bool(r[2]), r[3], r[4]) for r in rows]

@@ -13,9 +13,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
 from openskill.models import PlackettLuce
 
+from bot.storage.connection import Connection
 from bot.storage.rows import PlayerResult
 
 OVERALL = ""
@@ -116,10 +116,11 @@ _UPSERT_RATING = (
     "INSERT INTO ratings (guild_id, preset, user_id, mu, sigma, rating, games, wins, hands,"
     " bids_made, points, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (guild_id, preset, user_id) DO UPDATE SET mu = excluded.mu,"
-    " sigma = excluded.sigma, rating = excluded.rating, games = games + excluded.games,"
-    " wins = wins + excluded.wins, hands = hands + excluded.hands,"
-    " bids_made = bids_made + excluded.bids_made, points = points + excluded.points,"
-    " updated_at = excluded.updated_at"
+    " sigma = excluded.sigma, rating = excluded.rating,"
+    " games = ratings.games + excluded.games, wins = ratings.wins + excluded.wins,"
+    " hands = ratings.hands + excluded.hands,"
+    " bids_made = ratings.bids_made + excluded.bids_made,"
+    " points = ratings.points + excluded.points, updated_at = excluded.updated_at"
 )
 _INSERT_HISTORY = (
     "INSERT INTO rating_history (guild_id, user_id, preset, table_id, finished_at, mu, sigma,"
@@ -128,7 +129,7 @@ _INSERT_HISTORY = (
 
 
 async def rate_game(
-    db: aiosqlite.Connection,
+    db: Connection,
     *,
     guild_id: int,
     table_id: int,
@@ -138,6 +139,9 @@ async def rate_game(
 ) -> list[RatingChange]:
     """Rate a finished game overall and in its preset, and add its seats to the running
     totals the leaderboard reads. Call inside the transaction that stores the results."""
+    # Two games of one server finishing at once (two processes) must not both rate from the
+    # same ratings: the second waits for the first's commit.
+    await db.lock("ratings", guild_id)
     seats = rated_seats(results)
     totals = seat_totals(results)
     changes: list[RatingChange] = []
@@ -194,18 +198,17 @@ def _history_row(
 
 
 async def _current(
-    db: aiosqlite.Connection, guild_id: int, scope: str, identities: Iterable[int]
+    db: Connection, guild_id: int, scope: str, identities: Iterable[int]
 ) -> dict[int, Skill]:
     wanted = sorted(set(identities))
     skills = dict.fromkeys(wanted, NEW)
     marks = ", ".join("?" * len(wanted))
-    async with db.execute(
+    for row in await db.fetchall(
         f"SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND preset = ?"
         f" AND user_id IN ({marks})",
         (guild_id, scope, *wanted),
-    ) as cursor:
-        async for row in cursor:
-            skills[int(row[0])] = Skill(float(row[1]), float(row[2]))
+    ):
+        skills[int(row[0])] = Skill(float(row[1]), float(row[2]))
     return skills
 
 
@@ -273,18 +276,15 @@ SCHEMA_3 = """
 """
 
 
-async def add_ratings(db: aiosqlite.Connection) -> None:
+async def add_ratings(db: Connection) -> None:
     """Schema 2 → 3: results get their seat and a `removed` flag, the rating tables are made,
     and every stored result is rated in order of play (finish time, then table) — the same
     sums as `rate_game`, kept in memory and written once at the end."""
-    for statement in SCHEMA_3.split(";"):
-        if statement.strip():
-            await db.execute(statement)
-    async with db.execute(
+    await db.run_script(SCHEMA_3)
+    rows = await db.fetchall(
         "SELECT table_id, guild_id, preset, finished_at, user_id, place, points, bids_made,"
         " hands_played, left_early, removed FROM results ORDER BY finished_at, table_id, seat"
-    ) as cursor:
-        rows = [tuple(row) async for row in cursor]
+    )
     replay = _Replay()
     game: list[tuple[Any, ...]] = []
     for row in rows:

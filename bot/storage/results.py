@@ -17,9 +17,9 @@ from bot.storage.rows import (
 _ORDER_KEYS = {
     "rating": "rating",
     "wins": "wins",
-    "win_rate": "CAST(wins AS REAL) / games",
-    "exact_bids": "CAST(bids_made AS REAL) / MAX(hands, 1)",
-    "points": "CAST(points AS REAL) / MAX(hands, 1)",
+    "win_rate": "1.0 * wins / games",
+    "exact_bids": "1.0 * bids_made / CASE WHEN hands > 1 THEN hands ELSE 1 END",
+    "points": "1.0 * points / CASE WHEN hands > 1 THEN hands ELSE 1 END",
 }
 assert set(_ORDER_KEYS) == set(BOARD_ORDERS)
 
@@ -60,8 +60,7 @@ class Results(Store):
             first + page_size,
             caller_id,
         )
-        async with self._db.execute(query, parameters) as cursor:
-            raw = [tuple(row) async for row in cursor]
+        raw = await self._db.fetchall(query, parameters)
         rows = [
             LeaderboardRow(
                 rank=r[0],
@@ -94,11 +93,10 @@ class Results(Store):
         )
 
     async def _games_played(self, guild_id: int, preset: str | None, user_id: int) -> int:
-        async with self._db.execute(
+        row = await self._db.fetchone(
             "SELECT games FROM ratings WHERE guild_id = ? AND preset = ? AND user_id = ?",
             (guild_id, OVERALL if preset is None else preset, user_id),
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         return int(row[0]) if row else 0
 
     async def rating_changes(
@@ -106,23 +104,23 @@ class Results(Store):
     ) -> dict[int, tuple[int, int]]:
         """A finished game's rating changes: identity → (rating after it, change), overall or
         in `preset`. Empty for a game nobody was rated in."""
-        async with self._db.execute(
+        rows = await self._db.fetchall(
             "SELECT user_id, rating, change FROM rating_history WHERE table_id = ? AND preset = ?",
             (table_id, OVERALL if preset is None else preset),
-        ) as cursor:
-            return {int(r[0]): (int(r[1]), int(r[2])) async for r in cursor}
+        )
+        return {int(r[0]): (int(r[1]), int(r[2])) for r in rows}
 
     async def rating_history(
         self, guild_id: int, user_id: int, preset: str | None = None
     ) -> list[RatingPoint]:
         """A player's shown rating after each rated game, oldest first, overall or in
         `preset` (the stats chart's points)."""
-        async with self._db.execute(
+        rows = await self._db.fetchall(
             "SELECT table_id, rating, change FROM rating_history WHERE guild_id = ?"
             " AND user_id = ? AND preset = ? ORDER BY finished_at, table_id",
             (guild_id, user_id, OVERALL if preset is None else preset),
-        ) as cursor:
-            return [RatingPoint(int(r[0]), int(r[1]), int(r[2])) async for r in cursor]
+        )
+        return [RatingPoint(int(r[0]), int(r[1]), int(r[2])) for r in rows]
 
     async def player_rating(
         self, guild_id: int, user_id: int, preset: str | None = None, *, min_games: int = 1
@@ -130,21 +128,19 @@ class Results(Store):
         """A player's current rating, overall or in `preset`, with their rank by rating as
         /leaderboard ranks it (rating, then games, then id); None if they have none."""
         scope = OVERALL if preset is None else preset
-        async with self._db.execute(
+        mine = await self._db.fetchone(
             "SELECT rating, games FROM ratings WHERE guild_id = ? AND preset = ? AND user_id = ?",
             (guild_id, scope, user_id),
-        ) as cursor:
-            mine = await cursor.fetchone()
+        )
         if mine is None:
             return None
         rating, games = int(mine[0]), int(mine[1])
-        async with self._db.execute(
-            "SELECT COUNT(*), SUM(rating > ? OR (rating = ? AND (games > ? OR"
-            " (games = ? AND user_id < ?)))) FROM ratings"
+        counts = await self._db.fetchone(
+            "SELECT COUNT(*), SUM(CASE WHEN rating > ? OR (rating = ? AND (games > ? OR"
+            " (games = ? AND user_id < ?))) THEN 1 ELSE 0 END) FROM ratings"
             " WHERE guild_id = ? AND preset = ? AND games >= ?",
             (rating, rating, games, games, user_id, guild_id, scope, min_games),
-        ) as cursor:
-            counts = await cursor.fetchone()
+        )
         ranked = int(counts[0]) if counts else 0
         above = int(counts[1] or 0) if counts else 0
         rank = above + 1 if games >= min_games else None
@@ -152,10 +148,9 @@ class Results(Store):
 
     async def last_game_of(self, guild_id: int, user_id: int) -> int | None:
         """The table id of the last game ``user_id`` finished (or left) in this server."""
-        async with self._db.execute(
+        row = await self._db.fetchone(
             "SELECT table_id FROM results WHERE guild_id = ? AND user_id = ?"
             " ORDER BY finished_at DESC, table_id DESC LIMIT 1",
             (guild_id, user_id),
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         return None if row is None else int(row[0])

@@ -2,18 +2,18 @@
 
 An entry is an SQL script (statements separated by ";"), or a coroutine function given the
 connection, for a step SQL alone cannot do (rating every stored result). Either way it runs in
-one transaction with the version bump.
+one transaction with the version bump. One list for both backends: the scripts are written in
+SQLite's column types, which the PostgreSQL backend maps (bot/storage/postgres.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-import aiosqlite
-
+from bot.storage.connection import Connection
 from bot.storage.ratings import add_ratings
 
-Migration = str | Callable[[aiosqlite.Connection], Awaitable[None]]
+Migration = str | Callable[[Connection], Awaitable[None]]
 
 # Each entry moves the schema from version i to i + 1. Never edit a released entry: add one.
 MIGRATIONS: tuple[Migration, ...] = (

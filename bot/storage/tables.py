@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
 from bot.storage.base import Store
+from bot.storage.connection import Connection, UniqueViolation
 from bot.storage.ratings import rate_game
 from bot.storage.rows import (
     KEEP,
@@ -38,58 +40,77 @@ class Tables(Store):
     ) -> TableRow:
         """Open a lobby in a channel; `ChannelBusy` if the channel has an open table."""
         now = self._clock()
-        async with self._transaction():
-            existing = await self._open_table_id(channel_id)
-            if existing is not None:
-                raise ChannelBusy(existing)
-            cursor = await self._db.execute(
-                "INSERT INTO tables (guild_id, channel_id, host_id, status, preset, document,"
-                " created_at, updated_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    guild_id,
-                    channel_id,
-                    host_id,
-                    TableStatus.LOBBY,
-                    preset,
-                    dumps(document),
-                    now,
-                    now,
-                    due_at,
-                ),
-            )
-            table_id = cursor.lastrowid
-            assert table_id is not None
-            if event is not None:
-                await self._append_events(table_id, [event], now)
+        try:
+            async with self._transaction() as db:
+                existing = await self._open_table_id(channel_id, db)
+                if existing is not None:
+                    raise ChannelBusy(existing)
+                row = await db.fetchone(
+                    "INSERT INTO tables (guild_id, channel_id, host_id, status, preset, document,"
+                    " created_at, updated_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                    " RETURNING id",
+                    (
+                        guild_id,
+                        channel_id,
+                        host_id,
+                        TableStatus.LOBBY,
+                        preset,
+                        dumps(document),
+                        now,
+                        now,
+                        due_at,
+                    ),
+                )
+                assert row is not None
+                table_id = int(row[0])
+                if event is not None:
+                    await self._append_events(db, table_id, [event], now)
+        except UniqueViolation:
+            # Another process opened a table in this channel since the check above.
+            existing = await self._open_table_id(channel_id, self._db)
+            if existing is None:
+                raise
+            raise ChannelBusy(existing) from None
         return await self.load_table(table_id)
 
-    async def _open_table_id(self, channel_id: int) -> int | None:
-        async with self._db.execute(
+    async def _open_table_id(self, channel_id: int, db: Connection) -> int | None:
+        row = await db.fetchone(
             "SELECT id FROM tables WHERE channel_id = ? AND status IN ('lobby', 'playing')",
             (channel_id,),
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         return int(row[0]) if row else None
 
     async def load_table(self, table_id: int) -> TableRow:
         self.table_loads += 1
-        async with self._db.execute(
+        row = await self._db.fetchone(
             f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         if row is None:
             raise KeyError(table_id)
         return row_to_table(row)
 
     async def open_table_in_channel(self, channel_id: int) -> TableRow | None:
-        table_id = await self._open_table_id(channel_id)
+        table_id = await self._open_table_id(channel_id, self._db)
         return None if table_id is None else await self.load_table(table_id)
 
+    @asynccontextmanager
+    async def showing(self, table_id: int) -> AsyncIterator[int | None]:
+        """Hold the table's messages while one is written (answered or edited), and give the
+        table's newest version, so the writer shows no older state than another process did
+        before it. With one process (SQLite) it holds nothing and gives None: that process
+        knows every version."""
+        async with self._db.hold("showing", table_id) as db:
+            if db is None:
+                yield None
+                return
+            row = await db.fetchone("SELECT version FROM tables WHERE id = ?", (table_id,))
+            yield None if row is None else int(row[0])
+
     async def open_table_ids(self) -> list[int]:
-        async with self._db.execute(
+        rows = await self._db.fetchall(
             "SELECT id FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id"
-        ) as cursor:
-            return [int(row[0]) async for row in cursor]
+        )
+        return [int(row[0]) for row in rows]
 
     async def save_table(
         self,
@@ -114,8 +135,8 @@ class Tables(Store):
         due = table.due_at if isinstance(due_at, Keep) else due_at
         if not new_status.is_open:
             due = None
-        async with self._transaction():
-            cursor = await self._db.execute(
+        async with self._transaction() as db:
+            changed = await db.execute(
                 "UPDATE tables SET document = ?, status = ?, host_id = ?, message_id = ?,"
                 " preset = ?, version = version + 1, updated_at = ?, due_at = ?"
                 " WHERE id = ? AND version = ?",
@@ -131,14 +152,14 @@ class Tables(Store):
                     table.version,
                 ),
             )
-            if cursor.rowcount != 1:
+            if changed != 1:
                 raise VersionConflict(
                     f"table #{table.id} changed since version {table.version} was loaded"
                 )
-            await self._append_events(table.id, events, now)
+            await self._append_events(db, table.id, events, now)
             if results:
                 await self._store_results(
-                    table, results, table.preset if preset is None else preset, now
+                    db, table, results, table.preset if preset is None else preset, now
                 )
         self.table_saves += 1
         # What was just written, without reading it back.
@@ -155,11 +176,16 @@ class Tables(Store):
         )
 
     async def _store_results(
-        self, table: TableRow, results: Sequence[PlayerResult], preset: str, now: float
+        self,
+        db: Connection,
+        table: TableRow,
+        results: Sequence[PlayerResult],
+        preset: str,
+        now: float,
     ) -> None:
         """A finished game's results, one row a seat (in seat order), and their ratings: called
         inside `save_table`'s transaction, so a result is never stored without its rating."""
-        await self._db.executemany(
+        await db.executemany(
             "INSERT INTO results (table_id, seat, guild_id, user_id, preset, place, players,"
             " points, bids_made, hands_played, left_early, removed, finished_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -183,7 +209,7 @@ class Tables(Store):
             ],
         )
         await rate_game(
-            self._db,
+            db,
             guild_id=table.guild_id,
             table_id=table.id,
             preset=preset,
@@ -191,15 +217,16 @@ class Tables(Store):
             results=results,
         )
 
-    async def _append_events(self, table_id: int, events: Sequence[Event], now: float) -> None:
+    async def _append_events(
+        self, db: Connection, table_id: int, events: Sequence[Event], now: float
+    ) -> None:
         if not events:
             return
-        async with self._db.execute(
+        row = await db.fetchone(
             "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?", (table_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         seq = int(row[0]) if row else 0
-        await self._db.executemany(
+        await db.executemany(
             "INSERT INTO events (table_id, seq, at, user_id, kind, payload)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             [
@@ -209,8 +236,8 @@ class Tables(Store):
         )
 
     async def events(self, table_id: int) -> list[Event]:
-        async with self._db.execute(
+        rows = await self._db.fetchall(
             "SELECT kind, payload, user_id FROM events WHERE table_id = ? ORDER BY seq",
             (table_id,),
-        ) as cursor:
-            return [Event(row[0], json.loads(row[1]), row[2]) async for row in cursor]
+        )
+        return [Event(row[0], json.loads(row[1]), row[2]) for row in rows]

@@ -1,11 +1,11 @@
-"""The real bot (bot.app) against the local Discord stand-in, on a real SQLite file."""
+"""The real bot (bot.app) against the local Discord stand-in, on each backend in turn: a real
+SQLite file and a real PostgreSQL server (`database_url`, tests/conftest.py)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,17 +28,12 @@ BotFactory = Callable[..., Any]
 
 
 @pytest.fixture
-def database_path(tmp_path: Path) -> Path:
-    return tmp_path / "ohhell.sqlite3"
-
-
-@pytest.fixture
-def start_bot(standin: StandIn, database_path: Path) -> BotFactory:
+def start_bot(standin: StandIn, database_url: str) -> BotFactory:
     @asynccontextmanager
     async def starting(**options: Any) -> AsyncIterator[OhHellBot]:
         settings = BotSettings(
             discord_token="test",
-            database_path=database_path,
+            database_url=database_url,
             _env_file=None,
             table_edit_delay=options.pop("edit_delay", 0.02),
             computer_delay=options.pop("computer_delay", 0.0),

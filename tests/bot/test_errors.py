@@ -4,33 +4,33 @@ from every command and button, and an unexpected one a reference that is also in
 from __future__ import annotations
 
 import re
-import sqlite3
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from standin.server import StandIn
 from tests.bot.conftest import BotFactory
+from tests.databases import execute
 from tools.simulated_people import open_table
 
 REFERENCE = re.compile(r"reference `([0-9a-f]{6})`")
 
 
-def corrupt(database_path: Path, table_id: int) -> None:
+async def corrupt(database_url: str, table_id: int) -> None:
     """What a disk fault or a bad hand edit leaves: a document that is not JSON."""
-    with sqlite3.connect(database_path) as db:
-        db.execute("UPDATE tables SET document = '{not json' WHERE id = ?", (table_id,))
+    await execute(
+        database_url, "UPDATE tables SET document = '{not json' WHERE id = ?", (table_id,)
+    )
 
 
 async def test_a_corrupt_row_is_answered_by_every_command_and_button(
-    standin: StandIn, start_bot: BotFactory, database_path: Path
+    standin: StandIn, start_bot: BotFactory, database_url: str
 ) -> None:
     async with start_bot():
         ann, bob, cat = (standin.person(n) for n in ("Ann", "Bob", "Cat"))
         table, t = await open_table(standin, [ann, bob, cat], preset="classic", max_cards=2)
         await ann.click(table, f"oh:start:{t}")
-        corrupt(database_path, t)
+        await corrupt(database_url, t)
         for command in ("ohhell hand", "ohhell scores", "ohhell rules", "ohhell leave"):
             result = await ann.slash(standin.channel, command)
             assert result.ephemeral, (command, result)

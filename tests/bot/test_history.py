@@ -195,12 +195,10 @@ async def test_the_standings_go_out_without_the_chart_when_it_cannot_be_drawn(
         assert "the score chart could not be added" in caplog.text
 
 
-async def test_the_chart_is_drawn_in_a_worker_process(
-    standin: StandIn, database_path: Path
-) -> None:
+async def test_the_chart_is_drawn_in_a_worker_process(standin: StandIn, database_url: str) -> None:
     """As the bot runs: the chart's values cross into the computer players' process pool, and
     the PNG comes back to the standings post."""
-    settings = BotSettings(discord_token="test", database_path=database_path, _env_file=None)
+    settings = BotSettings(discord_token="test", database_url=database_url, _env_file=None)
     bot, database, pool = await build(settings, decide=random_legal, workers=1)
     assert isinstance(pool, concurrent.futures.ProcessPoolExecutor)
     try:

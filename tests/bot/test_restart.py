@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import Counter
-from pathlib import Path
 
 from bot.engine import Game, Phase
 from bot.storage import Database
@@ -52,11 +51,10 @@ async def test_a_restart_mid_hand_carries_the_game_on(
 
 
 async def test_sigkill_at_20_moments_loses_no_acknowledged_action(
-    standin: StandIn, tmp_path: Path
+    standin: StandIn, database_url: str
 ) -> None:
-    database_path = tmp_path / "killed.sqlite3"
     env = {
-        "DATABASE_PATH": str(database_path),
+        "DATABASE_URL": database_url,
         "TABLE_EDIT_DELAY": "0.02",
         "COMPUTER_DELAY": "0",
         "LOG_LEVEL": "WARNING",
@@ -120,7 +118,7 @@ async def test_sigkill_at_20_moments_loses_no_acknowledged_action(
     finally:
         await process.stop()
     assert kills == 20
-    database = await Database.open(database_path)
+    database = await Database.open(database_url)
     try:
         row = await database.load_table(t)
         game = Game.from_json(row.document["game"])

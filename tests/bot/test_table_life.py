@@ -4,9 +4,6 @@ per-channel defaults."""
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
-
 import pytest
 
 from bot.clock import ManualClock
@@ -15,6 +12,7 @@ from standin.driver import Person
 from standin.server import StandIn
 from standin.world import Channel, Message, Perm
 from tests.bot.conftest import BotFactory
+from tests.databases import execute
 from tools.simulated_people import (
     game_over,
     hand_message,
@@ -350,7 +348,7 @@ async def test_channel_defaults_apply_and_can_be_overridden(
 
 
 async def test_a_corrupt_table_does_not_hold_up_other_tables_deadlines(
-    standin: StandIn, start_bot: BotFactory, database_path: Path
+    standin: StandIn, start_bot: BotFactory, database_url: str
 ) -> None:
     clock = ManualClock()
     async with start_bot(clock=clock) as bot:
@@ -358,11 +356,11 @@ async def test_a_corrupt_table_does_not_hold_up_other_tables_deadlines(
         other_channel = await standin.add_text_channel("second")
         broken, broken_id = await open_table(standin, people, channel=other_channel)
         await start_game(standin, people, preset="classic", max_cards=3, timer=30)
-        with sqlite3.connect(database_path) as raw:
-            raw.execute(
-                "UPDATE tables SET document = '{\"seats\": 7}', due_at = ? WHERE id = ?",
-                (clock.now() - 1, broken_id),
-            )
+        await execute(
+            database_url,
+            "UPDATE tables SET document = '{\"seats\": 7}', due_at = ? WHERE id = ?",
+            (clock.now() - 1, broken_id),
+        )
         clock.advance(31)
         await standin.wait_for(lambda: said(standin, "ran out of time"))
         row = await bot.tables.service.db.load_table(broken_id)

@@ -1,0 +1,31 @@
+"""Opening a database by its URL: the one place that picks the backend."""
+
+from __future__ import annotations
+
+from urllib.parse import unquote, urlsplit
+
+from bot.storage.connection import Backend
+from bot.storage.postgres import PostgresBackend
+from bot.storage.sqlite import SqliteBackend
+
+
+async def open_backend(url: str, *, pool_size: int = 10) -> Backend:
+    """Open `sqlite:///path` (or a bare path) or `postgresql://…`."""
+    scheme = urlsplit(url).scheme
+    if scheme in ("postgres", "postgresql"):
+        return await PostgresBackend.open(url, pool_size=pool_size)
+    return await SqliteBackend.open(sqlite_path(url))
+
+
+def sqlite_path(url: str) -> str:
+    """The file of `sqlite:///relative/path`, `sqlite:////absolute/path` or a bare path."""
+    if url.startswith("sqlite:"):
+        rest = url[len("sqlite:") :]
+        if rest.startswith("///"):
+            return unquote(rest[3:])
+        if rest.startswith("//"):
+            raise ValueError(f"{url!r}: write sqlite:///path (three slashes) for a file")
+        return unquote(rest)
+    if "://" in url:
+        raise ValueError(f"{url!r}: DATABASE_URL must start with sqlite:// or postgresql://")
+    return url

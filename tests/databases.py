@@ -1,0 +1,73 @@
+"""Databases for tests: a SQLite file, or a fresh schema on a real PostgreSQL server.
+
+The PostgreSQL server is `TEST_DATABASE_URL` when it is set, otherwise one the test session
+starts from the `pgserver` package (PostgreSQL's own binaries in a pip wheel). Each test gets a
+schema of its own on it (`search_path` in the URL), so tests never see each other's rows.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import pytest
+
+from bot.storage.backends import open_backend
+
+BACKENDS = ("sqlite", "postgres")
+
+
+def start_postgres(folder: Path) -> Iterator[str]:
+    """The URL of a PostgreSQL server for the session, or a skip that says why there is none."""
+    given = os.environ.get("TEST_DATABASE_URL")
+    if given:
+        yield given
+        return
+    try:
+        import pgserver
+
+        server = pgserver.get_server(folder, cleanup_mode="delete")
+    except Exception as error:  # no wheel for this platform, or the server would not start
+        pytest.skip(f"no PostgreSQL: pgserver could not start one ({error})")
+    try:
+        yield server.get_uri()
+    finally:
+        server.cleanup()
+
+
+def with_search_path(url: str, schema: str) -> str:
+    return f"{url}{'&' if '?' in url else '?'}search_path={schema}"
+
+
+async def fresh_schema(server_url: str) -> tuple[str, str]:
+    """A new, empty schema on the server: (its name, a URL whose connections use it)."""
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    connection = await asyncpg.connect(server_url)
+    try:
+        await connection.execute(f"CREATE SCHEMA {name}")
+    finally:
+        await connection.close()
+    return name, with_search_path(server_url, name)
+
+
+async def drop_schema(server_url: str, name: str) -> None:
+    connection = await asyncpg.connect(server_url)
+    try:
+        await connection.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
+    finally:
+        await connection.close()
+
+
+async def execute(url: str, sql: str, parameters: tuple[Any, ...] = ()) -> int:
+    """One statement on the database at `url`, from a connection of its own (as a hand edit or
+    another process would), committed."""
+    backend = await open_backend(url)
+    try:
+        async with backend.transaction() as connection:
+            return await connection.execute(sql, parameters)
+    finally:
+        await backend.close()
