@@ -215,23 +215,28 @@ class TableController(Presenter):
             # first, so it cannot overwrite this answer (the refresh then runs again).
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(landed.wait(), IN_FLIGHT_WAIT)
-        rendered = render.hand_message(state, outcome.table, self._where(outcome.table))
         ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
-        if outcome.new_hand and not ephemeral:
-            # The clicked DM belongs to the finished hand: close it; the new hand comes as a
-            # new DM (which notifies, unlike an edit).
-            await interaction.response.edit_message(
-                content=HAND_OVER.format(hand=click.hand), embed=None, view=None
-            )
-            if interaction.message is not None and t in self._shown:
-                self._shown[t].closed_dms.add(interaction.message.id)
-        else:
-            await interaction.response.edit_message(**rendered.kwargs())
-            shown = self._shown.get(t)
-            if shown is not None and ephemeral:
-                shown.ephemeral[user.id] = (interaction, time.monotonic())
-            elif shown is not None:
-                shown.last_dm[user.id] = self.hand_shown_as(state, outcome.table)
+        table = outcome.table
+        async with self.writing(t, table.version) as moved:
+            if moved is not None:  # another process moved the table on: answer with that
+                table = moved.table
+                state = (moved.every_hand or {}).get(user.id, state)
+            rendered = render.hand_message(state, table, self._where(table))
+            if (outcome.new_hand or state.hand_number != click.hand) and not ephemeral:
+                # The clicked DM belongs to the finished hand: close it; the new hand comes as
+                # a new DM (which notifies, unlike an edit).
+                await interaction.response.edit_message(
+                    content=HAND_OVER.format(hand=click.hand), embed=None, view=None
+                )
+                if interaction.message is not None and t in self._shown:
+                    self._shown[t].closed_dms.add(interaction.message.id)
+            else:
+                await interaction.response.edit_message(**rendered.kwargs())
+                shown = self._shown.get(t)
+                if shown is not None and ephemeral:
+                    shown.ephemeral[user.id] = (interaction, time.monotonic())
+                elif shown is not None:
+                    shown.last_dm[user.id] = self.hand_shown_as(state, table)
         self.publish_later(outcome)
         if outcome.automatic:
             self.move_on(t)
@@ -273,7 +278,9 @@ class TableController(Presenter):
         message = interaction.message
         known = outcome.table.message_id
         if message is not None and known in (None, message.id):
-            await interaction.response.edit_message(**render.table_message(outcome.table).kwargs())
+            async with self.writing(outcome.table.table_id, outcome.table.version) as moved:
+                table = outcome.table if moved is None else moved.table
+                await interaction.response.edit_message(**render.table_message(table).kwargs())
             if known is None:
                 stored = await self.service.set_message(outcome.table.table_id, message.id)
                 self.remember_side(stored)

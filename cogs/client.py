@@ -28,6 +28,7 @@ from cogs.items import (
     claimed,
     on_message,
 )
+from cogs.pacing import rest_share
 from cogs.review import ReviewCog
 
 log = logging.getLogger(__name__)
@@ -50,8 +51,9 @@ class TableTree(app_commands.CommandTree[Any]):
         await answer_error(interaction, original)
 
 
-class OhHellBot(commands.Bot):
-    """The bot: one cog of tables, persistent buttons, commands synced at start-up."""
+class OhHellBot(commands.AutoShardedBot):
+    """The bot: one cog of tables, persistent buttons, commands synced at start-up. Sharded as
+    `SHARD_COUNT` and `SHARD_IDS` say (docs/deploy.md), or as Discord recommends."""
 
     def __init__(
         self,
@@ -66,11 +68,15 @@ class OhHellBot(commands.Bot):
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        shards: dict[str, Any] = {"shard_count": settings.shard_count}
+        if settings.shard_ids is not None:
+            shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
             tree_cls=TableTree,
+            **shards,
         )
         self.settings = settings
         self.tables = TableController(
@@ -80,6 +86,8 @@ class OhHellBot(commands.Bot):
             computer_delay=computer_delay,
             clock=clock,
             run_blocking=run_blocking,
+            deadline_poll=settings.deadline_poll,
+            rest_share=rest_share(settings.shard_count, settings.shard_ids),
         )
         self.reviews = reviews
         self.community = Community(service, self.tables.run_blocking)

@@ -5,8 +5,11 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import logging
 import time
 from collections.abc import Awaitable, Callable
+
+log = logging.getLogger(__name__)
 
 DISCORD_GLOBAL_LIMIT = 50
 """Requests a second per bot (interaction callbacks and interaction webhooks are exempt)."""
@@ -16,6 +19,13 @@ class Pacer:
     """A token bucket: `await pacer.wait()` before each call; at most `rate` calls a second on
     average, bursts up to `burst`. Discord answers calls over its limit with 429 and bans an IP
     that collects too many, so it is better to wait here.
+
+    Several bot processes of one token share Discord's limit through one bucket in the
+    database (`budget(n, rate, burst)`: takes up to n calls, answers how many it got and how
+    long until the next): a process takes a couple of calls at a time as it needs them, so
+    the one with the most to do (shard 0's, where every DM arrives) is not held to a fixed
+    part. Should the database not answer, a process keeps to its `share` of the limit
+    (`rest_share`) meanwhile.
 
     When calls queue up, they go in order of when they are due: an urgent call (someone's turn
     waits on it) is due at once, one that can wait (`urgent=False`, e.g. a table message that
@@ -34,21 +44,27 @@ class Pacer:
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         patience: float = 2.0,
+        share: float = 1.0,
+        budget: Callable[[int, float, float], Awaitable[tuple[int, float]]] | None = None,
     ) -> None:
         self.rate = rate
         self.burst = burst
+        self.share = share
+        self._budget = budget
         self.patience = patience
         self._clock = clock
         self._sleep = sleep
-        self._tokens = burst
+        self._tokens = 0.0 if budget is not None else burst
         self._last = clock()
         self._queue: list[tuple[float, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._granting: asyncio.Task[None] | None = None
 
     def _refill(self) -> None:
+        if self._budget is not None:
+            return  # tokens come from the shared bucket (`_grant`)
         now = self._clock()
-        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate * self.share)
         self._last = now
 
     def _take(self) -> bool:
@@ -80,4 +96,30 @@ class Pacer:
             if self._take():
                 heapq.heappop(self._queue)[2].set_result(None)
                 continue
-            await self._sleep((1 - self._tokens) / self.rate)
+            if self._budget is not None:
+                await self._from_budget()
+                continue
+            await self._sleep((1 - self._tokens) / (self.rate * self.share))
+
+    async def _from_budget(self) -> None:
+        assert self._budget is not None
+        try:
+            granted, wait = await self._budget(max(1, int(self.burst)), self.rate, self.burst)
+        except Exception as error:  # the database did not answer: this process's share
+            log.warning(
+                "the shared REST budget failed (%s): keeping to this process's share", error
+            )
+            await self._sleep(1 / (self.rate * self.share))
+            self._tokens += 1
+            return
+        self._tokens += granted
+        if not granted:
+            await self._sleep(wait)
+
+
+def rest_share(shard_count: int | None, shard_ids: tuple[int, ...] | None) -> float:
+    """This process's part of the bot's global REST limit: the part of the shards it runs
+    (all of them when it runs every shard, or when sharding is left to Discord)."""
+    if shard_count is None or shard_ids is None:
+        return 1.0
+    return len(shard_ids) / shard_count

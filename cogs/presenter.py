@@ -10,7 +10,7 @@ import contextlib
 import io
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any
 
 import aiohttp
@@ -26,6 +26,7 @@ from bot.service import (
     HandState,
     Outcome,
     Refused,
+    TableChange,
     TableService,
     TableStatus,
     TableView,
@@ -53,6 +54,9 @@ def worth_retrying(error: BaseException) -> bool:
     return isinstance(error, TRANSIENT)
 
 
+RECENTLY_CLOSED = 15 * 60.0
+"""Seconds back that a starting bot looks for closed tables whose message may be behind."""
+
 CHART_TIMEOUT = 60.0
 """Seconds the score chart may take in a worker before the standings stay without it."""
 
@@ -65,13 +69,15 @@ class Presenter:
 
     def __init__(
         self,
-        bot: commands.Bot,
+        bot: commands.Bot | commands.AutoShardedBot,
         service: TableService,
         *,
         edit_delay: float = DEFAULTS["table_edit_delay"].default,
         computer_delay: float = DEFAULTS["computer_delay"].default,
         clock: Clock | None = None,
         run_blocking: Callable[..., Awaitable[Any]] | None = None,
+        deadline_poll: float = DEFAULTS["deadline_poll"].default,
+        rest_share: float = 1.0,
     ) -> None:
         self.bot = bot
         self.service = service
@@ -81,6 +87,9 @@ class Presenter:
         self._scheduler: asyncio.Task[None] | None = None
         self.edit_delay = edit_delay
         self.computer_delay = computer_delay
+        self.deadline_poll = deadline_poll if service.shared_database else None
+        """Seconds between looks for deadlines set elsewhere: only when other processes share
+        the database (one process alone is told of every change)."""
         self._shown: dict[int, Shown] = {}
         """By open table: what this process holds for it (cogs/shown.py); dropped when the
         table closes."""
@@ -92,7 +101,23 @@ class Presenter:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._missed: dict[int, tuple[int, list[str]]] = {}
         """By table: its channel and the notices that could not be posted there."""
-        self.pacer = Pacer()
+        shared = service.take_rest_calls if service.shared_database else None
+        self.pacer = Pacer(share=rest_share, budget=shared)
+        self._watching = False
+
+    @contextlib.asynccontextmanager
+    async def writing(self, table_id: int, version: int) -> AsyncIterator[Outcome | None]:
+        """Hold the table's messages for one write (an edit, or a click's answer). When other
+        bot processes share the database and one moved the table past `version`, this yields
+        the newest stored state, which the write shows instead: a message never goes back to
+        an older state than one another process showed. One process alone: None at once."""
+        async with self.service.showing(table_id) as newest:
+            if newest is None or newest <= version:
+                yield None
+                return
+            outcome = await self.service.newest(table_id)
+            self.remember(outcome)
+            yield outcome
 
     def _state(self, table_id: int) -> Shown:
         shown = self._shown.get(table_id)
@@ -155,7 +180,10 @@ class Presenter:
     async def resume_open_tables(self) -> None:
         """After a start-up: bring every open table's message and every seated person's hand
         message up to date (the bot may have stopped between a commit and showing it), and let
-        computers carry on where they stopped."""
+        computers carry on where they stopped. Tables closed in the last minutes get their
+        message brought up to date too (the final standings may not have been shown)."""
+        for table_id in await self.service.closed_since(RECENTLY_CLOSED):
+            self.schedule_table_edit(table_id)
         for table_id in await self.service.open_table_ids():
             self.schedule_table_edit(table_id)
             try:
@@ -170,7 +198,27 @@ class Presenter:
                 self.watch_turn(table)
             self.move_on(table_id)
         await self.service.allow_grace()
+        if not self._watching:
+            self._watching = True
+            await self.service.watch_changes(self._changed_elsewhere)
         self.start_scheduler()
+
+    def _changed_elsewhere(self, change: TableChange) -> None:
+        """A change stored by any process (PostgreSQL). Private hand replies (people whose DMs
+        are closed) can be edited only by the process that answered them: if this one holds
+        some for a table another process changed, it brings them up to date."""
+        shown = self._shown.get(change.table_id)
+        if shown is None or not shown.ephemeral:
+            return
+        if shown.view is not None and shown.view.version >= change.version:
+            return  # this process's own change, or one it already shows
+        self._spawn(self._catch_up_private_hands(change.table_id))
+
+    async def _catch_up_private_hands(self, table_id: int) -> None:
+        self.remember(await self.service.newest(table_id))
+        shown = self._shown.get(table_id)
+        for user_id in list(shown.ephemeral) if shown is not None else ():
+            self.refresh_hand(table_id, user_id)
 
     @property
     def scheduling(self) -> bool:
@@ -190,6 +238,8 @@ class Presenter:
             self.service.watching = float("inf")
             due = await self.service.next_due()
             if due is not None and due[1] <= self.clock.now():
+                if not await self.service.claim(*due):
+                    continue  # another bot process took it
                 try:
                     outcome = await self.service.tick(due[0])
                 except Exception:
@@ -202,7 +252,12 @@ class Presenter:
                     self.move_on(due[0])
                 continue
             self.service.watching = float("inf") if due is None else due[1]
-            await self.clock.wait(wake, None if due is None else due[1] - self.clock.now())
+            timeout = None if due is None else due[1] - self.clock.now()
+            if self.deadline_poll is not None:
+                timeout = (
+                    self.deadline_poll if timeout is None else min(timeout, self.deadline_poll)
+                )
+            await self.clock.wait(wake, timeout)
 
     def move_on(self, table_id: int) -> None:
         """Make automatic moves (computers, forced cards) until people must act."""
@@ -457,10 +512,14 @@ class Presenter:
     async def _edit_table(self, table_id: int) -> None:
         shown = self._shown.get(table_id)
         table = shown.view if shown and shown.view else await self.service.table_view(table_id)
-        if table.message_id is None:
+        message_id = table.message_id
+        if message_id is None:
             return
         try:
-            await self._edit(table.channel_id, table.message_id, render.table_message(table))
+            async with self.writing(table_id, table.version) as moved:
+                if moved is not None:
+                    table = moved.table
+                await self._edit(table.channel_id, message_id, render.table_message(table))
         except discord.NotFound:
             if table.status.is_open:
                 sent = await self._send_channel(table.channel_id, None, render.table_message(table))
@@ -534,19 +593,21 @@ class Presenter:
         if ref is not None and ref.hand == state.hand_number:
             try:
                 await self.pacer.wait()
-                newer = self._shown.get(table_id)
-                if newer and newer.view and newer.view.version > table.version:
-                    # A change landed while this waited (a click's own answer may already
-                    # show it): render that instead of overwriting it with an older state.
-                    fresh = newer.hands.get(user_id)
-                    if fresh is None or fresh.hand_number != state.hand_number:
-                        return self.refresh_hand(table_id, user_id)
-                    shows = self.hand_shown_as(fresh, newer.view)
-                    if newer.last_dm.get(user_id) == shows:
-                        return None
-                    rendered = render.hand_message(fresh, newer.view, self._where(newer.view))
-                await self._edit(ref.channel_id, ref.message_id, rendered)
-                self._showing(table_id, user_id, shows)
+                async with self.writing(table_id, table.version):
+                    newer = self._shown.get(table_id)
+                    if newer and newer.view and newer.view.version > table.version:
+                        # A change landed while this waited (a click's own answer, or another
+                        # process, may already show it): render that instead of overwriting
+                        # it with an older state.
+                        fresh = newer.hands.get(user_id)
+                        if fresh is None or fresh.hand_number != state.hand_number:
+                            return self.refresh_hand(table_id, user_id)
+                        shows = self.hand_shown_as(fresh, newer.view)
+                        if newer.last_dm.get(user_id) == shows:
+                            return None
+                        rendered = render.hand_message(fresh, newer.view, self._where(newer.view))
+                    await self._edit(ref.channel_id, ref.message_id, rendered)
+                    self._showing(table_id, user_id, shows)
                 return None
             except discord.NotFound:
                 pass  # deleted by the person: send a new one

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from cogs.pacing import DISCORD_GLOBAL_LIMIT, Pacer
+import pytest
+
+from cogs.pacing import DISCORD_GLOBAL_LIMIT, Pacer, rest_share
 
 
 class ManualTime:
@@ -106,3 +108,61 @@ async def test_no_one_second_window_holds_more_than_the_global_limit() -> None:
     busiest = max(sum(1 for t in stamps if start <= t < start + 1.0) for start in stamps)
     # A margin for calls that reach Discord a little later than they were let go.
     assert busiest <= DISCORD_GLOBAL_LIMIT - 5
+
+
+def test_a_process_keeps_to_its_shards_part_when_it_has_no_shared_budget() -> None:
+    assert rest_share(None, None) == 1.0
+    assert rest_share(4, None) == 1.0
+    assert rest_share(4, (0, 1)) == 0.5
+    assert rest_share(3, (2,)) == pytest.approx(1 / 3)
+
+
+class Bucket:
+    """The database's shared bucket, on the manual clock (bot/storage/budget.py's rule)."""
+
+    def __init__(self, time: ManualTime) -> None:
+        self.time = time
+        self.tokens = 0.0
+        self.at = 0.0
+
+    async def take(self, wanted: int, rate: float, burst: float) -> tuple[int, float]:
+        have = min(burst, self.tokens + (self.time.now - self.at) * rate)
+        granted = min(wanted, int(have + 1e-9))
+        self.tokens, self.at = have - granted, self.time.now
+        return granted, 0.0 if self.tokens >= 1 else (1 - self.tokens) / rate
+
+
+async def test_processes_sharing_a_bucket_keep_under_the_limit_together() -> None:
+    time = ManualTime()
+    bucket = Bucket(time)
+    busy, quiet = (
+        Pacer(rate=10, burst=2, clock=time.clock, sleep=time.sleep, budget=bucket.take)
+        for _ in range(2)
+    )
+    calls = {"busy": 0, "quiet": 0}
+
+    async def call(pacer: Pacer, name: str) -> None:
+        await pacer.wait()
+        calls[name] += 1
+
+    # The busy process wants 90 calls, the quiet one 10, interleaved.
+    for n in range(100):
+        if n % 10 == 0:
+            await call(quiet, "quiet")
+        else:
+            await call(busy, "busy")
+    # 100 calls at 10 a second together: about 10 seconds, whoever made them.
+    assert time.now == pytest.approx(10, abs=0.5)
+    assert calls == {"busy": 90, "quiet": 10}
+
+
+async def test_without_an_answer_from_the_bucket_a_process_keeps_to_its_share() -> None:
+    time = ManualTime()
+
+    async def broken(wanted: int, rate: float, burst: float) -> tuple[int, float]:
+        raise ConnectionError("database gone")
+
+    pacer = Pacer(rate=10, burst=2, clock=time.clock, sleep=time.sleep, share=0.5, budget=broken)
+    for _ in range(10):
+        await pacer.wait()
+    assert time.now == pytest.approx(10 / 5, abs=0.3)  # its half: 5 a second

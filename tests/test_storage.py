@@ -341,3 +341,52 @@ def test_sqlite_urls_name_their_file(url: str, path: str) -> None:
 def test_a_database_url_of_no_known_kind_is_refused(url: str) -> None:
     with pytest.raises(ValueError, match="sqlite"):
         sqlite_path(url)
+
+
+async def test_a_due_deadline_is_taken_once_and_falls_due_again_after_the_lease(
+    db: Database,
+) -> None:
+    table = await new_table(db)
+    await db.save_table(table, document={}, due_at=100.0)
+    taken = await asyncio.gather(*(db.claim_due(table.id, 100.0, 130.0) for _ in range(5)))
+    assert taken.count(True) == 1
+    assert await db.next_due() == (table.id, 130.0)  # if the taker dies, it is due again then
+    assert not await db.claim_due(table.id, 100.0, 160.0)  # an old look at it takes nothing
+    assert await db.claim_due(table.id, 130.0, 160.0)
+
+
+async def test_two_processes_take_a_deadline_once(postgres_url: str) -> None:
+    one, two = await Database.open(postgres_url), await Database.open(postgres_url)
+    try:
+        table = await new_table(one)
+        await one.save_table(table, document={}, due_at=100.0)
+        taken = await asyncio.gather(
+            *(db.claim_due(table.id, 100.0, 130.0) for db in (one, two) * 5)
+        )
+        assert taken.count(True) == 1
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_processes_share_one_rest_budget(postgres_url: str) -> None:
+    """Discord's global limit, taken from one bucket by two processes: together they get
+    about `rate` calls a second (and the burst), however they ask."""
+    one, two = await Database.open(postgres_url), await Database.open(postgres_url)
+    loop = asyncio.get_running_loop()
+    try:
+        # Saved-up calls first: no more than the burst.
+        taken, wait = await one.take_rest_calls(5, rate=20, burst=2)
+        assert taken <= 2
+        start, granted = loop.time(), taken
+        while loop.time() - start < 1.0:
+            for db in (one, two):
+                got, wait = await db.take_rest_calls(2, rate=20, burst=2)
+                granted += got
+                if not got:
+                    assert 0 < wait <= 1 / 20 + 0.01
+                    await asyncio.sleep(wait)
+        assert 18 <= granted <= 20 * (loop.time() - start) + 2 + 1
+    finally:
+        await one.close()
+        await two.close()

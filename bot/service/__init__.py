@@ -28,6 +28,7 @@ from bot.storage import (
     CorruptRow,
     Leaderboard,
     LeaderboardRow,
+    TableChange,
     TableStatus,
     computer_level,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "RulesSource",
     "Seat",
     "SeatView",
+    "TableChange",
     "TableDocument",
     "TableGone",
     "TableService",

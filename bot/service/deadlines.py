@@ -13,6 +13,10 @@ from bot.service.views import Notice, Outcome
 from bot.storage import CorruptRow, TableRow, TableStatus, VersionConflict
 from bot.storage import Event as StoredEvent
 
+DEADLINE_LEASE = 30.0
+"""Seconds a process holds a deadline it took (`claim`): if it dies before handling it, the
+deadline falls due again then, for any process."""
+
 
 class Deadlines(Session):
     """Turn timers, nudges, lobby expiry and abandonment, handled once each from the database."""
@@ -20,6 +24,11 @@ class Deadlines(Session):
     async def next_due(self) -> tuple[int, float] | None:
         """The table whose deadline comes first, and when."""
         return await self.db.next_due()
+
+    async def claim(self, table_id: int, due_at: float) -> bool:
+        """Take a due deadline before handling it (`tick`), so that of several bot processes
+        on one database only one handles it. False: another took it first."""
+        return await self.db.claim_due(table_id, due_at, self.clock() + DEADLINE_LEASE)
 
     async def postpone(self, table_id: int, seconds: float) -> None:
         await self.db.postpone(table_id, self.clock() + seconds)
@@ -132,12 +141,12 @@ class Deadlines(Session):
     async def _reschedule(self, row: TableRow, document: TableDocument) -> None:
         """Nothing is due after all (e.g. a deadline moved): store the right next deadline."""
         due = self._due_at(document, row.status)
+        if due is not None and due <= self.clock():
+            # Due by the document, but nothing to do: look again a little later, not in a loop.
+            due = self.clock() + 1
         if due != row.due_at:
             with contextlib.suppress(VersionConflict):
                 await self.db.save_table(row, document=row.document, due_at=due)
-        elif due is not None and due <= self.clock():
-            # Due by the row, but nothing to do: look again a little later, not in a loop.
-            await self.db.save_table(row, document=row.document, due_at=self.clock() + 1)
         self.due_changed.set()
 
     async def _close(self, row: TableRow, document: TableDocument, reason: ClosedReason) -> Outcome:

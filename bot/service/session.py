@@ -34,6 +34,7 @@ from bot.storage import (
     Database,
     Leaderboard,
     PlayerResult,
+    TableChange,
     TableRow,
     TableStatus,
     VersionConflict,
@@ -85,6 +86,9 @@ class Session:
         again."""
         self.watching = float("inf")
         """The deadline the scheduler sleeps until (infinity: it is looking, wake it for any)."""
+        self.shared_database = database.dialect_name == "postgres"
+        """Whether other bot processes may share the database (PostgreSQL): then this one is
+        not told of every change, and must look."""
 
     @contextlib.asynccontextmanager
     async def _lock(self, table_id: int) -> AsyncIterator[None]:
@@ -399,6 +403,40 @@ class Session:
     async def table_in_channel(self, channel_id: int) -> TableRow | None:
         return await self.db.open_table_in_channel(channel_id)
 
+    @contextlib.asynccontextmanager
+    async def showing(self, table_id: int) -> AsyncIterator[int | None]:
+        """Hold the table's messages while one is written, across the bot's processes, and
+        give the newest stored version (None: one process alone, which knows every version).
+        A writer holding an older version shows `newest` instead."""
+        async with self.db.showing(table_id) as version:
+            yield version
+
+    async def watch_changes(self, callback: Callable[[TableChange], None]) -> None:
+        """Every change any process stores (PostgreSQL; with SQLite there is no other process
+        and this is never called): one that brings a deadline nearer wakes the scheduler, and
+        each goes to `callback`."""
+
+        def changed(change: TableChange) -> None:
+            self._due_moved(change.due_at)
+            callback(change)
+
+        await self.db.watch_tables(changed)
+
+    async def newest(self, table_id: int) -> Outcome:
+        """The table as stored now, in one load: its view, every hand message's state and the
+        hand DMs (another process changed it since this one last did)."""
+        row = await self.db.load_table(table_id)
+        document = load_document(row)
+        game = None
+        if document.game is not None and row.status.is_open:
+            game = self._game(row, document, to_change=False)
+        hands = None if game is None else self._all_hands(row.id, document, game)
+        return Outcome(
+            table=self._table_view(row, document, game),
+            every_hand=hands,
+            dm_refs={int(user): ref for user, ref in document.dms.items()},
+        )
+
     async def table_view(self, table_id: int) -> TableView:
         row = await self.db.load_table(table_id)
         return self._table_view(row, load_document(row))
@@ -444,3 +482,14 @@ class Session:
 
     async def open_table_ids(self) -> list[int]:
         return await self.db.open_table_ids()
+
+    async def take_rest_calls(self, wanted: int, rate: float, burst: float) -> tuple[int, float]:
+        """Up to `wanted` calls from Discord's global limit (`rate` a second, `burst` saved up
+        at most), shared by the bot's processes (PostgreSQL): how many were taken, and seconds
+        until the next one is there."""
+        return await self.db.take_rest_calls(wanted, rate=rate, burst=burst)
+
+    async def closed_since(self, seconds: float) -> list[int]:
+        """Tables closed in the last `seconds`: a process that stopped between storing a
+        table's last change and showing it left its message behind."""
+        return await self.db.closed_since(self.clock() - seconds)

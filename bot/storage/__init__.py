@@ -10,10 +10,13 @@ save finds the version moved on and raises `VersionConflict`.
 - `base`: the connection, migrating, one transaction a write.
 - `tables`, `deadlines`, `channels`, `results`, `history`: the queries, one file each.
 - `ratings`: openskill ratings, updated with every stored result (docs/ratings.md).
+- `budget`: Discord's global REST limit shared by several bot processes (PostgreSQL).
+- `connection`, `sqlite`, `postgres`, `backends`: one interface, two databases.
 """
 
 from __future__ import annotations
 
+from bot.storage.budget import RestBudget
 from bot.storage.channels import Channels
 from bot.storage.deadlines import Deadlines
 from bot.storage.history import FinishedGame, History, PlayerGame, ResultGroup
@@ -37,10 +40,10 @@ from bot.storage.rows import (
     VersionConflict,
 )
 from bot.storage.schema import MIGRATIONS
-from bot.storage.tables import Tables
+from bot.storage.tables import TableChange, Tables
 
 
-class Database(Tables, Deadlines, Channels, Results, History):
+class Database(Tables, Deadlines, Channels, Results, History, RestBudget):
     """An open database: every query storage has, on one connection."""
 
 
@@ -65,6 +68,7 @@ __all__ = [
     "RatingPoint",
     "ResultGroup",
     "StorageError",
+    "TableChange",
     "TableRow",
     "TableStatus",
     "VersionConflict",

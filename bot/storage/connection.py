@@ -9,7 +9,7 @@ differ, the query asks its connection's `Dialect`.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -73,6 +73,11 @@ class Connection(Protocol):
         two processes at once (PostgreSQL). SQLite writes one transaction at a time already."""
         ...
 
+    async def notify(self, channel: str, payload: str) -> None:
+        """Tell every process listening on `channel` (PostgreSQL: NOTIFY, sent when the
+        transaction commits). SQLite: nobody else to tell."""
+        ...
+
     async def schema_version(self) -> int: ...
 
     async def set_schema_version(self, version: int) -> None: ...
@@ -90,6 +95,11 @@ class Backend(Connection, Protocol):
         """Hold a lock on (namespace, key) across processes, outside any transaction, for as
         long as the block runs (PostgreSQL: an advisory lock on a connection of its own, let go
         if the process dies). None on SQLite: one process, nothing to hold."""
+        ...
+
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        """Call `callback(payload)` for each notification on `channel` from any process (a
+        connection of its own, PostgreSQL). SQLite: never called."""
         ...
 
     async def close(self) -> None: ...

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from decimal import Decimal
 from typing import Any, Self
@@ -109,6 +109,9 @@ class PostgresConnection:
     async def lock(self, namespace: str, key: int) -> None:
         await self._db.execute("SELECT pg_advisory_xact_lock($1)", lock_key(namespace, key))
 
+    async def notify(self, channel: str, payload: str) -> None:
+        await self._db.execute("SELECT pg_notify($1, $2)", channel, payload)
+
     async def schema_version(self) -> int:
         await self._db.execute(_VERSION_TABLE)
         version = await self._db.fetchval("SELECT MAX(version) FROM schema_version")
@@ -128,6 +131,7 @@ class PostgresBackend(PostgresConnection):
         self._pool = pool
         self._pool_size = pool_size
         self._dsn = url
+        self._listening: asyncpg.Connection | None = None
         self._holding: asyncpg.Pool | None = None
         """The connections that hold locks (`hold`): a pool of their own, so that a holder
         never waits for a connection another holder keeps."""
@@ -159,7 +163,14 @@ class PostgresBackend(PostgresConnection):
             finally:
                 await connection.execute("SELECT pg_advisory_unlock($1)", lock)
 
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        if self._listening is None:
+            self._listening = await asyncpg.connect(self._dsn)
+        await self._listening.add_listener(channel, lambda *args: callback(args[-1]))
+
     async def close(self) -> None:
+        if self._listening is not None:
+            await self._listening.close()
         if self._holding is not None:
             await self._holding.close()
         await self._pool.close()

@@ -78,4 +78,15 @@ MIGRATIONS: tuple[Migration, ...] = (
     # Ratings (docs/ratings.md): results get a seat (computers are stored too, several of one
     # level at a table) and a `removed` flag; the rating tables; past results rated in order.
     add_ratings,
+    # Discord's global REST limit, shared by the bot's processes on PostgreSQL
+    # (bot/storage/budget.py): one token bucket, one row.
+    """
+    CREATE TABLE rest_budget (
+        id       INTEGER PRIMARY KEY,
+        tokens   REAL    NOT NULL,
+        at       REAL    NOT NULL,
+        granted  INTEGER NOT NULL DEFAULT 0
+    );
+    INSERT INTO rest_budget (id, tokens, at) VALUES (1, 0, 0)
+    """,
 )

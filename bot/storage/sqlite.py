@@ -4,7 +4,7 @@ transaction at a time."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Self
@@ -46,6 +46,9 @@ class SqliteConnection:
 
     async def lock(self, namespace: str, key: int) -> None:
         """Nothing to do: `transaction()` already lets one writer in at a time."""
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """Nothing to do: no other process shares the file."""
 
     async def schema_version(self) -> int:
         row = await self.fetchone("PRAGMA user_version")
@@ -91,6 +94,9 @@ class SqliteBackend(SqliteConnection):
     @asynccontextmanager
     async def hold(self, namespace: str, key: int) -> AsyncIterator[Connection | None]:
         yield None
+
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        """Nothing to listen to: this process makes every change itself."""
 
     async def close(self) -> None:
         await self._db.close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -24,6 +24,32 @@ from bot.storage.rows import (
     dumps,
     row_to_table,
 )
+
+TABLES_CHANGED = "ohhell_tables"
+"""The channel on which a PostgreSQL database tells every bot process of each stored change."""
+
+
+def changed_payload(table_id: int, version: int, due_at: float | None) -> str:
+    return f"{table_id} {version} {'' if due_at is None else repr(due_at)}".rstrip()
+
+
+def read_changed(payload: str) -> TableChange | None:
+    """(table, version, deadline) from a notification; None for one that is not ours."""
+    parts = payload.split()
+    try:
+        return TableChange(int(parts[0]), int(parts[1]), float(parts[2]) if parts[2:] else None)
+    except (ValueError, IndexError):
+        return None
+
+
+@dataclasses.dataclass(frozen=True)
+class TableChange:
+    """A change another process (or this one) stored: the table, its new version and when
+    something is next due there."""
+
+    table_id: int
+    version: int
+    due_at: float | None
 
 
 class Tables(Store):
@@ -65,6 +91,7 @@ class Tables(Store):
                 table_id = int(row[0])
                 if event is not None:
                     await self._append_events(db, table_id, [event], now)
+                await db.notify(TABLES_CHANGED, changed_payload(table_id, 1, due_at))
         except UniqueViolation:
             # Another process opened a table in this channel since the check above.
             existing = await self._open_table_id(channel_id, self._db)
@@ -105,6 +132,27 @@ class Tables(Store):
                 return
             row = await db.fetchone("SELECT version FROM tables WHERE id = ?", (table_id,))
             yield None if row is None else int(row[0])
+
+    async def watch_tables(self, callback: Callable[[TableChange], None]) -> None:
+        """Call `callback` for every table change stored by any process sharing the database
+        (PostgreSQL; with SQLite this process makes every change itself, and it is never
+        called)."""
+
+        def received(payload: str) -> None:
+            change = read_changed(payload)
+            if change is not None:
+                callback(change)
+
+        await self._db.listen(TABLES_CHANGED, received)
+
+    async def closed_since(self, moment: float) -> list[int]:
+        """Tables closed (finished, cancelled, abandoned) at or after `moment`."""
+        rows = await self._db.fetchall(
+            "SELECT id FROM tables WHERE status NOT IN ('lobby', 'playing') AND updated_at >= ?"
+            " ORDER BY id",
+            (moment,),
+        )
+        return [int(row[0]) for row in rows]
 
     async def open_table_ids(self) -> list[int]:
         rows = await self._db.fetchall(
@@ -156,6 +204,7 @@ class Tables(Store):
                 raise VersionConflict(
                     f"table #{table.id} changed since version {table.version} was loaded"
                 )
+            await db.notify(TABLES_CHANGED, changed_payload(table.id, table.version + 1, due))
             await self._append_events(db, table.id, events, now)
             if results:
                 await self._store_results(
