@@ -11,7 +11,13 @@ table-row loads per stored action (from the storage line the bot logs when SIGTE
 and the acknowledgement p99 of each quarter of the run.
 
     python -m tools.benchbot [--tables 100] [--preset first-to-101] [--target 101]
-                             [--profile bot.prof]
+                             [--profile bot.prof] [--database sqlite|postgres]
+                             [--processes 1 [2 ...]]
+
+`--processes 1 2` plays the same tables once with one bot process and once with two (each
+running one shard of two, the tables' servers spread over the shards), and prints the runs
+side by side; `--database postgres` runs them on a PostgreSQL server started for the run
+(pgserver, from the dev dependencies), as several processes need.
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ from bot.storage import Database
 from standin.driver import InteractionResult
 from standin.server import StandIn
 from standin.testing import BotProcess
-from standin.world import Message
+from standin.world import Guild, Message
 from tools.simulated_people import game_over, my_turn_controls, open_table, take_turn
 
 INTERACTION_ROUTES = (
@@ -94,9 +100,10 @@ def acknowledged(result: InteractionResult) -> Callable[[], bool]:
 class Table:
     """One table's people and what they saw acknowledged."""
 
-    def __init__(self, standin: StandIn, index: int) -> None:
+    def __init__(self, standin: StandIn, index: int, guild: Guild | None = None) -> None:
         self.standin = standin
         self.index = index
+        self.guild = guild
         self.people = [standin.person(f"T{index}P{seat}") for seat in range(PEOPLE_PER_TABLE)]
         self.results: list[InteractionResult] = []
         self.acknowledged: Counter[int] = Counter()
@@ -106,7 +113,7 @@ class Table:
         self.message: Message | None = None
 
     async def play(self, preset: str, target: int | None) -> None:
-        channel = await self.standin.add_text_channel(f"table-{self.index}")
+        channel = await self.standin.add_text_channel(f"table-{self.index}", guild=self.guild)
         table, self.table_id = await open_table(
             self.standin, self.people, channel=channel, preset=preset
         )
@@ -196,53 +203,81 @@ def _click_kind(data: dict[str, Any]) -> str:
 
 
 async def bench(
-    tables: int, preset: str, target: int | None, out: Any, profile: Path | None = None
+    tables: int,
+    preset: str,
+    target: int | None,
+    out: Any,
+    profile: Path | None = None,
+    *,
+    processes: int = 1,
+    database_url: str | None = None,
 ) -> dict[str, Any]:
+    """One run: `tables` tables against `processes` bot processes (one shard each) on
+    `database_url` (None: a new SQLite file)."""
     with tempfile.TemporaryDirectory() as folder:
-        database_path = Path(folder) / "bench.sqlite3"
+        database = database_url or f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
         # Spec checks off: this measures the bot, not the stand-in's validator (limits stay on).
         async with StandIn(spec_path=None) as standin:
+            guilds: list[Guild | None] = [None]
+            if processes > 1:
+                guilds = [
+                    standin.world.add_guild(f"Shard {s}", shard=(s, processes))
+                    for s in range(processes)
+                ]
             env = {
-                "DATABASE_PATH": str(database_path),
+                "DATABASE_URL": database,
                 # INFO: the bot logs a handful of lines at start-up and one (the storage
                 # counts) at shutdown, nothing per click.
                 "LOG_LEVEL": "INFO",
                 "COMPUTER_DELAY": "0",
                 "DEV_GUILD_ID": "",
             }
-            if profile is None:
-                process = await BotProcess(standin, "bot", env=env).start()
-            else:
-                # The profile is written when the bot exits after SIGTERM.
-                args = [str(profile.resolve())]
-                process = await BotProcess(standin, "tools.cpu_profile", env=env, args=args).start()
-            cpu_at_ready = cpu_seconds(process.pid)
+            bots = []
+            for shard in range(processes):
+                shards = {"SHARD_COUNT": str(processes), "SHARD_IDS": str(shard)}
+                each = {**env, **(shards if processes > 1 else {})}
+                if profile is None:
+                    bots.append(await BotProcess(standin, "bot", env=each).start())
+                else:
+                    # The profile is written when the bot exits after SIGTERM.
+                    args = [str(profile.resolve().with_suffix(f".{shard}{profile.suffix}"))]
+                    bots.append(
+                        await BotProcess(standin, "tools.cpu_profile", env=each, args=args).start()
+                    )
+            cpu_at_ready = sum(cpu_seconds(bot.pid) for bot in bots)
             started = time.monotonic()
             try:
-                runs = [Table(standin, i) for i in range(tables)]
+                runs = [Table(standin, i, guilds[i % len(guilds)]) for i in range(tables)]
                 await _until_interrupted(
                     asyncio.gather(*(run.play(preset, target) for run in runs))
                 )
                 await asyncio.sleep(1.0)  # let the last coalesced edits land
-                rss = peak_rss_mb(process.pid)
-                cpu = cpu_seconds(process.pid)
+                rss = sum(peak_rss_mb(bot.pid) for bot in bots)
+                cpu_each = [cpu_seconds(bot.pid) for bot in bots]
+                cpu = sum(cpu_each)
             except Interrupted:
                 raise
             except BaseException:
-                print(process.stderr()[-4000:], file=sys.stderr)
+                for bot in bots:
+                    print(bot.stderr()[-4000:], file=sys.stderr)
                 raise
             finally:
-                await process.stop()
+                for bot in bots:
+                    await bot.stop()
             elapsed = time.monotonic() - started
-            counts = storage_counts(process.stderr())
-            if counts is None:
-                code = process.process.returncode if process.process is not None else None
-                print(
-                    f"no storage line in the bot's log (it exited with {code}):",
-                    process.stderr()[-2000:],
-                    sep="\n",
-                    file=sys.stderr,
-                )
+            counted = [storage_counts(bot.stderr()) for bot in bots]
+            counts = None
+            if all(c is not None for c in counted):
+                counts = (sum(c[0] for c in counted if c), sum(c[1] for c in counted if c))
+            for bot, found in zip(bots, counted, strict=True):
+                if found is None:
+                    code = bot.process.returncode if bot.process is not None else None
+                    print(
+                        f"no storage line in a bot's log (it exited with {code}):",
+                        bot.stderr()[-2000:],
+                        sep="\n",
+                        file=sys.stderr,
+                    )
             calls = list(standin.calls)
             answered = [
                 (
@@ -255,19 +290,19 @@ async def bench(
                 if r.interaction.responded_at is not None
             ]
             latencies = [ms for _, _, ms in answered]
-        database = await Database.open(database_path)
+        results = await Database.open(database)
         try:
             cards = 0
             lost = 0
             actions = 0
             for run in runs:
-                events = await database.events(run.table_id)
+                events = await results.events(run.table_id)
                 cards += sum(1 for e in events if e.kind == "CardPlayed")
                 stored = Counter(e.user_id for e in events if e.kind == "action")
                 actions += stored.total()
                 lost += sum(max(0, n - stored[user]) for user, n in run.acknowledged.items())
         finally:
-            await database.close()
+            await results.close()
     outside = [c for c in calls if not c.route.startswith(INTERACTION_ROUTES)]
     quarter = elapsed / 4
     quarters = [
@@ -276,6 +311,8 @@ async def bench(
     ]
     figures: dict[str, Any] = {
         "tables": tables,
+        "processes": processes,
+        "database": "postgres" if database.startswith("postgres") else "sqlite",
         "preset": preset,
         "cards_played": cards,
         "seconds": round(elapsed, 1),
@@ -287,6 +324,9 @@ async def bench(
         "not_acknowledged": sum(run.unacknowledged for run in runs),
         "peak_rss_mb": round(rss, 1),
         "bot_cpu_ms_per_card": round(cpu * 1000 / cards, 3) if cards else 0.0,
+        "bot_cpu_ms_per_card_by_process": [
+            round(each * 1000 / cards, 3) if cards else 0.0 for each in cpu_each
+        ],
         "loads_per_action": (
             round(counts[0] / actions, 3) if counts is not None and actions else None
         ),
@@ -301,6 +341,7 @@ async def bench(
     )
     figures["refused"] = refusals.total()
     print(
+        f"{processes} bot process{'es' if processes > 1 else ''} on {figures['database']}, "
         f"{tables} tables of {PEOPLE_PER_TABLE} people, {preset}: {cards} cards in "
         f"{elapsed:.0f} s ({cards / elapsed:.0f} cards/s)",
         file=out,
@@ -353,6 +394,72 @@ async def bench(
     return figures
 
 
+SIDE_BY_SIDE = (
+    ("ack p50 (ms)", "ack_p50_ms"),
+    ("ack p99 (ms)", "ack_p99_ms"),
+    ("ack p99 by quarter (ms)", "ack_p99_ms_by_quarter"),
+    ("REST calls a card", "rest_calls_per_card"),
+    ("429 answers", "rate_limited"),
+    ("bot CPU a card (ms, all processes)", "bot_cpu_ms_per_card"),
+    ("bot CPU a card, by process", "bot_cpu_ms_per_card_by_process"),
+    ("table loads an action", "loads_per_action"),
+    ("actions lost", "actions_lost"),
+    ("not acknowledged in 3 s", "not_acknowledged"),
+    ("cards played", "cards_played"),
+    ("seconds", "seconds"),
+)
+
+
+def side_by_side(runs: list[dict[str, Any]], out: Any) -> None:
+    """The runs' figures in columns, one run a column."""
+    heads = [f"{r['processes']} on {r['database']}" for r in runs]
+    width = max(len(name) for name, _ in SIDE_BY_SIDE)
+    print("", file=out)
+    print(" " * width + "".join(f"  {h:>22}" for h in heads), file=out)
+    for name, key in SIDE_BY_SIDE:
+        cells = "".join(f"  {r.get(key)!s:>22}" for r in runs)
+        print(f"{name:<{width}}{cells}", file=out)
+
+
+async def bench_all(args: argparse.Namespace, out: Any) -> list[dict[str, Any]]:
+    """Each `--processes` count in turn, on one database kind (PostgreSQL: one server, a fresh
+    database a run)."""
+    if args.database == "sqlite":
+        return [
+            await bench(args.tables, args.preset, args.target, out, args.profile, processes=count)
+            for count in args.processes
+        ]
+    import asyncpg
+    import pgserver
+
+    with tempfile.TemporaryDirectory() as folder:
+        server = pgserver.get_server(Path(folder) / "postgres", cleanup_mode="stop")
+        try:
+            runs = []
+            for number, count in enumerate(args.processes):
+                name = f"bench_{number}"
+                admin = await asyncpg.connect(server.get_uri())
+                try:
+                    await admin.execute(f"CREATE DATABASE {name}")
+                finally:
+                    await admin.close()
+                url = server.get_uri(name)
+                runs.append(
+                    await bench(
+                        args.tables,
+                        args.preset,
+                        args.target,
+                        out,
+                        args.profile,
+                        processes=count,
+                        database_url=url,
+                    )
+                )
+            return runs
+        finally:
+            server.cleanup()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Many tables of simulated people at once.")
     parser.add_argument("--tables", type=int, default=100)
@@ -367,17 +474,33 @@ def main(argv: list[str] | None = None) -> int:
         "--profile",
         type=Path,
         default=None,
-        help="profile the bot (CPU time of its event loop thread) into this file",
+        help="profile the bot (CPU time of its event loop thread) into this file "
+        "(one a process: FILE's name gets the shard number)",
+    )
+    parser.add_argument(
+        "--database",
+        choices=("sqlite", "postgres"),
+        default="sqlite",
+        help="postgres: a PostgreSQL server started for the run (pgserver)",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        nargs="+",
+        default=[1],
+        help="bot processes (one shard each); several counts: one run each, side by side",
     )
     args = parser.parse_args(argv)
+    if any(count > 1 for count in args.processes) and args.database == "sqlite":
+        parser.error("several bot processes share one PostgreSQL: add --database postgres")
     try:
-        figures = asyncio.run(
-            bench(args.tables, args.preset, args.target, sys.stdout, args.profile)
-        )
+        runs = asyncio.run(bench_all(args, sys.stdout))
     except Interrupted:
         print("interrupted: the bot was stopped", file=sys.stderr)
         return 130
-    return 0 if figures["actions_lost"] == 0 else 1
+    if len(runs) > 1:
+        side_by_side(runs, sys.stdout)
+    return 0 if all(run["actions_lost"] == 0 for run in runs) else 1
 
 
 if __name__ == "__main__":

@@ -31,6 +31,24 @@ def test_benchbot_prints_figures_ending_with_json(capsys: pytest.CaptureFixture[
     assert len(quarters) == 4 and all(q > 0 for q in quarters)
 
 
+def test_benchbot_runs_two_processes_on_postgres_beside_one(
+    capsys: pytest.CaptureFixture[str], postgres_server: str
+) -> None:
+    """`--processes 1 2 --database postgres`: a run each, a JSON line each, side by side.
+    (The bench starts a PostgreSQL of its own; `postgres_server` skips this test, saying why,
+    where none can start.)"""
+    args = ["--tables", "2", "--target", "50", "--database", "postgres", "--processes", "1", "2"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    runs = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    assert [(r["processes"], r["database"]) for r in runs] == [(1, "postgres"), (2, "postgres")]
+    for run in runs:
+        assert run["cards_played"] > 0 and run["actions_lost"] == 0
+        assert len(run["bot_cpu_ms_per_card_by_process"]) == run["processes"]
+        assert all(ms > 0 for ms in run["bot_cpu_ms_per_card_by_process"])
+    assert "1 on postgres" in out and "2 on postgres" in out  # the side-by-side table
+
+
 def test_cpu_seconds_reads_this_process_own_cpu_time() -> None:
     sum(i * i for i in range(300_000))  # some CPU time to read
     times = os.times()
