@@ -3,6 +3,7 @@ on SIGTERM and logs the storage counts the benchmark reads."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 
 from standin.server import StandIn
 from standin.testing import BotProcess
-from tools.benchbot import cpu_seconds, main, storage_counts
+from tools.benchbot import cpu_seconds, main, side_by_side, storage_counts
 from tools.simulated_people import open_table
 
 
@@ -31,22 +32,38 @@ def test_benchbot_prints_figures_ending_with_json(capsys: pytest.CaptureFixture[
     assert len(quarters) == 4 and all(q > 0 for q in quarters)
 
 
-def test_benchbot_runs_two_processes_on_postgres_beside_one(
+def test_benchbot_runs_two_bot_processes_on_postgres(
     capsys: pytest.CaptureFixture[str], postgres_server: str
 ) -> None:
-    """`--processes 1 2 --database postgres`: a run each, a JSON line each, side by side.
+    """`--processes 2 --database postgres`: both processes play, and the JSON line says so.
     (The bench starts a PostgreSQL of its own; `postgres_server` skips this test, saying why,
     where none can start.)"""
-    args = ["--tables", "2", "--target", "50", "--database", "postgres", "--processes", "1", "2"]
+    args = ["--tables", "2", "--target", "50", "--database", "postgres", "--processes", "2"]
     assert main(args) == 0
-    out = capsys.readouterr().out
-    runs = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
-    assert [(r["processes"], r["database"]) for r in runs] == [(1, "postgres"), (2, "postgres")]
-    for run in runs:
-        assert run["cards_played"] > 0 and run["actions_lost"] == 0
-        assert len(run["bot_cpu_ms_per_card_by_process"]) == run["processes"]
-        assert all(ms > 0 for ms in run["bot_cpu_ms_per_card_by_process"])
-    assert "1 on postgres" in out and "2 on postgres" in out  # the side-by-side table
+    run = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert (run["processes"], run["database"]) == (2, "postgres")
+    assert run["cards_played"] > 0 and run["actions_lost"] == 0
+    # Both played their part: shard 0's takes every DM click, the other its server's clicks.
+    assert len(run["bot_cpu_ms_per_card_by_process"]) == 2
+    assert all(ms > 0 for ms in run["bot_cpu_ms_per_card_by_process"])
+
+
+def test_runs_are_printed_side_by_side() -> None:
+    runs = [
+        {"processes": 1, "database": "postgres", "ack_p99_ms": 5.5, "actions_lost": 0},
+        {"processes": 2, "database": "postgres", "ack_p99_ms": 6.3, "actions_lost": 0},
+    ]
+    out = io.StringIO()
+    side_by_side(runs, out)
+    lines = out.getvalue().splitlines()
+    assert "1 on postgres" in lines[1] and "2 on postgres" in lines[1]
+    p99 = next(line for line in lines if line.startswith("ack p99 (ms)"))
+    assert p99.split()[-2:] == ["5.5", "6.3"]
+
+
+def test_several_processes_need_postgres() -> None:
+    with pytest.raises(SystemExit):
+        main(["--tables", "1", "--processes", "2"])
 
 
 def test_cpu_seconds_reads_this_process_own_cpu_time() -> None:
