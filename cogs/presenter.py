@@ -111,6 +111,9 @@ class Presenter:
         bot processes share the database and one moved the table past `version`, this yields
         the newest stored state, which the write shows instead: a message never goes back to
         an older state than one another process showed. One process alone: None at once."""
+        if not self.service.shared_database:
+            yield None  # one process: it knows every version, and nothing to hold
+            return
         async with self.service.showing(table_id) as newest:
             if newest is None or newest <= version:
                 yield None

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, Self
 
@@ -79,7 +78,5 @@ class Store:
                     await step(db)
                 await db.set_schema_version(current + 1)
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[Connection]:
-        async with self._db.transaction() as connection:
-            yield connection
+    def _transaction(self) -> AbstractAsyncContextManager[Connection]:
+        return self._db.transaction()
