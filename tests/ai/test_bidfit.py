@@ -1,0 +1,62 @@
+"""normal's learned bid correction (``normal.adjust_bid``) and the tool that fits it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.ai import bidfit, normal
+
+WEAK = [0.02] * 7 + [0.2, 0.3, 0.35]
+STRONG = [0.99, 0.98, 0.95, 0.9, 0.8, 0.7, 0.5, 0.3, 0.1, 0.05]
+
+
+@pytest.mark.parametrize("probs", [WEAK, STRONG, [0.5] * 10])
+def test_the_correction_moves_a_bid_by_at_most_two_and_stays_legal(probs: list[float]) -> None:
+    for others in ([-1, -1, -1], [3, 2, -1], [4, 4, 3]):
+        legal = [b for b in range(11) if b != 2]
+        bid = normal.bid_from_probs(probs, others, legal, "tricks-plus-ten", 10, 4)
+        assert bid in legal
+        for b in legal:
+            moved = normal.adjust_bid(probs, others, legal, b, 10, 4)
+            assert moved in legal
+            assert -2 <= moved - b <= 1
+
+
+def test_the_correction_applies_only_where_it_was_learned(monkeypatch: pytest.MonkeyPatch) -> None:
+    legal = list(range(8))
+    cases = [
+        (WEAK, 7, 4, "tricks-plus-ten"),
+        (WEAK, 10, 5, "tricks-plus-ten"),
+        (WEAK, 10, 4, "negative"),
+    ]
+    for probs, n, k, scoring in cases:
+        probs = (probs * 2)[:n]
+        on = normal.bid_from_probs(probs, [-1] * (k - 1), legal, scoring, n, k)
+        monkeypatch.setattr(normal, "ADJUST", False)
+        off = normal.bid_from_probs(probs, [-1] * (k - 1), legal, scoring, n, k)
+        monkeypatch.setattr(normal, "ADJUST", True)
+        assert on == off
+
+
+def test_a_weak_hand_bids_lower_with_the_correction(monkeypatch: pytest.MonkeyPatch) -> None:
+    legal = list(range(11))
+    on = normal.bid_from_probs(WEAK, [-1, -1, -1], legal, "tricks-plus-ten", 10, 4)
+    monkeypatch.setattr(normal, "ADJUST", False)
+    off = normal.bid_from_probs(WEAK, [-1, -1, -1], legal, "tricks-plus-ten", 10, 4)
+    assert on < off
+
+
+def test_solve() -> None:
+    x = bidfit._solve([[2.0, 1.0], [1.0, 3.0]], [3.0, 5.0])
+    assert x == pytest.approx([0.8, 1.4])
+
+
+def test_records_and_fit_on_a_few_deals() -> None:
+    recs = list(bidfit.records(seed=5, first=0, deals=2))
+    assert len(recs) == 8
+    for r in recs:
+        assert r["plain"] in r["points"] and r["bid"] in r["points"]
+        assert all(abs(b - r["plain"]) <= 3 or b == r["bid"] for b in r["points"])
+    weights = bidfit.fit(recs)
+    assert set(weights) == set(bidfit.STEPS)
+    assert all(len(w) == len(bidfit.features(recs[0])) for w in weights.values())
