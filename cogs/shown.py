@@ -40,9 +40,14 @@ class Shown:
         table = outcome.table
         if self.view is not None and self.view.version > table.version:
             return
+        held = self.view.version if self.view is not None else None
         self.view = table
         self.dm_refs = dict(outcome.dm_refs)
         # Hand states are kept only as a whole set of one version; an outcome without them
-        # leaves none (the next look loads them).
-        if not outcome.same_game:
+        # leaves none (the next look loads them). A bookkeeping save keeps those held only
+        # when they are of the version it was made on: another process may have moved the
+        # game on in between.
+        if outcome.same_game_as is None:
             self.hands = dict(outcome.every_hand or {})
+        elif outcome.same_game_as != held:
+            self.hands = {}

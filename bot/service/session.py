@@ -301,7 +301,7 @@ class Session:
             self._hands[row.id] = (saved.version, hands[1])
         view = self._table_view(saved, document, game)
         refs = {int(user): ref for user, ref in document.dms.items()}
-        return Outcome(table=view, dm_refs=refs, same_game=True)
+        return Outcome(table=view, dm_refs=refs, same_game_as=row.version)
 
     async def _outcome_unchanged(self, row: TableRow) -> Outcome:
         """Nothing was done: the caller asks again (``automatic``)."""

@@ -163,8 +163,9 @@ class Outcome:
     them), so the Discord layer shows hands without loading the table again."""
     automatic: bool = False
     """An automatic move (a computer's, or a forced card) comes next."""
-    same_game: bool = False
-    """Only the table's bookkeeping changed (a message id): every hand shows as before."""
+    same_game_as: int | None = None
+    """Set when only the table's bookkeeping changed (a message id): the version it was saved
+    on, whose game and hands this version keeps."""
     dm_refs: dict[int, DmRef] = field(default_factory=dict)
     """By user id: each person's hand DM, as stored with this change."""
     new_hand: bool = False
