@@ -572,7 +572,8 @@ class Presenter:
     async def _show_hand(self, table_id: int, user_id: int) -> None:
         """Render one person's hand message from the latest stored state and send it: an edit,
         or a new DM for a new hand (closing the last one). Skipped when nothing would change.
-        Only ever called through `refresh_hand`, one at a time per person."""
+        Only ever called through `refresh_hand`, one at a time per person in this process; with
+        other processes, under the table's `writing` hold, so two never send one hand twice."""
         shown = self._shown.get(table_id)
         state = shown.hands.get(user_id) if shown else None
         table = shown.view if shown else None
@@ -585,35 +586,60 @@ class Presenter:
         shows = self.hand_shown_as(state, table)
         if shown is not None and shown.last_dm.get(user_id) == shows:
             return  # the same inputs render the same message: nothing to render or send
-        rendered = render.hand_message(state, table, self._where(table))
         if user_id in table.dms_closed:
+            rendered = render.hand_message(state, table, self._where(table))
             await self._refresh_ephemeral_hand(table_id, user_id, rendered)
             return
-        if shown is not None and shown.view is not None:
-            ref = shown.dm_refs.get(user_id)
-        else:
-            ref = await self.service.dm_ref(table_id, user_id)
-        if ref is not None and ref.hand == state.hand_number:
-            try:
-                await self.pacer.wait()
-                async with self.writing(table_id, table.version):
-                    newer = self._shown.get(table_id)
-                    if newer and newer.view and newer.view.version > table.version:
-                        # A change landed while this waited (a click's own answer, or another
-                        # process, may already show it): render that instead of overwriting
-                        # it with an older state.
-                        fresh = newer.hands.get(user_id)
-                        if fresh is None or fresh.hand_number != state.hand_number:
-                            return self.refresh_hand(table_id, user_id)
-                        shows = self.hand_shown_as(fresh, newer.view)
-                        if newer.last_dm.get(user_id) == shows:
-                            return None
-                        rendered = render.hand_message(fresh, newer.view, self._where(newer.view))
+        # The calls are paced before the hold, which a click's answer may be waiting for: a
+        # first hand's DM channel is opened too.
+        await self.pacer.wait()
+        if shown is None or user_id not in shown.dm_refs:
+            await self.pacer.wait()
+        async with self.writing(table_id, table.version):
+            newer = self._shown.get(table_id)
+            if newer and newer.view and newer.view.version > table.version:
+                # A change landed while this waited (a click's own answer, or another
+                # process, may already show it, or have sent this hand's DM): render that
+                # instead of overwriting it with an older state.
+                fresh = newer.hands.get(user_id)
+                if fresh is None or fresh.hand_number != state.hand_number:
+                    return self.refresh_hand(table_id, user_id)
+                state, table = fresh, newer.view
+                shows = self.hand_shown_as(state, table)
+                if newer.last_dm.get(user_id) == shows:
+                    return None
+            rendered = render.hand_message(state, table, self._where(table))
+            if newer is not None and newer.view is not None:
+                ref = newer.dm_refs.get(user_id)
+            else:
+                ref = await self.service.dm_ref(table_id, user_id)
+            if ref is not None and ref.hand == state.hand_number:
+                try:
                     await self._edit(ref.channel_id, ref.message_id, rendered)
                     self._showing(table_id, user_id, shows)
-                return None
-            except discord.NotFound:
-                pass  # deleted by the person: send a new one
+                    return None
+                except discord.NotFound:
+                    pass  # deleted by the person: send a new one
+            new_ref = await self._send_hand(table_id, user_id, ref, rendered, state.hand_number)
+            if new_ref is not None:
+                self._showing(table_id, user_id, shows, new_ref)
+        if new_ref is None:
+            self.schedule_table_edit(table_id)  # DMs closed: the table message says so
+        elif ref is not None and ref.hand != state.hand_number:
+            # After the new hand is out: nobody waits on this edit.
+            self._spawn(self._close_hand_message(ref, table_id=table_id))
+        return None
+
+    async def _send_hand(
+        self,
+        table_id: int,
+        user_id: int,
+        ref: DmRef | None,
+        rendered: render.Rendered,
+        hand: int,
+    ) -> DmRef | None:
+        """Send a hand message as a new DM and store where it is, before the table's hold is
+        let go (the next writer edits this one); None, stored too, when their DMs are closed."""
         try:
             # The DM channel of an earlier hand is known; opening it again would cost a call
             # (discord.py keeps no DM cache without the members' users).
@@ -623,20 +649,14 @@ class Presenter:
                     ref.channel_id, type=discord.ChannelType.private
                 )
             else:
-                await self.pacer.wait()
                 channel = await self.bot.create_dm(discord.Object(user_id))
-            await self.pacer.wait()
             sent = await channel.send(**rendered.send_kwargs())
         except discord.Forbidden:
             self.remember_side(await self.service.record_dm(table_id, user_id, None))
-            self.schedule_table_edit(table_id)
-            return
-        new_ref = DmRef(channel_id=sent.channel.id, message_id=sent.id, hand=state.hand_number)
-        self._showing(table_id, user_id, shows, new_ref)
+            return None
+        new_ref = DmRef(channel_id=sent.channel.id, message_id=sent.id, hand=hand)
         self.remember_side(await self.service.record_dm(table_id, user_id, new_ref))
-        if ref is not None and ref.hand != state.hand_number:
-            # After the new hand is out: nobody waits on this edit.
-            self._spawn(self._close_hand_message(ref, table_id=table_id))
+        return new_ref
 
     def hand_shown_as(self, state: HandState, table: TableView) -> HandShown:
         """What a hand message shows, as the inputs that render it: equal inputs render the
