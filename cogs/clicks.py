@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import discord
@@ -59,12 +60,12 @@ class TableController(Presenter):
             raise Refused("not_for_you")  # no other control is ever sent in a DM
         if kind == "join":
             outcome = await service.join(t, user.id, user.display_name)
-            self.remember(outcome)
-            await self._update_table_in_place(interaction, outcome)
+            with self.committed(outcome, publish=False, move_on=False):
+                await self._update_table_in_place(interaction, outcome)
         elif kind == "leave":
             outcome = await service.leave(t, user.id)
-            self.remember(outcome)
-            await self._update_table_in_place(interaction, outcome)
+            with self.committed(outcome, publish=False, move_on=False):
+                await self._update_table_in_place(interaction, outcome)
         elif kind == "addcpu":
             await self._require_seated_lobby(t, user.id)
             await interaction.response.send_message(
@@ -73,9 +74,11 @@ class TableController(Presenter):
         elif kind == "cpulevel":
             level = click.values[0] if click.values else "normal"
             outcome = await service.add_computer(t, user.id, level)
-            self.remember(outcome)
-            await interaction.response.edit_message(content=render.answer(outcome.reply), view=None)
-            self.schedule_table_edit(t)
+            with self.committed(outcome, publish=False, move_on=False):
+                await interaction.response.edit_message(
+                    content=render.answer(outcome.reply), view=None
+                )
+                self.schedule_table_edit(t)
         elif kind in ("rules", "rulepg"):
             await self._require_host(t, interaction)
             page = (whole_number(click.arg) or 0) if kind == "rulepg" else 0
@@ -90,23 +93,21 @@ class TableController(Presenter):
             outcome = await service.set_rule(
                 t, user.id, field, _rule_value(field, raw), can_manage=can_manage(interaction)
             )
-            self.remember(outcome)
-            page = next((i for i, fields in enumerate(render.RULE_PAGES) if field in fields), 0)
-            rendered = render.rules_editor(t, await service.settings(t), page)
-            await interaction.response.edit_message(**rendered.kwargs())
-            self.schedule_table_edit(t)
+            with self.committed(outcome, publish=False, move_on=False):
+                page = next((i for i, fs in enumerate(render.RULE_PAGES) if field in fs), 0)
+                rendered = render.rules_editor(t, await service.settings(t), page)
+                await interaction.response.edit_message(**rendered.kwargs())
+                self.schedule_table_edit(t)
         elif kind == "start":
             outcome = await service.start_game(t, user.id, can_manage=can_manage(interaction))
-            self.remember(outcome)
-            await self._update_table_in_place(interaction, outcome)
-            self.publish_later(outcome)
-            self.move_on(t)
+            with self.committed(outcome):
+                await self._update_table_in_place(interaction, outcome)
         elif kind == "leaveok":
             outcome = await service.leave(t, user.id)
-            self.remember(outcome)
-            await interaction.response.edit_message(content=render.answer(outcome.reply), view=None)
-            self.publish_later(outcome)
-            self.move_on(t)
+            with self.committed(outcome):
+                await interaction.response.edit_message(
+                    content=render.answer(outcome.reply), view=None
+                )
         elif kind == "cancel":
             await self._require_host(t, interaction)
             await interaction.response.send_message(
@@ -114,9 +115,10 @@ class TableController(Presenter):
             )
         elif kind == "cancelok":
             outcome = await service.cancel(t, user.id, can_manage=can_manage(interaction))
-            self.remember(outcome)
-            await interaction.response.edit_message(content=render.answer(outcome.reply), view=None)
-            self.publish_later(outcome)
+            with self.committed(outcome, move_on=False):
+                await interaction.response.edit_message(
+                    content=render.answer(outcome.reply), view=None
+                )
         elif kind == "hand":
             await self.send_hand(interaction, t)
         elif kind == "scores":
@@ -124,29 +126,28 @@ class TableController(Presenter):
             await reply(interaction, render.scores_text(table))
         elif kind == "auto":
             outcome = await service.set_auto_play(t, user.id, click.arg == "1", dm_channel=dm)
-            self.remember(outcome)
-            state = await service.hand_state(t, user.id)
-            await interaction.response.edit_message(
-                **render.hand_message(state, outcome.table, self._where(outcome.table)).kwargs()
-            )
-            self.move_on(t)
+            with self.committed(outcome, publish=False):
+                state = await service.hand_state(t, user.id)
+                table = outcome.table
+                await interaction.response.edit_message(
+                    **render.hand_message(state, table, self._where(table)).kwargs()
+                )
         elif kind in ("bid", "bidsel", "play", "playsel", "trump"):
             await self._act(interaction, click, dm)
         elif kind == "back":
             outcome = await service.come_back(t, user.id, dm_channel=dm)
-            self.remember(outcome)
-            table = outcome.table
-            if interaction.message is not None and interaction.message.id != table.message_id:
-                # Pressed in their hand message: it becomes their hand again, in place.
-                state = outcome.hands.get(user.id) or await service.hand_state(t, user.id)
-                rendered = render.hand_message(state, table, self._where(table))
-                await interaction.response.edit_message(**rendered.kwargs())
-                if not interaction.message.flags.ephemeral and t in self._shown:
-                    self._shown[t].last_dm[user.id] = self.hand_shown_as(state, table)
-            else:
-                await reply(interaction, render.answer(outcome.reply, "Welcome back."))
-            self.publish_later(outcome)
-            self.move_on(t)
+            with self.committed(outcome):
+                table = outcome.table
+                message = interaction.message
+                if message is not None and message.id != table.message_id:
+                    # Pressed in their hand message: it becomes their hand again, in place.
+                    state = outcome.hands.get(user.id) or await service.hand_state(t, user.id)
+                    rendered = render.hand_message(state, table, self._where(table))
+                    await interaction.response.edit_message(**rendered.kwargs())
+                    if not message.flags.ephemeral and t in self._shown:
+                        self._shown[t].last_dm[user.id] = self.hand_shown_as(state, table)
+                else:
+                    await reply(interaction, render.answer(outcome.reply, render.WELCOME_BACK))
         elif kind == "hostctl":
             table = await self._require_host(t, interaction)
             await interaction.response.send_message(
@@ -156,13 +157,32 @@ class TableController(Presenter):
             await self._host_action(interaction, click)
         elif kind == "rematch":
             outcome = await service.rematch(t, user.id)
-            self.remember(outcome)
-            opened = outcome.opened
-            assert opened is not None
-            await reply(interaction, "Rematch table opened below: the others confirm with Join.")
-            self.publish_later(outcome)
+            assert outcome.opened is not None
+            with self.committed(outcome, move_on=False):
+                await reply(interaction, render.REMATCH_OPENED)
         else:
             raise Refused("not_for_you")
+
+    @contextlib.contextmanager
+    def committed(
+        self, outcome: Outcome, *, publish: bool = True, move_on: bool = True
+    ) -> Iterator[None]:
+        """Around a click's answer to a stored change: the change is shown whatever becomes of
+        the answer (Discord's 3 s may have run out, the message may be gone): published, or,
+        when the answer itself is the table message, the table message edited if it failed.
+        Then automatic moves go on."""
+        self.remember(outcome)
+        answered = False
+        try:
+            yield
+            answered = True
+        finally:
+            if publish:
+                self.publish_later(outcome)
+            elif not answered:
+                self.schedule_table_edit(outcome.table.table_id)
+            if move_on:
+                self.move_on(outcome.table.table_id)
 
     async def _host_action(self, interaction: discord.Interaction[Any], click: Click) -> None:
         """A host control from the host panel; the panel is redrawn with the new state."""
@@ -174,30 +194,26 @@ class TableController(Presenter):
         value = number or 0
         if kind == "kick":
             outcome = await self.service.kick(t, user.id, value, can_manage=manage)
-            self.remember(outcome)
+            self.refresh_hand(t, value)
         elif kind == "hostto":
             outcome = await self.service.hand_over(t, user.id, value, can_manage=manage)
-            self.remember(outcome)
         elif kind == "timer":
             outcome = await self.service.set_turn_timer(t, user.id, value, can_manage=manage)
-            self.remember(outcome)
         else:
             outcome = await self.service.set_paused(t, user.id, kind == "pause", can_manage=manage)
-            self.remember(outcome)
-        table = outcome.table
-        if table.host_id == user.id or manage:
-            panel = render.host_panel(table)
-            await interaction.response.edit_message(
-                content=f"{render.answer(outcome.reply)}\n{panel.content}",
-                embed=None,
-                view=panel.view,
-            )
-        else:
-            await interaction.response.edit_message(content=render.answer(outcome.reply), view=None)
-        if kind == "kick":
-            self.refresh_hand(t, value)
-        self.publish_later(outcome)
-        self.move_on(t)
+        with self.committed(outcome):
+            table = outcome.table
+            if table.host_id == user.id or manage:
+                panel = render.host_panel(table)
+                await interaction.response.edit_message(
+                    content=f"{render.answer(outcome.reply)}\n{panel.content}",
+                    embed=None,
+                    view=panel.view,
+                )
+            else:
+                await interaction.response.edit_message(
+                    content=render.answer(outcome.reply), view=None
+                )
 
     async def _act(
         self, interaction: discord.Interaction[Any], click: Click, dm: int | None
@@ -207,12 +223,21 @@ class TableController(Presenter):
         t, user = click.table_id, interaction.user
         action = self._action(click)
         outcome = await self.service.act(t, user.id, click.hand, action, dm_channel=dm)
-        self.remember(outcome)
+        with self.committed(outcome, move_on=outcome.automatic):
+            await self._answer_act(interaction, click, outcome)
+
+    async def _answer_act(
+        self, interaction: discord.Interaction[Any], click: Click, outcome: Outcome
+    ) -> None:
+        """Answer a game click with the clicker's hand as it is now."""
+        t, user = click.table_id, interaction.user
         state = outcome.hands.get(user.id) or await self.service.hand_state(t, user.id)
         landed = self._in_flight.get(("hand", t, user.id))
-        if landed is not None:
+        if landed is not None and not self.service.shared_database:
             # A refresh of this hand rendered before the click is on its way: let it land
-            # first, so it cannot overwrite this answer (the refresh then runs again).
+            # first, so it cannot overwrite this answer (the refresh then runs again). With
+            # other processes both hold the table's messages (`writing`), and the refresh
+            # renders the newest state once it has them: no need to wait.
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(landed.wait(), IN_FLIGHT_WAIT)
         ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
@@ -237,9 +262,6 @@ class TableController(Presenter):
                     shown.ephemeral[user.id] = (interaction, time.monotonic())
                 elif shown is not None:
                     shown.last_dm[user.id] = self.hand_shown_as(state, table)
-        self.publish_later(outcome)
-        if outcome.automatic:
-            self.move_on(t)
 
     @staticmethod
     def _action(click: Click) -> Bid | Play | ChooseTrump | int:

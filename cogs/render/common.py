@@ -17,6 +17,8 @@ MESSAGE_LIMIT = 2000  # Discord: characters in a message's content
 FIELD_LIMIT = 1024  # Discord: characters in an embed field's value
 NOT_FOR_YOU = "That button is not for you."
 NOT_OFFERED = "That choice was not on the menu, so nothing was changed."
+WELCOME_BACK = "Welcome back."
+REMATCH_OPENED = "Rematch table opened below: the others confirm with Join."
 SERVER_ONLY = (
     "Oh Hell is played in a server: use this command in a server channel where I am a member."
 )

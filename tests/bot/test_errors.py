@@ -11,7 +11,7 @@ import pytest
 from standin.server import StandIn
 from tests.bot.conftest import BotFactory
 from tests.databases import execute
-from tools.simulated_people import open_table
+from tools.simulated_people import hand_message, open_table
 
 REFERENCE = re.compile(r"reference `([0-9a-f]{6})`")
 
@@ -26,10 +26,14 @@ async def corrupt(database_url: str, table_id: int) -> None:
 async def test_a_corrupt_row_is_answered_by_every_command_and_button(
     standin: StandIn, start_bot: BotFactory, database_url: str
 ) -> None:
-    async with start_bot():
+    async with start_bot() as bot:
         ann, bob, cat = (standin.person(n) for n in ("Ann", "Bob", "Cat"))
         table, t = await open_table(standin, [ann, bob, cat], preset="classic", max_cards=2)
         await ann.click(table, f"oh:start:{t}")
+        # The hand DMs are sent, then stored: once they are out, wait for the storing, or a
+        # save of the good document could land over the bad one.
+        await standin.wait_for(lambda: all(hand_message(p) for p in (ann, bob, cat)))
+        await bot.tables.idle()
         await corrupt(database_url, t)
         for command in ("ohhell hand", "ohhell scores", "ohhell rules", "ohhell leave"):
             result = await ann.slash(standin.channel, command)
