@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine import Bid, Game, Phase, Play
-from bot.service import HandState, Reason, Refused, TableService
+from bot.service import DmRef, HandState, Reason, Refused, TableService
 from bot.storage import COMPUTER_IDS, Database, TableStatus
 
 GUILD, CHANNEL = 1, 10
@@ -158,6 +158,47 @@ async def test_concurrent_clicks_apply_once(service: TableService) -> None:
     assert len(applied) == 1
     assert all(isinstance(r, Refused) for r in results if isinstance(r, Exception))
     assert (await service.db.load_table(table_id)).version == before + 1
+
+
+async def test_a_click_that_meets_another_process_save_is_applied_on_the_newer_state(
+    service: TableService, database_url: str
+) -> None:
+    """Two processes: while one applies a bid, the other stores a hand DM's id. The bid's save
+    meets a real version conflict; it is tried again on the newer row, applied once, and the
+    other's change is kept."""
+    elsewhere = TableService(
+        await Database.open(database_url), decide=first_legal, run_blocking=None
+    )
+    try:
+        table_id = await open_lobby(service, preset="classic")
+        await service.join(table_id, BOB, "Bob")
+        await service.join(table_id, CAT, "Cat")
+        await service.start_game(table_id, ANN)
+        mover = await whose_turn(service, table_id)
+        save = service.db.save_table
+        interrupted = []
+
+        async def another_process_first(*args, **kwargs):
+            if not interrupted:
+                interrupted.append(
+                    await elsewhere.record_dm(
+                        table_id, BOB, DmRef(channel_id=7, message_id=8, hand=1)
+                    )
+                )
+            return await save(*args, **kwargs)
+
+        service.db.save_table = another_process_first  # type: ignore[method-assign]
+        before = (await service.db.load_table(table_id)).version
+        outcome = await service.act(table_id, mover, 1, Bid(0))
+        assert interrupted and interrupted[0] is not None
+        row = await service.db.load_table(table_id)
+        assert row.version == before + 2 == outcome.table.version
+        assert row.document["dms"][str(BOB)]["message_id"] == 8
+        events = [e for e in await service.db.events(table_id) if e.kind == "BidMade"]
+        assert len(events) == 1
+        assert not (await service.hand_state(table_id, mover)).my_turn
+    finally:
+        await elsewhere.db.close()
 
 
 class Clock:

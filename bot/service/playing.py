@@ -19,6 +19,9 @@ from bot.service.views import Outcome, Reason
 from bot.storage import Event as StoredEvent
 from bot.storage import VersionConflict
 
+CONFLICT_ATTEMPTS = 3
+"""Tries of a person's action that meets another process's change to the same table."""
+
 
 class Playing(Session):
     """A person's bids, trump choices and cards; their hand DMs; computers' and forced moves."""
@@ -35,7 +38,30 @@ class Playing(Session):
         """A person's bid, trump choice or card. ``hand_number`` comes from the button, so a
         click on an earlier hand's message is refused instead of acting on this one. A card
         may be given by its id in the game's pack (what a play button carries). A click from a
-        DM gives its channel: it must be this person's own hand DM."""
+        DM gives its channel: it must be this person's own hand DM.
+
+        Another bot process may store a change between the load and the save (a hand DM's
+        id, another person's click): the click is then tried again on the newer state, as one
+        process would have applied the two one after the other."""
+        for attempt in range(1, CONFLICT_ATTEMPTS + 1):
+            try:
+                return await self._act_once(
+                    table_id, user_id, hand_number, action, dm_channel=dm_channel
+                )
+            except Refused as refusal:
+                if refusal.code != "conflict" or attempt == CONFLICT_ATTEMPTS:
+                    raise
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    async def _act_once(
+        self,
+        table_id: int,
+        user_id: int,
+        hand_number: int,
+        action: Action | int,
+        *,
+        dm_channel: int | None,
+    ) -> Outcome:
         async with self._lock(table_id):
             # Read first: a refused click leaves the cached game where it is.
             row, document, game = await self._playing(table_id, to_change=False)
