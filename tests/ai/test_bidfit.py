@@ -1,10 +1,13 @@
-"""normal's learned bid correction (``normal.adjust_bid``) and the tool that fits it."""
+"""normal's learned corrections (``normal.adjust_bid``, ``normal.learned_card``) and the tools
+that fit them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from bot.ai import bidfit, normal
+from bot.ai import bidfit, normal, playfit
 
 WEAK = [0.02] * 7 + [0.2, 0.3, 0.35]
 STRONG = [0.99, 0.98, 0.95, 0.9, 0.8, 0.7, 0.5, 0.3, 0.1, 0.05]
@@ -60,3 +63,40 @@ def test_records_and_fit_on_a_few_deals() -> None:
     weights = bidfit.fit(recs)
     assert set(weights) == set(bidfit.STEPS)
     assert all(len(w) == len(bidfit.features(recs[0])) for w in weights.values())
+
+
+def test_play_decisions_and_fit_on_a_deal() -> None:
+    found = list(playfit.decisions(seed=5, first=0, deals=1))
+    assert found
+    width = len(normal._PLAY_WEIGHTS[0])
+    for xs, ys in found:
+        assert len(xs) == len(ys) >= 2
+        assert all(len(x) == playfit.GROUPS * width for x in xs)
+    weights = playfit.fit(iter(found))
+    assert len(weights) == playfit.GROUPS * width
+
+
+def test_the_learned_card_is_used_only_where_it_was_learned(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bot.ai import decide
+    from bot.engine import Game, Phase, Settings
+
+    calls = []
+    learned = normal.learned_card
+
+    def spy(*args: Any) -> int:
+        calls.append(1)
+        return learned(*args)
+
+    monkeypatch.setattr(normal, "learned_card", spy)
+    for rules, players, used in (
+        ({**bidfit.RULES, "max_cards": 7}, 5, False),
+        (bidfit.RULES, 4, True),
+    ):
+        calls.clear()
+        g = Game.new(Settings.model_validate(rules), players, seed=3)
+        while g.phase is not Phase.GAME_OVER and g.hand_number == 1:
+            s = g.turn
+            g.apply(s, decide(g, s, level="normal", seed=1))  # decide checks it is legal
+        assert bool(calls) == used
