@@ -11,7 +11,7 @@ import pytest
 from standin.server import StandIn
 from tests.bot.conftest import BotFactory
 from tests.databases import execute
-from tools.simulated_people import hand_message, open_table
+from tools.simulated_people import hand_message, my_turn_controls, open_table, take_turn
 
 REFERENCE = re.compile(r"reference `([0-9a-f]{6})`")
 
@@ -67,3 +67,31 @@ async def test_an_unexpected_error_says_nothing_was_changed_with_a_reference_in_
         logged = [r for r in caplog.records if found[1] in r.getMessage()]
         assert logged and logged[0].exc_info is not None
         assert "a bug in join" in str(logged[0].exc_info[1])
+
+
+async def test_a_click_answered_too_late_is_still_shown(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    """The bid is stored, but its answer comes after Discord's 3 s (here: after no time at
+    all) and Discord refuses it: the change is shown all the same, and the next person gets
+    their turn."""
+    async with start_bot():
+        people = [standin.person(n) for n in ("Ann", "Bob", "Cat")]
+        table, t = await open_table(standin, people, preset="classic", max_cards=2)
+        await people[0].click(table, f"oh:start:{t}")
+        first = await standin.wait_for(
+            lambda: next((p for p in people if my_turn_controls(p)), None)
+        )
+        message, ids = my_turn_controls(first) or (None, [])
+        assert message is not None
+        deadline, standin.ack_deadline = standin.ack_deadline, 0.0
+        try:
+            late = await take_turn(first, message, ids[0])
+        finally:
+            standin.ack_deadline = deadline
+        assert not late.acknowledged
+        # The bidder's own DM leaves their turn, and someone else's shows theirs.
+        await standin.wait_for(lambda: my_turn_controls(first) is None, timeout=5)
+        await standin.wait_for(
+            lambda: any(my_turn_controls(p) for p in people if p is not first), timeout=5
+        )
