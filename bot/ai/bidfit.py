@@ -2,12 +2,14 @@
 one seat's bid is forced to each bid near its model bid, and a least-squares fit, per bid change,
 of the points the change gained.
 
-``python -m bot.ai.bidfit --plain --seed 9000 --deals 4000`` prints the weights to paste into
-``normal._ADJUST_WEIGHTS`` (the ones there; 8-15 minutes on one core). Every seat plays as
-``normal`` does (``--plain``: without the correction, as when the weights there were fitted;
-without it, with the current correction: one more round of the same). For each deal and seat
-the hand is played once as ``normal`` bids, then once for every other legal bid within 3 of
-the model's bid before the correction (the seats after it see the forced bid and answer it).
+``python -m bot.ai.bidfit --seed 9400 --deals 2500`` prints the weights to paste into
+``normal._ADJUST_WEIGHTS`` (8-15 minutes on one core). Every seat plays as ``normal`` does: with
+the correction and the learned card choice in place (one more round of the same), or with
+``--plain``, with neither (the first round: ``--plain --seed 9000 --deals 4000`` gave the
+weights of commit bad2ee6; the second, with those and the learned card choice in place, the
+ones in ``normal`` now). For each deal and seat the hand is played once as ``normal`` bids,
+then once for every other legal bid within 3 of the model's bid before the correction (the
+seats after it see the forced bid and answer it).
 Not used by the bot: an offline tool beside ``normal``, kept so that the constants can be
 remade and checked (``tests/ai/test_bidfit.py`` runs it on a few deals).
 """
@@ -146,11 +148,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--save", default=None, help="write the records (JSON lines) to this file")
     p.add_argument("--load", default=None, help="fit records saved before instead of playing")
     p.add_argument(
-        "--plain", action="store_true", help="every seat bids without the correction (round one)"
+        "--plain", action="store_true", help="no learned correction in any seat (round one)"
     )
     a = p.parse_args(argv)
     if a.plain:
         normal.ADJUST = False
+        normal.PLAY_ADJUST = False
     if a.load:
         with open(a.load, encoding="utf-8") as f:
             recs = [json.loads(line) for line in f]

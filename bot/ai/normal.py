@@ -37,23 +37,26 @@ _CONTROL = 0.5
 ADJUST = True
 """Move the bid by the learned correction (``adjust_bid``) where it was learned: 4 players,
 10 cards, a point a trick + 10 for an exact bid."""
-ADJUST_MARGIN = 0.5
+ADJUST_MARGIN = 1.0
 """Points of predicted gain a lower bid must show before ``adjust_bid`` takes it."""
 
 # fmt: off
 _ADJUST_WEIGHTS: dict[int, tuple[float, ...]] = {
-    -2: (0.5040, 2.1152, 1.2626, -2.8704, 0.6998, 0.1230, 1.4848, -4.1615, -0.1343, 0.0000,
-         -0.7533, 0.3529, 0.4384, 0.0570),
-    -1: (0.8524, 1.9192, 0.5631, -1.8236, 0.9487, 0.3665, 1.2718, -4.5439, -0.2187, 0.8547,
-         0.0981, 0.0753, -0.1714, 0.0147),
-    1: (-2.2226, -0.7363, 0.8572, -0.3323, -0.5453, 0.7437, -0.1654, 3.1928, 0.0342, -0.3221,
-        -1.0700, 0.2550, 0.5455, 0.0575),
+    -2: (0.4841, 2.0815, 1.1619, -2.2074, 0.6375, -0.9216, 1.5876, -6.0582, -0.1288, 0.0000,
+         -0.1255, 0.2318, 0.2445, 0.0644),
+    -1: (2.1412, 0.9782, 1.4054, -1.1611, 0.4977, -0.1702, 1.0300, -4.6080, -0.4209, -0.0423,
+         -0.1830, 0.0780, 0.1025, 0.0907),
+    1: (-2.9890, -0.8890, 0.9174, 0.1863, -0.2323, 0.6929, -0.1347, 2.9012, 0.0194, -0.0306,
+        -0.7026, 0.0927, 0.0037, 0.0426),
 }
 # fmt: on
 """Per bid change (-2, -1, +1): weights of ``_adjust_features`` for the points the change gains
-over the model's bid, fitted by least squares on 16,000 self-play hands in which one seat's bid
-was forced to each bid within 3 of its model bid (``python -m bot.ai.bidfit --plain --seed 9000
---deals 4000``)."""
+over the model's bid, fitted by least squares on self-play hands in which one seat's bid was
+forced to each bid within 3 of its model bid. Two rounds: 16,000 hands with every seat playing
+``normal`` without either learned correction (``python -m bot.ai.bidfit --plain --seed 9000
+--deals 4000``: the weights the card choice was learned with, margin 0.5), then these: 10,000
+hands with every seat bidding with the first round's weights and playing the learned card
+choice (``python -m bot.ai.bidfit --seed 9400 --deals 2500`` with those in place)."""
 
 PLAY_ADJUST = True
 """Play the card a model learned offline prefers over the rule-of-thumb card, when it predicts

@@ -5,8 +5,9 @@ on the real deal: one play-out a card, the same each time as ``normal`` is deter
 ridge regression of each card's points, less the decision's mean, on its features less theirs.
 
 ``python -m bot.ai.playfit --plain --seed 9200 --deals 3000`` prints the weights to paste into
-``normal._PLAY_WEIGHTS`` (the ones there: 88,000 decisions of 3,000 deals, bids with the bid
-correction; ``--plain``: play without the learned card choice, as when they were fitted).
+``normal._PLAY_WEIGHTS`` (the ones there: 88,000 decisions of 3,000 deals, with the bid
+correction of commit bad2ee6 in place; ``--plain``: play without the learned card choice, as
+when they were fitted).
 About 4 minutes on one core. Not used by the bot: an offline tool beside ``normal``, kept so
 that the constants can be remade and checked (``tests/ai/test_bidfit.py`` runs it on a deal).
 """
