@@ -242,7 +242,7 @@ class TableController(Presenter):
                 await asyncio.wait_for(landed.wait(), IN_FLIGHT_WAIT)
         ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
         table = outcome.table
-        async with self.writing(t, table.version) as moved:
+        async with self.writing(t, table.version, user.id) as moved:
             if moved is not None:  # another process moved the table on: answer with that
                 table = moved.table
                 state = (moved.every_hand or {}).get(user.id, state)

@@ -106,15 +106,18 @@ class Presenter:
         self._watching = False
 
     @contextlib.asynccontextmanager
-    async def writing(self, table_id: int, version: int) -> AsyncIterator[Outcome | None]:
-        """Hold the table's messages for one write (an edit, or a click's answer). When other
-        bot processes share the database and one moved the table past `version`, this yields
-        the newest stored state, which the write shows instead: a message never goes back to
-        an older state than one another process showed. One process alone: None at once."""
+    async def writing(
+        self, table_id: int, version: int, user_id: int | None = None
+    ) -> AsyncIterator[Outcome | None]:
+        """Hold one message for one write (an edit, or a click's answer): the table message,
+        or with `user_id` that person's hand message. When other bot processes share the
+        database and one moved the table past `version`, this yields the newest stored state,
+        which the write shows instead: a message never goes back to an older state than one
+        another process showed. One process alone: None at once."""
         if not self.service.shared_database:
             yield None  # one process: it knows every version, and nothing to hold
             return
-        async with self.service.showing(table_id) as newest:
+        async with self.service.showing(table_id, user_id) as newest:
             if newest is None or newest <= version:
                 yield None
                 return
@@ -595,7 +598,7 @@ class Presenter:
         await self.pacer.wait()
         if shown is None or user_id not in shown.dm_refs:
             await self.pacer.wait()
-        async with self.writing(table_id, table.version):
+        async with self.writing(table_id, table.version, user_id):
             newer = self._shown.get(table_id)
             if newer and newer.view and newer.view.version > table.version:
                 # A change landed while this waited (a click's own answer, or another

@@ -272,6 +272,34 @@ async def test_two_processes_saving_one_version_apply_once(postgres_url: str) ->
         await two.close()
 
 
+async def test_a_hold_on_one_message_waits_only_for_that_message(postgres_url: str) -> None:
+    """Two processes writing one table's messages: a hand message's writer waits for another
+    writer of that hand message, not for the table message nor another person's hand."""
+    one, two = await Database.open(postgres_url), await Database.open(postgres_url)
+    try:
+        table = await new_table(one)
+        entered = asyncio.Event()
+
+        async def second_writer_of_the_same_hand() -> int | None:
+            async with two.showing(table.id, 101) as seen:
+                entered.set()
+                return seen
+
+        async with one.showing(table.id, 101) as version:
+            assert version == table.version
+            for other in (None, 102):
+                async with asyncio.timeout(5), two.showing(table.id, other) as seen:
+                    assert seen == table.version
+            waiting = asyncio.ensure_future(second_writer_of_the_same_hand())
+            await asyncio.sleep(0.3)
+            assert not entered.is_set()
+        async with asyncio.timeout(5):
+            assert await waiting == table.version
+    finally:
+        await one.close()
+        await two.close()
+
+
 async def test_two_processes_opening_a_table_in_one_channel_open_one(postgres_url: str) -> None:
     one, two = await Database.open(postgres_url), await Database.open(postgres_url)
     try:

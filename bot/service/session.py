@@ -404,11 +404,12 @@ class Session:
         return await self.db.open_table_in_channel(channel_id)
 
     @contextlib.asynccontextmanager
-    async def showing(self, table_id: int) -> AsyncIterator[int | None]:
-        """Hold the table's messages while one is written, across the bot's processes, and
-        give the newest stored version (None: one process alone, which knows every version).
-        A writer holding an older version shows `newest` instead."""
-        async with self.db.showing(table_id) as version:
+    async def showing(self, table_id: int, user_id: int | None = None) -> AsyncIterator[int | None]:
+        """Hold one of the table's messages (the table message, or `user_id`'s hand message)
+        while it is written, across the bot's processes, and give the newest stored version
+        (None: one process alone, which knows every version). A writer holding an older
+        version shows `newest` instead."""
+        async with self.db.showing(table_id, user_id) as version:
             yield version
 
     async def watch_changes(self, callback: Callable[[TableChange], None]) -> None:

@@ -52,6 +52,12 @@ class TableChange:
     due_at: float | None
 
 
+def hand_key(table_id: int, user_id: int) -> int:
+    """One advisory-lock key for a person's hand message at a table (two pairs may share one:
+    then they only wait for each other)."""
+    return (table_id * 1_000_003) ^ user_id
+
+
 class Tables(Store):
     async def create_table(
         self,
@@ -121,12 +127,18 @@ class Tables(Store):
         return None if table_id is None else await self.load_table(table_id)
 
     @asynccontextmanager
-    async def showing(self, table_id: int) -> AsyncIterator[int | None]:
-        """Hold the table's messages while one is written (answered or edited), and give the
-        table's newest version, so the writer shows no older state than another process did
-        before it. With one process (SQLite) it holds nothing and gives None: that process
-        knows every version."""
-        async with self._db.hold("showing", table_id) as db:
+    async def showing(self, table_id: int, user_id: int | None = None) -> AsyncIterator[int | None]:
+        """Hold one of the table's messages while it is written (answered or edited): the
+        table message, or with `user_id` that person's hand message; and give the table's
+        newest version, so the writer shows no older state than another process did before it.
+        With one process (SQLite) it holds nothing and gives None: that process knows every
+        version."""
+        held = (
+            ("showing", table_id)
+            if user_id is None
+            else ("showing-hand", hand_key(table_id, user_id))
+        )
+        async with self._db.hold(*held) as db:
             if db is None:
                 yield None
                 return
