@@ -34,19 +34,25 @@ def _to_act(shown: Shown) -> int:
     return next(user for user, state in shown.hands.items() if state.my_turn)
 
 
+async def _holding_a_started_game(service: TableService) -> tuple[int, Shown, int]:
+    """A started game's table, what a process holds for it, and who bids first."""
+    started = await _started(service)
+    shown = Shown()
+    shown.remember(started)
+    return started.table.table_id, shown, _to_act(shown)
+
+
 async def test_a_bookkeeping_save_on_a_version_not_held_drops_the_hands(tmp_path: Path) -> None:
     here = await _service(tmp_path / "t.sqlite3")
     elsewhere = await _service(tmp_path / "t.sqlite3")
     try:
-        started = await _started(here)
-        table_id = started.table.table_id
-        shown = Shown()
-        shown.remember(started)
-        bidder = _to_act(shown)
+        table_id, shown, bidder = await _holding_a_started_game(here)
+        assert shown.view is not None
+        started_version = shown.view.version
         # Another process takes the first bid; this one then stores a hand DM's id.
         await elsewhere.act(table_id, bidder, 1, choose(shown.hands[bidder]))
         side = await here.record_dm(table_id, bidder, DmRef(channel_id=5, message_id=6, hand=1))
-        assert side is not None and side.table.version > started.table.version + 1
+        assert side is not None and side.table.version > started_version + 1
         shown.remember(side)
         # The hands held show the bidder still to bid: they must not pass for the new version.
         assert shown.view is side.table
@@ -62,11 +68,7 @@ async def test_a_bookkeeping_save_right_after_the_version_held_keeps_the_hands(
 ) -> None:
     here = await _service(tmp_path / "t.sqlite3")
     try:
-        started = await _started(here)
-        table_id = started.table.table_id
-        shown = Shown()
-        shown.remember(started)
-        bidder = _to_act(shown)
+        table_id, shown, bidder = await _holding_a_started_game(here)
         acted = await here.act(table_id, bidder, 1, choose(shown.hands[bidder]))
         shown.remember(acted)
         side = await here.record_dm(table_id, bidder, DmRef(channel_id=5, message_id=6, hand=1))
