@@ -75,6 +75,7 @@ async def build(
         grace=settings.deadline_grace,
         ping_after=settings.turn_ping_after,
         min_games=settings.leaderboard_min_games,
+        several_processes=settings.several_processes,
     )
     from bot.ai import review
 

@@ -131,6 +131,16 @@ class BotSettings(BaseSettings):
         return self
 
     @property
+    def several_processes(self) -> bool:
+        """Whether this process runs only some of the bot's shards (SHARD_IDS): the others run
+        in other processes, which share its database."""
+        return (
+            self.shard_ids is not None
+            and self.shard_count is not None
+            and (len(self.shard_ids) < self.shard_count)
+        )
+
+    @property
     def database(self) -> str:
         """Where the database is: DATABASE_URL, or the SQLite file at DATABASE_PATH."""
         return self.database_url or f"sqlite:///{self.database_path}"

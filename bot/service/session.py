@@ -60,6 +60,7 @@ class Session:
         grace: float = DEFAULTS["deadline_grace"].default,
         ping_after: float = DEFAULTS["turn_ping_after"].default,
         min_games: int = DEFAULTS["leaderboard_min_games"].default,
+        several_processes: bool = True,
     ) -> None:
         self.db = database
         self._decide = decide
@@ -86,9 +87,10 @@ class Session:
         again."""
         self.watching = float("inf")
         """The deadline the scheduler sleeps until (infinity: it is looking, wake it for any)."""
-        self.shared_database = database.dialect_name == "postgres"
-        """Whether other bot processes may share the database (PostgreSQL): then this one is
-        not told of every change, and must look."""
+        self.shared_database = several_processes and database.dialect_name == "postgres"
+        """Whether other bot processes share the database (PostgreSQL, and this process runs
+        only some of the shards): then this one is not told of every change, and must look,
+        and hold each message it writes. One process, on either database, knows every change."""
 
     @contextlib.asynccontextmanager
     async def _lock(self, table_id: int) -> AsyncIterator[None]:
