@@ -221,6 +221,11 @@ async def test_two_processes_play_twenty_tables_through_a_sigkill(
         assert shown == sorted(shown), shown
     for people, _, _ in tables:
         for person in people:
+            # One DM a hand: two processes never both send one (the bot edits only one).
+            titles = [
+                r.embeds[0]["title"] for dm in person.dms() for r in revisions(dm)[:1] if r.embeds
+            ]
+            assert len(titles) == len(set(titles)), (person.name, titles)
             for dm in person.dms():
                 shown = [hand_progress(r) for r in revisions(dm)]
                 for part in range(3):
