@@ -168,9 +168,10 @@ class TableController(Presenter):
         self, outcome: Outcome, *, publish: bool = True, move_on: bool = True
     ) -> Iterator[None]:
         """Around a click's answer to a stored change: the change is shown whatever becomes of
-        the answer (Discord's 3 s may have run out, the message may be gone): published, or,
-        when the answer itself is the table message, the table message edited if it failed.
-        Then automatic moves go on."""
+        the answer (Discord's 3 s may have run out, the message may be gone). With `publish`,
+        it is published; without, the answer shows it (and asks for the table message's edit
+        itself), so the table message is edited here only if the answer failed. Then automatic
+        moves go on."""
         self.remember(outcome)
         answered = False
         try:
@@ -194,7 +195,6 @@ class TableController(Presenter):
         value = number or 0
         if kind == "kick":
             outcome = await self.service.kick(t, user.id, value, can_manage=manage)
-            self.refresh_hand(t, value)
         elif kind == "hostto":
             outcome = await self.service.hand_over(t, user.id, value, can_manage=manage)
         elif kind == "timer":
@@ -202,6 +202,8 @@ class TableController(Presenter):
         else:
             outcome = await self.service.set_paused(t, user.id, kind == "pause", can_manage=manage)
         with self.committed(outcome):
+            if kind == "kick":
+                self.refresh_hand(t, value)  # their hand message says they were removed
             table = outcome.table
             if table.host_id == user.id or manage:
                 panel = render.host_panel(table)
@@ -236,8 +238,8 @@ class TableController(Presenter):
         if landed is not None and not self.service.shared_database:
             # A refresh of this hand rendered before the click is on its way: let it land
             # first, so it cannot overwrite this answer (the refresh then runs again). With
-            # other processes both hold the table's messages (`writing`), and the refresh
-            # renders the newest state once it has them: no need to wait.
+            # other processes both hold this hand message (`writing`), and the refresh renders
+            # the newest state once it has it: no need to wait.
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(landed.wait(), IN_FLIGHT_WAIT)
         ephemeral = interaction.message is not None and interaction.message.flags.ephemeral

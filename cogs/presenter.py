@@ -576,7 +576,8 @@ class Presenter:
         """Render one person's hand message from the latest stored state and send it: an edit,
         or a new DM for a new hand (closing the last one). Skipped when nothing would change.
         Only ever called through `refresh_hand`, one at a time per person in this process; with
-        other processes, under the table's `writing` hold, so two never send one hand twice."""
+        other processes, under the hand message's `writing` hold, so two never send one hand
+        twice."""
         shown = self._shown.get(table_id)
         state = shown.hands.get(user_id) if shown else None
         table = shown.view if shown else None
@@ -641,8 +642,9 @@ class Presenter:
         rendered: render.Rendered,
         hand: int,
     ) -> DmRef | None:
-        """Send a hand message as a new DM and store where it is, before the table's hold is
-        let go (the next writer edits this one); None, stored too, when their DMs are closed."""
+        """Send a hand message as a new DM and store where it is, before the hand message's hold
+        is let go (the next writer edits this one); None, stored too, when their DMs are
+        closed."""
         try:
             # The DM channel of an earlier hand is known; opening it again would cost a call
             # (discord.py keeps no DM cache without the members' users).
