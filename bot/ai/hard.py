@@ -19,13 +19,12 @@ from typing import TypeVar
 
 from bot.engine import SUITS, Action, Bid, ChooseTrump, Game, Phase, Play, score
 
-from . import infer, normal, plan
+from . import normal
 from .cards import JOKER_WINS, NO_TRUMPS, Suits, bits, note_void, one_of_each_face, suits_for
 from .common import seats_after, successors
 from .evaluate import card_probs, utility
 from .infer import BidModel, PlayModel, consistent_sample
 from .knowledge import Table
-from .plan import OwnTree
 from .sanitise import Determiniser
 
 INFER = True
@@ -131,33 +130,14 @@ policy that sees the sampled deal instead of as ``normal``: a mix of two models 
 so that ``hard`` does not rely on the others being ``normal``-like."""
 
 
-NOISE = 0.0
-"""Issue #17's fourth round: in play-outs, the other seats that ``infer.ADAPT`` took for
-players unlike ``normal`` play a random card instead of ``normal``'s with this chance (a mix of
-``normal`` and a random player); 0: off."""
-NOISY_BIDDING = False
-"""... and in bidding every other seat (nothing is known of their play yet)."""
-
-
 def rollout(
-    g: Game,
-    me: int,
-    scoring: str,
-    voids: list[int] | None = None,
-    sighted: int = 0,
-    tree: OwnTree | None = None,
-    root: Hashable = None,
-    noisy: int = 0,
-    noise: random.Random | None = None,
+    g: Game, me: int, scoring: str, voids: list[int] | None = None, sighted: int = 0
 ) -> float:
     """Play the hand in progress to its end; ``me``'s utility for it. ``me`` plays as
     ``normal`` would (with ``OWN_MODEL``; else with the quick policy, which sees the sampled
     deal); the others as ``normal`` would (with ``MODEL_OTHERS``), but for the seats in the
     bit mask ``sighted``, which play with the quick policy.
-    ``voids``: the suits each seat has shown it lacks so far. ``tree``: ``me``'s plan for its
-    later plays in this decision (``bot.ai.plan``), ``root`` the candidate being valued. The
-    seats in the bit mask ``noisy`` play a random card of theirs (drawn from ``noise``) instead
-    of ``normal``'s with chance ``NOISE``."""
+    ``voids``: the suits each seat has shown it lacks so far."""
     number = g.hand_number
     if g.phase is _BIDDING or g.phase is _TRUMP:
         raise ValueError("a rollout starts after bidding")
@@ -165,10 +145,6 @@ def rollout(
     suits = suits_for(g.pack.name, trump if trump >= 0 else NO_TRUMPS)
     bids = [b if b is not None else 0 for b in g.bids]
     others = _Others(g, suits, scoring, voids) if MODEL_OTHERS else None
-    if not plan.OWN_TREE or not OWN_MODEL:
-        tree = None
-    bids_key = tuple(bids)
-    face_of = g.pack.face_of
     while g.phase is _PLAYING and g.hand_number == number:
         s = g.turn
         m = g.legal_mask(s)
@@ -179,20 +155,12 @@ def rollout(
             c = _pick(g, s, m, suits, bids, scoring)
         else:
             c, named = others.choose(g, s, m)
-            if noisy >> s & 1 and noise is not None and noise.random() < NOISE and named < 0:
-                c = noise.choice(one_of_each_face(m, face_of))
-            if s == me and tree is not None and named < 0:
-                key = (root, bids_key, g.hand_mask(me), g.trick_ids, g.tricks_won[me])
-                c = tree.choose(key, one_of_each_face(m, face_of), c)
         if others is not None:
             others.played(g, s, c)
         g.apply_fast(s, c, named)
     log = g.history()[number - 1]
     assert log.points is not None
-    value = utility(scoring, log.points[me])
-    if tree is not None:
-        tree.back(value)
-    return value
+    return utility(scoring, log.points[me])
 
 
 class _Others:
@@ -332,19 +300,11 @@ def decide(
     model = BidModel(table)
     plays = PlayModel(table) if INFER_PLAY else None
 
-    tree = OwnTree()
-    # the seats playing the current sample's play-outs with the quick policy; the seed of its
-    # play-outs' noise (the same for every candidate: common random numbers)
-    mix = [0, 0]
-
-    drawn = [0]
+    mix = [0]  # the seats playing the current sample's play-outs with the quick policy
 
     def draw() -> Game:
         if SIGHTED > 0:
             mix[0] = sum(1 << q for q in table.seats if q != me and rng.random() < SIGHTED)
-        _adapt(plays, drawn)
-        if NOISE > 0:
-            mix[1] = rng.getrandbits(32)
         return consistent_sample(det, model, rng, plays) if INFER else det.sample(rng)
 
     def more(done: int) -> bool:
@@ -352,21 +312,6 @@ def decide(
             return done < iterations
         assert deadline is not None
         return done == 0 or time.perf_counter() < deadline
-
-    others_mask = sum(1 << q for q in table.seats if q != me)
-
-    def noisy() -> int:
-        """The seats modelled as ``normal`` with noise in this decision's play-outs."""
-        if NOISE <= 0 or table.pack.joker >= 0:
-            return 0
-        if view.phase is not Phase.PLAYING:
-            return others_mask if NOISY_BIDDING else 0
-        return sum(1 << q for q in plays.forgive) if plays is not None else 0
-
-    def play_out(g: Game, voids: list[int] | None, root: Hashable) -> float:
-        mask = noisy()
-        noise = random.Random(mix[1]) if mask else None
-        return rollout(g, me, scoring, voids, mix[0], tree, root, mask, noise)
 
     if view.phase is Phase.BIDDING:
         legal = sorted(a.n for a in view.legal_actions if isinstance(a, Bid))
@@ -380,7 +325,7 @@ def decide(
         def bid_value(sample: tuple[Game, dict[int, list[float]]], b: int) -> float:
             g = sample[0].copy()
             _finish_bidding(g, me, b, model, sample[1])
-            return play_out(g, None, b)
+            return rollout(g, me, scoring, None, mix[0])
 
         bid = _race(cands, draw_bidding, bid_value, more, lambda b: -abs(b - guess))
         return Bid(bid)
@@ -390,7 +335,7 @@ def decide(
         def trump_value(d: Game, t: int) -> float:
             g = d.copy()
             g.apply_fast(me, t)
-            return play_out(g, None, t)
+            return rollout(g, me, scoring, None, mix[0])
 
         trump = _race(list(range(4)), draw, trump_value, more, lambda t: -t)
         return ChooseTrump(SUITS[trump])
@@ -405,21 +350,13 @@ def decide(
     def move_value(d: Game, mv: tuple[int, int]) -> float:
         g = d.copy()
         g.apply_fast(me, mv[0], mv[1])
-        return play_out(g, voids_after[mv], mv)
+        return rollout(g, me, scoring, voids_after[mv], mix[0])
 
     card, suit = _race(moves, draw, move_value, more, lambda mv: -mv[0])
     action = Play(table.pack.cards[card], SUITS[suit] if suit >= 0 else None)
     if action in view.legal_actions:
         return action
     return normal.decide(table, rng)
-
-
-def _adapt(plays: PlayModel | None, drawn: list[int]) -> None:
-    """Count a sample; after ``infer.ADAPT_AFTER`` of them soften the inference from the plays
-    of the seats ``normal`` explains badly (``infer.ADAPT``)."""
-    drawn[0] += 1
-    if plays is not None and infer.ADAPT and drawn[0] == infer.ADAPT_AFTER + 1:
-        plays.adapt()
 
 
 PRUNE_FROM = 24
@@ -513,12 +450,8 @@ def assess(
     model = BidModel(table)
     plays = PlayModel(table) if INFER_PLAY else None
     seen: dict[Action, Sampled] = {}
-    tree = OwnTree()
-
-    drawn = [0]
 
     def draw() -> Game:
-        _adapt(plays, drawn)
         return consistent_sample(det, model, rng, plays) if INFER else det.sample(rng)
 
     def more(done: int) -> bool:
@@ -529,7 +462,7 @@ def assess(
 
     def played_out(key: Action, g: Game, voids: list[int] | None) -> float:
         number = g.hand_number
-        value = rollout(g, me, scoring, voids, 0, tree, key)
+        value = rollout(g, me, scoring, voids)
         seen.setdefault(key, []).append((value, g.history()[number - 1].won[me]))
         return value
 

@@ -117,16 +117,6 @@ PLAY_MISS = 0.25
 seat's sampled cards."""
 
 
-ADAPT = False
-"""Soften the inference from a seat's plays when ``normal`` explains them badly (issue #17's
-fourth round): after ``ADAPT_AFTER`` samples, a seat whose kept sampled hands still miss more
-than ``ADAPT_RATE`` of its plays a sample is taken for a player unlike ``normal`` and each of its
-misses is then forgiven with chance ``SOFT_MISS`` instead of ``PLAY_MISS``."""
-ADAPT_AFTER = 16
-ADAPT_RATE = 0.15
-SOFT_MISS = 0.5
-
-
 @dataclass(frozen=True, slots=True)
 class _PastPlay:
     """A play seen this hand, with what the player knew when it made it."""
@@ -157,10 +147,6 @@ class PlayModel:
         self.face = pack.face_of
         self.masks = suits.masks
         self.plays: dict[int, list[_PastPlay]] = {}
-        self.forgive: dict[int, float] = {}
-        """Per seat, the chance a miss is forgiven, where it is not ``PLAY_MISS``."""
-        self.tally: dict[int, list[int]] = {}
-        """Per seat, [sampled hands kept, their misses], for ``adapt``."""
         joker_nt = pack.joker >= 0 and suits.trump < 0
         if table.blind or not table.playing or joker_nt:
             return
@@ -253,7 +239,7 @@ class PlayModel:
             p.share = (play.in_hands - mine.bit_count()) / pool if pool else 0.0
             c, _ = normal.choose_card(p, ids)
             if face[c] != face[play.card]:
-                if rng.random() >= self.forgive.get(seat, PLAY_MISS):
+                if rng.random() >= PLAY_MISS:
                     # Check this play first next time: the hand is kept with the same chance in
                     # any order, and a play that drops hands tends to drop the next ones too.
                     if i:
@@ -261,18 +247,6 @@ class PlayModel:
                     return None
                 missed += 1
         return missed
-
-    def note_kept(self, seat: int, missed: int) -> None:
-        """A sample kept ``seat``'s hand with ``missed`` plays not remade."""
-        t = self.tally.setdefault(seat, [0, 0])
-        t[0] += 1
-        t[1] += missed
-
-    def adapt(self) -> None:
-        """Forgive the misses of the seats ``normal`` explains badly more often (``ADAPT``)."""
-        for q, (kept, missed) in self.tally.items():
-            if kept and missed / (kept * len(self.plays[q])) > ADAPT_RATE:
-                self.forgive[q] = SOFT_MISS
 
 
 def consistent_sample(
@@ -305,8 +279,7 @@ def consistent_sample(
             if before is not None:
                 d, missed = before
                 bid_kept = not d or rng.random() < (MISS_ONE if d == 1 else MISS_MORE)
-                chance = plays.forgive.get(q, PLAY_MISS) if plays is not None else PLAY_MISS
-                if not bid_kept or any(rng.random() >= chance for _ in range(missed)):
+                if not bid_kept or any(rng.random() >= PLAY_MISS for _ in range(missed)):
                     redeal.append(q)
                 continue
             d = 0
@@ -338,9 +311,4 @@ def consistent_sample(
             hands = sample_hands(
                 rng, det.pool, det.known, det.unknown, t.voids, t.suits.eff, t.seats
             )
-    if plays is not None:
-        for q in to_check:
-            kept = checked_before.get((q, hands[q]))
-            if kept is not None and q in plays.plays:
-                plays.note_kept(q, kept[1])
     return det.public.with_hands(hands)

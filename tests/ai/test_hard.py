@@ -103,24 +103,3 @@ def test_own_model_plays_hards_own_seat_as_normal_in_play_outs(monkeypatch: Monk
             hard.rollout(g.copy(), me, "tricks-plus-ten")
             assert (me in asked) == own
             assert set(asked) - {me}  # the others are always modelled
-
-
-def test_the_own_tree_follows_normal_until_a_situation_is_well_visited() -> None:
-    from bot.ai.plan import OWN_TREE_FROM, OwnTree
-
-    tree = OwnTree()
-    for _ in range(OWN_TREE_FROM):
-        assert tree.choose("k", [1, 2, 3], 2) == 2  # normal's card
-        tree.back(5.0)
-    tried = set()
-    for _ in range(2):
-        c = tree.choose("k", [1, 2, 3], 2)
-        tried.add(c)
-        tree.back(20.0 if c == 3 else 0.0)
-    assert tried == {1, 3}  # then each untried card once
-    picks = []
-    for _ in range(200):
-        c = tree.choose("k", [1, 2, 3], 2)
-        picks.append(c)
-        tree.back(20.0 if c == 3 else 0.0)
-    assert picks.count(3) > 150  # UCB1 settles on the best card

@@ -118,21 +118,3 @@ def test_a_hand_that_would_have_played_otherwise_is_dropped(
             d = det.sample(rng)
             dropped += sum(not model.kept(q, d.hand_mask(q), rng) for q in model.plays)
     assert dropped > 60  # of 360 random hands, most don't remake four tricks of play
-
-
-def test_adapt_softens_only_the_seats_normal_explains_badly() -> None:
-    """``PlayModel.adapt``: a seat whose kept hands missed many of its plays gets the soft
-    forgiveness; a seat whose kept hands remade them keeps ``PLAY_MISS``."""
-    import bot.ai.infer as infer
-
-    g = Game.new(Settings.model_validate(RULES), 4, seed=3, first_dealer=0)
-    while g.phase is Phase.BIDDING or len(g.view(0).tricks) < 4:
-        s = g.turn
-        g.apply(s, decide(g, s, "normal", seed=3))
-    model = PlayModel(Table.from_view(g.view(0), g.rules))
-    liar, honest = sorted(model.plays)[:2]
-    for _ in range(10):
-        model.note_kept(liar, 2)
-        model.note_kept(honest, 0)
-    model.adapt()
-    assert model.forgive == {liar: infer.SOFT_MISS}
