@@ -7,8 +7,10 @@ first response), REST calls per card played outside interaction callbacks and in
 webhooks (those are exempt from Discord's global 50 requests a second, so the rest decide how
 many tables one bot can serve), 429s met, actions lost, the bot's peak memory, the bot
 process's own CPU time per card (the stand-in and the people, in this process, are not counted),
-table-row loads per stored action (from the storage line the bot logs when SIGTERM stops it)
-and the acknowledgement p99 of each quarter of the run.
+table-row loads per stored action (from the storage line the bot logs when SIGTERM stops it),
+the acknowledgement p99 of each quarter of the run, and this process's own peak memory and
+longest garbage-collector pause (a pause here holds every answer, so the figures would measure
+the harness).
 
     python -m tools.benchbot [--tables 100] [--preset first-to-101] [--target 101]
                              [--profile bot.prof] [--database sqlite|postgres]
@@ -25,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import re
@@ -56,6 +59,8 @@ PEOPLE_PER_TABLE = 4
 STALL_SECONDS = 300
 RETRY_SECONDS = 5.0
 """How long a simulated person waits after a click that was not acknowledged in time."""
+FREEZE_EVERY = 5.0
+"""Seconds between moves of this process's objects out of the collector's reach."""
 STORAGE_LINE = re.compile(r"storage: (\d+) table loads, (\d+) saves")
 """What `Database.close` logs (at INFO) when the bot shuts down."""
 
@@ -78,12 +83,52 @@ def peak_rss_mb(pid: int) -> float:
     return 0.0
 
 
-def cpu_seconds(pid: int) -> float:
-    """The process's own user + system CPU time (not its children's), from /proc/<pid>/stat."""
+class CollectorPauses:
+    """This process's garbage-collector pauses, while watching: during one the stand-in answers
+    nothing, and what it was sent meanwhile reaches it (and its rate limit) bunched."""
+
+    def __init__(self) -> None:
+        self.longest = 0.0
+        self.total = 0.0
+        self._began = 0.0
+
+    def __enter__(self) -> CollectorPauses:
+        gc.callbacks.append(self._seen)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._seen)
+        gc.unfreeze()
+
+    @staticmethod
+    async def keep_short(every: float = FREEZE_EVERY) -> None:
+        """Move what this process holds into the collector's permanent generation every
+        `every` seconds, so a full collection only walks what was made since (a run's
+        interactions, calls and results pile up: a full collection over them took 263 ms)."""
+        while True:
+            await asyncio.sleep(every)
+            gc.freeze()
+
+    def _seen(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+            return
+        pause = time.perf_counter() - self._began
+        self.longest = max(self.longest, pause)
+        self.total += pause
+
+
+def cpu_times(pid: int) -> tuple[float, float]:
+    """The process's own user and system CPU time (not its children's), from /proc/<pid>/stat."""
     with open(f"/proc/{pid}/stat") as stat:
         # The command name (field 2) may hold spaces; utime and stime are fields 14 and 15.
         fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+def cpu_seconds(pid: int) -> float:
+    return sum(cpu_times(pid))
 
 
 def storage_counts(stderr: str) -> tuple[int, int] | None:
@@ -217,7 +262,7 @@ async def bench(
     with tempfile.TemporaryDirectory() as folder:
         database = database_url or f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
         # Spec checks off: this measures the bot, not the stand-in's validator (limits stay on).
-        async with StandIn(spec_path=None) as standin:
+        async with StandIn(spec_path=None, keep_history=False) as standin:
             guilds: list[Guild | None] = [None]
             if processes > 1:
                 guilds = [
@@ -248,13 +293,19 @@ async def bench(
             started = time.monotonic()
             try:
                 runs = [Table(standin, i, guilds[i % len(guilds)]) for i in range(tables)]
-                await _until_interrupted(
-                    asyncio.gather(*(run.play(preset, target) for run in runs))
-                )
+                with CollectorPauses() as pauses:
+                    freezing = asyncio.create_task(pauses.keep_short())
+                    try:
+                        await _until_interrupted(
+                            asyncio.gather(*(run.play(preset, target) for run in runs))
+                        )
+                    finally:
+                        freezing.cancel()
                 await asyncio.sleep(1.0)  # let the last coalesced edits land
                 rss = sum(peak_rss_mb(bot.pid) for bot in bots)
                 cpu_each = [cpu_seconds(bot.pid) for bot in bots]
                 cpu = sum(cpu_each)
+                system = sum(cpu_times(bot.pid)[1] for bot in bots)
             except Interrupted:
                 raise
             except BaseException:
@@ -331,6 +382,8 @@ async def bench(
             round(counts[0] / actions, 3) if counts is not None and actions else None
         ),
         "ack_p99_ms_by_quarter": [round(percentile(q, 0.99), 1) for q in quarters],
+        "harness_peak_rss_mb": round(peak_rss_mb(os.getpid()), 1),
+        "harness_longest_gc_pause_ms": round(pauses.longest * 1000, 1),
     }
     routes = Counter(c.route for c in outside)
     refusals = Counter(
@@ -380,7 +433,14 @@ async def bench(
     print(f"clicks not acknowledged within Discord's 3 s: {figures['not_acknowledged']}", file=out)
     print(f"actions lost: {lost}; bot peak memory: {figures['peak_rss_mb']} MB", file=out)
     print(
-        f"bot CPU: {cpu:.1f} s ({cpu_at_ready:.1f} s of it before the first table) = "
+        f"this process (stand-in and people): peak memory {figures['harness_peak_rss_mb']} MB, "
+        f"garbage-collector pauses {pauses.total:.1f} s, the longest "
+        f"{figures['harness_longest_gc_pause_ms']} ms",
+        file=out,
+    )
+    print(
+        f"bot CPU: {cpu:.1f} s ({system:.1f} s of it in the kernel, {cpu_at_ready:.1f} s "
+        "before the first table) = "
         f"{figures['bot_cpu_ms_per_card']} ms a card",
         file=out,
     )

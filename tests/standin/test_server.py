@@ -101,6 +101,28 @@ async def test_calls_are_logged_with_route_template_and_body(
     assert call.interaction_id is None
 
 
+async def test_without_history_calls_keep_no_bodies_and_edits_no_revisions() -> None:
+    # What `make bench-bot` runs: over a long run the kept bodies and revisions grew the
+    # stand-in's memory without end.
+    async with running_standin(spec_path=None, keep_history=False) as standin:
+        headers = {"Authorization": f"Bot {standin.token}"}
+        async with aiohttp.ClientSession(base_url=standin.base_url, headers=headers) as http:
+            path = f"/channels/{standin.channel.id}/messages"
+            status, sent, _ = await request(http, "POST", path, {"content": "draft"})
+            assert status == 200
+            status, _, _ = await request(http, "PATCH", f"{path}/{sent['id']}", {"content": "v2"})
+            assert status == 200
+        posted, edited = standin.calls[-2:]
+        assert (posted.route, posted.status) == ("POST /channels/{channel_id}/messages", 200)
+        assert (edited.route, edited.status) == (
+            "PATCH /channels/{channel_id}/messages/{message_id}",
+            200,
+        )
+        assert posted.body is None and posted.response is None and edited.body is None
+        [message] = standin.messages(standin.channel)
+        assert message.content == "v2" and message.history == []
+
+
 async def test_a_body_the_stand_in_cannot_handle_fails_fast_and_loud(
     standin: StandIn, http: aiohttp.ClientSession
 ) -> None:

@@ -3,6 +3,8 @@ on SIGTERM and logs the storage counts the benchmark reads."""
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import io
 import json
 import os
@@ -12,7 +14,7 @@ import pytest
 
 from standin.server import StandIn
 from standin.testing import BotProcess
-from tools.benchbot import cpu_seconds, main, side_by_side, storage_counts
+from tools.benchbot import CollectorPauses, cpu_seconds, main, side_by_side, storage_counts
 from tools.simulated_people import open_table
 
 
@@ -27,6 +29,7 @@ def test_benchbot_prints_figures_ending_with_json(capsys: pytest.CaptureFixture[
     # Each stored action loaded its table row at least once; None would mean no storage line.
     assert fig["loads_per_action"] is not None and fig["loads_per_action"] > 0
     assert fig["bot_cpu_ms_per_card"] > 0
+    assert fig["harness_peak_rss_mb"] > 0 and fig["harness_longest_gc_pause_ms"] >= 0
     quarters = fig["ack_p99_ms_by_quarter"]
     # Clicks go on from the first second to the last few: every quarter has some.
     assert len(quarters) == 4 and all(q > 0 for q in quarters)
@@ -147,3 +150,16 @@ async def test_ctrl_c_stops_the_run_and_its_bot() -> None:
     assert run.returncode == 130, err.decode()[-2000:]
     assert "interrupted" in err.decode()
     assert not any(Path(f"/proc/{pid}").exists() for pid in bots), "its bot is still running"
+
+
+async def test_the_harness_moves_its_objects_out_of_the_collectors_reach_and_back() -> None:
+    """While watching, what the harness holds goes to the permanent generation now and then
+    (a full collection then walks only what is new); afterwards it comes back."""
+    with CollectorPauses() as pauses:
+        freezing = asyncio.create_task(pauses.keep_short(every=0.01))
+        await asyncio.sleep(0.05)
+        freezing.cancel()
+        assert gc.get_freeze_count() > 0
+        gc.collect()
+    assert gc.get_freeze_count() == 0
+    assert pauses.longest > 0 and pauses.total >= pauses.longest
