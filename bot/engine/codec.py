@@ -10,6 +10,7 @@ refused; every record written by earlier versions must keep loading.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -47,7 +48,8 @@ def to_json(g: GameState) -> str:
             if seeded_deal(g, h.number - 1, order, h.cards_each) != (h.dealt, h.turned):
                 cards = [list(d) for d in h.dealt] + [h.turned]
         nxt = seat_order(h.seats, h.dealer, g._np)[1]
-        hands.append([h.dealer, cards, _encode_actions(h, nxt)])
+        actions = _encode_finished(h, nxt) if h.complete else _encode_actions(h, nxt)
+        hands.append([h.dealer, cards, actions])
     doc = {
         "v": JSON_VERSION,
         "rules": g._rules.settings.overrides(),
@@ -94,6 +96,13 @@ def _load(doc: Any, create: Create[G]) -> G:
                 raise EngineError(f"saved hand {number} names an illegal joker suit")
             apply_fast(g, seat, x, suit)
     return g
+
+
+@functools.lru_cache(maxsize=4096)
+def _encode_finished(h: HandLog, nxt: tuple[int, ...]) -> str:
+    """A finished hand's actions: they never change, and every save of the game writes them
+    again (the hands of the tables being played stay in the cache)."""
+    return _encode_actions(h, nxt)
 
 
 def _encode_actions(h: HandLog, nxt: Sequence[int]) -> str:

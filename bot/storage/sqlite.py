@@ -31,14 +31,15 @@ class SqliteConnection:
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         await self._db.executemany(sql, rows)
 
+    # One trip to aiosqlite's thread a query (a cursor's execute, fetch and close would be
+    # three, each a wake-up of the event loop): every query that reads asks for one row or a
+    # few.
     async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Row | None:
-        async with self._db.execute(sql, parameters) as cursor:
-            row = await cursor.fetchone()
-        return None if row is None else tuple(row)
+        rows = list(await self._db.execute_fetchall(sql, parameters))
+        return tuple(rows[0]) if rows else None
 
     async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Row]:
-        async with self._db.execute(sql, parameters) as cursor:
-            return [tuple(row) for row in await cursor.fetchall()]
+        return [tuple(row) for row in await self._db.execute_fetchall(sql, parameters)]
 
     async def run_script(self, script: str) -> None:
         for statement in split_statements(script):

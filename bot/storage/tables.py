@@ -196,10 +196,10 @@ class Tables(Store):
         if not new_status.is_open:
             due = None
         async with self._transaction() as db:
-            changed = await db.execute(
+            changed = await db.fetchone(
                 "UPDATE tables SET document = ?, status = ?, host_id = ?, message_id = ?,"
                 " preset = ?, version = version + 1, updated_at = ?, due_at = ?"
-                " WHERE id = ? AND version = ?",
+                " WHERE id = ? AND version = ? RETURNING version",
                 (
                     dumps(document),
                     new_status,
@@ -212,7 +212,7 @@ class Tables(Store):
                     table.version,
                 ),
             )
-            if changed != 1:
+            if changed is None:
                 raise VersionConflict(
                     f"table #{table.id} changed since version {table.version} was loaded"
                 )
@@ -283,16 +283,14 @@ class Tables(Store):
     ) -> None:
         if not events:
             return
-        row = await db.fetchone(
-            "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?", (table_id,)
-        )
-        seq = int(row[0]) if row else 0
+        # Each row numbered after the last one stored (the rows before it in this statement
+        # included): no query of its own for the last number.
         await db.executemany(
-            "INSERT INTO events (table_id, seq, at, user_id, kind, payload)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO events (table_id, seq, at, user_id, kind, payload) VALUES (?,"
+            " (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE table_id = ?), ?, ?, ?, ?)",
             [
-                (table_id, seq + i, now, event.user_id, event.kind, dumps(event.payload))
-                for i, event in enumerate(events, start=1)
+                (table_id, table_id, now, event.user_id, event.kind, dumps(event.payload))
+                for event in events
             ],
         )
 
