@@ -115,7 +115,10 @@ class Deadlines(Session):
         async with self._lock(table_id):
             row, document, game = await self._playing(table_id)
             if row.version != version:
-                return None  # something moved meanwhile: the scheduler looks again
+                # Something was saved meanwhile (a DM's id, say): the deadline is looked at
+                # again at once, not when the claim's lease runs out.
+                await self._due_again(row, document)
+                return None
             before = self._hands_before(row, document, game)
             try:
                 events = game.apply(seat, action)
@@ -137,6 +140,13 @@ class Deadlines(Session):
             outcome = await self._commit_game(row, document, game, events, None, before)
             outcome.announcements[:0] = lines
             return outcome
+
+    async def _due_again(self, row: TableRow, document: TableDocument) -> None:
+        due = self._due_at(document, row.status)
+        if due != row.due_at:
+            with contextlib.suppress(VersionConflict):
+                await self.db.save_table(row, document=row.document, due_at=due)
+        self.due_changed.set()
 
     async def _reschedule(self, row: TableRow, document: TableDocument) -> None:
         """Nothing is due after all (e.g. a deadline moved): store the right next deadline."""

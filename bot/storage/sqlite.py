@@ -1,49 +1,67 @@
-"""The SQLite backend (the default): one aiosqlite connection in WAL mode, one write
-transaction at a time."""
+"""The SQLite backend (the default): one connection in WAL mode on the event loop's thread, one
+write transaction at a time, and a second, read-only connection in a thread of its own for the
+queries that return lists.
+
+A table row's load or save takes tens of microseconds on the loop's thread; handing each
+statement to a database thread and waking the loop for its answer cost several times that
+(aiosqlite: about 180 microseconds of CPU a load and save, against 40 done here). The lists
+(leaderboards, histories, a game's events) can take milliseconds on a big database, so they
+are read in a thread instead, from the last committed state (WAL lets it read while the loop's
+connection writes).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Self
 
-import aiosqlite
-
 from bot.storage.connection import SQLITE, Connection, Row, split_statements
+
+MEMORY = ":memory:"
+
+
+def _connect(path: str, *, writer: bool = True) -> sqlite3.Connection:
+    connection = sqlite3.connect(path, isolation_level=None)
+    if writer:
+        # WAL keeps the reader off the writer's back; synchronous=NORMAL in WAL mode still
+        # survives a killed process (only an OS crash or power loss can lose the last commits).
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=NORMAL")
+    connection.execute("PRAGMA foreign_keys=ON")
+    connection.execute("PRAGMA busy_timeout=5000")
+    return connection
 
 
 class SqliteConnection:
-    """Statements on the one aiosqlite connection (reads, and the open transaction's writes)."""
+    """Statements on the loop's connection (reads, and the open transaction's writes)."""
 
     dialect = SQLITE
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
+    def __init__(self, connection: sqlite3.Connection) -> None:
         self._db = connection
 
     async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> int:
-        cursor = await self._db.execute(sql, parameters)
-        count = cursor.rowcount
-        await cursor.close()
-        return count
+        return self._db.execute(sql, parameters).rowcount
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        await self._db.executemany(sql, rows)
+        self._db.executemany(sql, rows)
 
-    # One trip to aiosqlite's thread a query (a cursor's execute, fetch and close would be
-    # three, each a wake-up of the event loop): every query that reads asks for one row or a
-    # few.
     async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Row | None:
-        rows = list(await self._db.execute_fetchall(sql, parameters))
-        return tuple(rows[0]) if rows else None
+        row = self._db.execute(sql, parameters).fetchone()
+        return None if row is None else tuple(row)
 
     async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Row]:
-        return [tuple(row) for row in await self._db.execute_fetchall(sql, parameters)]
+        return [tuple(row) for row in self._db.execute(sql, parameters).fetchall()]
 
     async def run_script(self, script: str) -> None:
         for statement in split_statements(script):
-            await self._db.execute(statement)
+            self._db.execute(statement)
 
     async def lock(self, namespace: str, key: int) -> None:
         """Nothing to do: `transaction()` already lets one writer in at a time."""
@@ -56,41 +74,55 @@ class SqliteConnection:
         return int(row[0]) if row else 0
 
     async def set_schema_version(self, version: int) -> None:
-        await self._db.execute(f"PRAGMA user_version = {int(version)}")
+        self._db.execute(f"PRAGMA user_version = {int(version)}")
 
 
 class SqliteBackend(SqliteConnection):
-    """An open SQLite file. Reads go straight to the connection; writes are serialised, each
-    one transaction (BEGIN IMMEDIATE)."""
+    """An open SQLite file. Reads go straight to the loop's connection, lists to the reading
+    thread; writes are serialised, each one transaction (BEGIN IMMEDIATE)."""
 
-    def __init__(self, connection: aiosqlite.Connection, path: str) -> None:
+    def __init__(self, connection: sqlite3.Connection, path: str) -> None:
         super().__init__(connection)
         self._write_lock = asyncio.Lock()
+        self._path = path
         self.url = f"sqlite:///{path}"
+        self._reading: ThreadPoolExecutor | None = None
+        self._readers: list[sqlite3.Connection] = []
+        self._local = threading.local()
 
     @classmethod
     async def open(cls, path: Path | str) -> Self:
-        if str(path) != ":memory:":
+        if str(path) != MEMORY:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(path, isolation_level=None)
-        # WAL keeps readers off the writer's back; synchronous=NORMAL in WAL mode still survives
-        # a killed process (only an OS crash or power loss can lose the last commits).
-        await connection.execute("PRAGMA journal_mode=WAL")
-        await connection.execute("PRAGMA synchronous=NORMAL")
-        await connection.execute("PRAGMA foreign_keys=ON")
-        await connection.execute("PRAGMA busy_timeout=5000")
-        return cls(connection, str(path))
+        return cls(_connect(str(path)), str(path))
+
+    async def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[Row]:
+        if self._path == MEMORY:  # no second connection sees an in-memory database
+            return await super().fetchall(sql, parameters)
+        if self._reading is None:
+            self._reading = ThreadPoolExecutor(1, thread_name_prefix="sqlite-reader")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._reading, self._read_all, sql, parameters)
+
+    def _read_all(self, sql: str, parameters: Sequence[Any]) -> list[Row]:
+        reader: sqlite3.Connection | None = getattr(self._local, "reader", None)
+        if reader is None:
+            reader = self._local.reader = _connect(self._path, writer=False)
+            self._readers.append(reader)
+        return [tuple(row) for row in reader.execute(sql, parameters).fetchall()]
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
         async with self._write_lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("BEGIN IMMEDIATE")
             try:
-                yield self
+                # Everything in the transaction reads the loop's connection, lists too: the
+                # reading thread would not see what the transaction has written.
+                yield SqliteConnection(self._db)
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                self._db.execute("ROLLBACK")
                 raise
-            await self._db.execute("COMMIT")
+            self._db.execute("COMMIT")
 
     @asynccontextmanager
     async def hold(self, namespace: str, key: int) -> AsyncIterator[Connection | None]:
@@ -100,4 +132,11 @@ class SqliteBackend(SqliteConnection):
         """Nothing to listen to: this process makes every change itself."""
 
     async def close(self) -> None:
-        await self._db.close()
+        if self._reading is not None:
+            self._reading.submit(self._close_readers).result()
+            self._reading.shutdown()
+        self._db.close()
+
+    def _close_readers(self) -> None:
+        for reader in self._readers:
+            reader.close()
