@@ -8,9 +8,9 @@ webhooks (those are exempt from Discord's global 50 requests a second, so the re
 many tables one bot can serve), 429s met, actions lost, the bot's peak memory, the bot
 process's own CPU time per card (the stand-in and the people, in this process, are not counted),
 table-row loads per stored action (from the storage line the bot logs when SIGTERM stops it),
-the acknowledgement p99 of each quarter of the run, and this process's own peak memory and
-longest garbage-collector pause (a pause here holds every answer, so the figures would measure
-the harness).
+the acknowledgement p99 of each quarter of the run, and this process's own peak memory,
+longest garbage-collector pause and longest event-loop stall (either holds every answer here,
+so the figures would measure the harness).
 
     python -m tools.benchbot [--tables 100] [--preset first-to-101] [--target 101]
                              [--profile bot.prof] [--database sqlite|postgres]
@@ -81,6 +81,16 @@ def peak_rss_mb(pid: int) -> float:
     except OSError:
         pass
     return 0.0
+
+
+async def watch_stalls(longest: list[float], every: float = 0.01) -> None:
+    """Keep in `longest[0]` the longest time this process's event loop was late to wake a
+    timer: while it is busy (the stand-in, 400 people's waits) requests queue unanswered."""
+    loop = asyncio.get_running_loop()
+    while True:
+        asked = loop.time()
+        await asyncio.sleep(every)
+        longest[0] = max(longest[0], loop.time() - asked - every)
 
 
 class CollectorPauses:
@@ -293,14 +303,17 @@ async def bench(
             started = time.monotonic()
             try:
                 runs = [Table(standin, i, guilds[i % len(guilds)]) for i in range(tables)]
+                stall = [0.0]
                 with CollectorPauses() as pauses:
                     freezing = asyncio.create_task(pauses.keep_short())
+                    watching = asyncio.create_task(watch_stalls(stall))
                     try:
                         await _until_interrupted(
                             asyncio.gather(*(run.play(preset, target) for run in runs))
                         )
                     finally:
                         freezing.cancel()
+                        watching.cancel()
                 await asyncio.sleep(1.0)  # let the last coalesced edits land
                 rss = sum(peak_rss_mb(bot.pid) for bot in bots)
                 cpu_each = [cpu_seconds(bot.pid) for bot in bots]
@@ -384,6 +397,7 @@ async def bench(
         "ack_p99_ms_by_quarter": [round(percentile(q, 0.99), 1) for q in quarters],
         "harness_peak_rss_mb": round(peak_rss_mb(os.getpid()), 1),
         "harness_longest_gc_pause_ms": round(pauses.longest * 1000, 1),
+        "harness_longest_stall_ms": round(stall[0] * 1000, 1),
     }
     routes = Counter(c.route for c in outside)
     refusals = Counter(
@@ -428,6 +442,9 @@ async def bench(
     limited = Counter(c.route for c in calls if c.status == 429)
     for route, count in limited.most_common(3):
         print(f"  429 on {route}: {count}", file=out)
+    if limited:
+        when = ", ".join(f"{c.time - started:.1f}" for c in calls if c.status == 429)
+        print(f"  429s at (seconds into the run): {when}", file=out)
     for route, count in routes.most_common(8):
         print(f"  {count:7d}  {route}", file=out)
     print(f"clicks not acknowledged within Discord's 3 s: {figures['not_acknowledged']}", file=out)
@@ -435,7 +452,8 @@ async def bench(
     print(
         f"this process (stand-in and people): peak memory {figures['harness_peak_rss_mb']} MB, "
         f"garbage-collector pauses {pauses.total:.1f} s, the longest "
-        f"{figures['harness_longest_gc_pause_ms']} ms",
+        f"{figures['harness_longest_gc_pause_ms']} ms; its event loop's longest stall "
+        f"{figures['harness_longest_stall_ms']} ms",
         file=out,
     )
     print(

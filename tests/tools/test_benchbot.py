@@ -8,13 +8,21 @@ import gc
 import io
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
 
 from standin.server import StandIn
 from standin.testing import BotProcess
-from tools.benchbot import CollectorPauses, cpu_seconds, main, side_by_side, storage_counts
+from tools.benchbot import (
+    CollectorPauses,
+    cpu_seconds,
+    main,
+    side_by_side,
+    storage_counts,
+    watch_stalls,
+)
 from tools.simulated_people import open_table
 
 
@@ -30,6 +38,7 @@ def test_benchbot_prints_figures_ending_with_json(capsys: pytest.CaptureFixture[
     assert fig["loads_per_action"] is not None and fig["loads_per_action"] > 0
     assert fig["bot_cpu_ms_per_card"] > 0
     assert fig["harness_peak_rss_mb"] > 0 and fig["harness_longest_gc_pause_ms"] >= 0
+    assert fig["harness_longest_stall_ms"] >= 0
     quarters = fig["ack_p99_ms_by_quarter"]
     # Clicks go on from the first second to the last few: every quarter has some.
     assert len(quarters) == 4 and all(q > 0 for q in quarters)
@@ -163,3 +172,13 @@ async def test_the_harness_moves_its_objects_out_of_the_collectors_reach_and_bac
         gc.collect()
     assert gc.get_freeze_count() == 0
     assert pauses.longest > 0 and pauses.total >= pauses.longest
+
+
+async def test_a_busy_harness_loop_is_seen_as_a_stall() -> None:
+    longest = [0.0]
+    watching = asyncio.create_task(watch_stalls(longest, every=0.005))
+    await asyncio.sleep(0.02)
+    time.sleep(0.08)  # the loop cannot wake the watcher meanwhile
+    await asyncio.sleep(0.02)
+    watching.cancel()
+    assert longest[0] >= 0.05
