@@ -117,7 +117,7 @@ class Deadlines(Session):
             if row.version != version:
                 # Something was saved meanwhile (a DM's id, say): the deadline is looked at
                 # again at once, not when the claim's lease runs out.
-                await self._due_again(row, document)
+                await self._reschedule(row, document, at_once=True)
                 return None
             before = self._hands_before(row, document, game)
             try:
@@ -141,17 +141,14 @@ class Deadlines(Session):
             outcome.announcements[:0] = lines
             return outcome
 
-    async def _due_again(self, row: TableRow, document: TableDocument) -> None:
+    async def _reschedule(
+        self, row: TableRow, document: TableDocument, *, at_once: bool = False
+    ) -> None:
+        """Nothing is due after all (e.g. a deadline moved): store the right next deadline.
+        `at_once`: a deadline that has passed stays due now (the table moved while it was being
+        handled) instead of a little later."""
         due = self._due_at(document, row.status)
-        if due != row.due_at:
-            with contextlib.suppress(VersionConflict):
-                await self.db.save_table(row, document=row.document, due_at=due)
-        self.due_changed.set()
-
-    async def _reschedule(self, row: TableRow, document: TableDocument) -> None:
-        """Nothing is due after all (e.g. a deadline moved): store the right next deadline."""
-        due = self._due_at(document, row.status)
-        if due is not None and due <= self.clock():
+        if not at_once and due is not None and due <= self.clock():
             # Due by the document, but nothing to do: look again a little later, not in a loop.
             due = self.clock() + 1
         if due != row.due_at:

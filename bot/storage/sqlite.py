@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -87,8 +86,8 @@ class SqliteBackend(SqliteConnection):
         self._path = path
         self.url = f"sqlite:///{path}"
         self._reading: ThreadPoolExecutor | None = None
-        self._readers: list[sqlite3.Connection] = []
-        self._local = threading.local()
+        self._reader: sqlite3.Connection | None = None
+        """Opened, used and closed on the reading thread only."""
 
     @classmethod
     async def open(cls, path: Path | str) -> Self:
@@ -105,11 +104,9 @@ class SqliteBackend(SqliteConnection):
         return await loop.run_in_executor(self._reading, self._read_all, sql, parameters)
 
     def _read_all(self, sql: str, parameters: Sequence[Any]) -> list[Row]:
-        reader: sqlite3.Connection | None = getattr(self._local, "reader", None)
-        if reader is None:
-            reader = self._local.reader = _connect(self._path, writer=False)
-            self._readers.append(reader)
-        return [tuple(row) for row in reader.execute(sql, parameters).fetchall()]
+        if self._reader is None:
+            self._reader = _connect(self._path, writer=False)
+        return [tuple(row) for row in self._reader.execute(sql, parameters).fetchall()]
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
@@ -133,10 +130,10 @@ class SqliteBackend(SqliteConnection):
 
     async def close(self) -> None:
         if self._reading is not None:
-            self._reading.submit(self._close_readers).result()
+            await asyncio.get_running_loop().run_in_executor(self._reading, self._close_reader)
             self._reading.shutdown()
         self._db.close()
 
-    def _close_readers(self) -> None:
-        for reader in self._readers:
-            reader.close()
+    def _close_reader(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
