@@ -22,7 +22,7 @@ from bot.service import (
 from cogs import render
 from cogs.errors import answer_error, reply
 from cogs.items import Click, NotOffered, parse, whole_number
-from cogs.presenter import HAND_OVER, IN_FLIGHT_WAIT, Presenter
+from cogs.presenter import IN_FLIGHT_WAIT, Presenter
 
 DM_KINDS = frozenset({"bid", "bidsel", "play", "playsel", "trump", "auto", "back"})
 """The controls a hand DM carries."""
@@ -234,7 +234,7 @@ class TableController(Presenter):
         """Answer a game click with the clicker's hand as it is now."""
         t, user = click.table_id, interaction.user
         state = outcome.hands.get(user.id) or await self.service.hand_state(t, user.id)
-        landed = self._in_flight.get(("hand", t, user.id))
+        landed = self.refreshes.in_flight(("hand", t, user.id))
         if landed is not None and not self.service.shared_database:
             # A refresh of this hand rendered before the click is on its way: let it land
             # first, so it cannot overwrite this answer (the refresh then runs again). With
@@ -253,7 +253,7 @@ class TableController(Presenter):
                 # The clicked DM belongs to the finished hand: close it; the new hand comes as
                 # a new DM (which notifies, unlike an edit).
                 await interaction.response.edit_message(
-                    content=HAND_OVER.format(hand=click.hand), embed=None, view=None
+                    content=render.hand_over_text(click.hand), embed=None, view=None
                 )
                 if interaction.message is not None and t in self._shown:
                     self._shown[t].closed_dms.add(interaction.message.id)

@@ -30,7 +30,7 @@ class Shown:
     ephemeral: dict[int, tuple[discord.Interaction[Any], float]] = field(default_factory=dict)
     """By user id: the interaction of a private hand reply, to edit it (for 15 minutes)."""
     last_dm: dict[int, HandShown] = field(default_factory=dict)
-    """By user id: what their hand DM shows (`Presenter.hand_shown_as`)."""
+    """By user id: what their hand DM shows (`HandMessages.hand_shown_as`)."""
     closed_dms: set[int] = field(default_factory=set)
     """Hand DMs whose controls were taken off."""
     publish_lock: asyncio.Lock = field(default_factory=asyncio.Lock)

@@ -27,7 +27,10 @@ from cogs.render.common import (
     trump_text,
 )
 from cogs.render.hand import (
+    game_closed_text,
     hand_message,
+    hand_over_text,
+    where_text,
 )
 from cogs.render.leaderboard import (
     BOARD_ORDER_NAMES,
@@ -51,6 +54,7 @@ from cogs.render.notices import (
     catch_up_posts,
     chart_file_name,
     notice_text,
+    turn_ping_text,
 )
 from cogs.render.reasons import (
     HOST_DOINGS,
@@ -112,7 +116,9 @@ __all__ = [
     "describe",
     "duration_text",
     "fit",
+    "game_closed_text",
     "hand_message",
+    "hand_over_text",
     "host_panel",
     "jump_url",
     "leaderboard_embed",
@@ -129,4 +135,6 @@ __all__ = [
     "table_message",
     "timer_text",
     "trump_text",
+    "turn_ping_text",
+    "where_text",
 ]

@@ -30,6 +30,27 @@ from cogs.render.common import (
 from cogs.render.reasons import (
     reason_text,
 )
+from cogs.render.rules import closed_text
+
+
+def hand_over_text(hand: int | None) -> str:
+    """What a finished hand's DM says once its controls are taken off."""
+    which = "This hand" if hand is None else f"Hand {hand}"
+    return f"{which} is over — your next hand is in a new message."
+
+
+def game_closed_text(table: TableView) -> str:
+    """What every hand DM of a game that ended early says (cancelled, abandoned)."""
+    reason = f": {closed_text(table.closed_reason)}." if table.closed_reason else "."
+    return f"This game was {table.status.value}{reason}"
+
+
+def where_text(channel_id: int, channel_name: str | None, guild_name: str | None) -> str:
+    """Where a table is, for a hand DM: the channel and server by name when the bot knows
+    them, else a channel mention."""
+    if channel_name is None or guild_name is None:
+        return f"<#{channel_id}>"
+    return f"#{channel_name} on {guild_name}"
 
 
 def hand_message(state: HandState, table: TableView, where: str) -> Rendered:

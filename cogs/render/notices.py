@@ -16,6 +16,7 @@ from cogs.render.common import (
     SUIT_SYMBOLS,
     card_text,
     fit,
+    relative_time,
 )
 from cogs.render.rules import closed_text
 
@@ -109,6 +110,13 @@ NOTICES: dict[str, Callable[[Mapping[str, Any]], str]] = {
         + " — press **Join** on the new table to keep your seat."
     ),
 }
+
+
+def turn_ping_text(waiting: tuple[int, ...], table_url: str, deadline: float | None = None) -> str:
+    """The one short message that mentions whoever a table has waited on for a while."""
+    mentions = " ".join(f"<@{user}>" for user in waiting)
+    runs_out = f"; time runs out {relative_time(deadline)}" if deadline is not None else ""
+    return f"{mentions} — your turn at the table{runs_out}: {table_url}"
 
 
 def notice_text(notice: Notice) -> str:

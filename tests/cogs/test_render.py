@@ -82,3 +82,16 @@ def test_catch_up_posts_fit_discords_limit() -> None:
     posts = render.catch_up_posts(["x" * 1500, "y" * 1500, "z" * 10])
     assert len(posts) == 2 and all(len(p) <= render.MESSAGE_LIMIT for p in posts)
     assert posts[0].startswith("**Missed while I could not post here:**")
+
+
+def test_the_texts_the_presenter_sends_come_from_render() -> None:
+    assert render.hand_over_text(3) == "Hand 3 is over — your next hand is in a new message."
+    assert render.hand_over_text(None).startswith("This hand is over")
+    assert render.where_text(5, "cards", "Friends") == "#cards on Friends"
+    assert render.where_text(5, None, "Friends") == "<#5>"
+    ping = render.turn_ping_text((1, 2), "https://discord.com/channels/9/5/7", 1_800_000_000.0)
+    assert ping == (
+        "<@1> <@2> — your turn at the table; time runs out <t:1800000000:R>: "
+        "https://discord.com/channels/9/5/7"
+    )
+    assert "time runs out" not in render.turn_ping_text((1,), "url")

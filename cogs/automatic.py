@@ -1,0 +1,121 @@
+"""What moves a game on between clicks: the automatic moves (computers, forced cards) and the
+one scheduler for every table's deadlines, which are stored in the database."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from bot.clock import Clock
+from bot.service import CorruptRow, Outcome, Refused, TableService
+
+log = logging.getLogger(__name__)
+
+POSTPONE_FAILED = 60.0
+"""Seconds a deadline that could not be handled waits before it is tried again."""
+
+
+class AutomaticMoves:
+    """Steps tables until people must act, and runs the deadline scheduler; every outcome goes
+    to `publish`."""
+
+    def __init__(
+        self,
+        service: TableService,
+        clock: Clock,
+        *,
+        publish: Callable[[Outcome], Coroutine[Any, Any, None]],
+        spawn: Callable[[Coroutine[Any, Any, Any]], asyncio.Task[Any]],
+        computer_delay: float,
+        deadline_poll: float | None,
+    ) -> None:
+        self.service = service
+        self.clock = clock
+        self._publish = publish
+        self._spawn = spawn
+        self.computer_delay = computer_delay
+        self.deadline_poll = deadline_poll
+        """Seconds between looks for deadlines set elsewhere: only when other processes share
+        the database (one process alone is told of every change)."""
+        self._steppers: dict[int, asyncio.Task[None]] = {}
+        self._scheduler: asyncio.Task[None] | None = None
+
+    def tables(self) -> set[int]:
+        """The tables a stepper runs for (tests check it empties)."""
+        return set(self._steppers)
+
+    def move_on(self, table_id: int) -> None:
+        """Make automatic moves (computers, forced cards) until people must act."""
+        running = self._steppers.get(table_id)
+        if running is not None and not running.done():
+            return
+        task = self._spawn(self._step_until_people(table_id))
+        self._steppers[table_id] = task
+        task.add_done_callback(
+            lambda done: (
+                self._steppers.pop(table_id, None) if self._steppers.get(table_id) is done else None
+            )
+        )
+
+    async def _step_until_people(self, table_id: int) -> None:
+        while True:
+            try:
+                outcome = await self.service.step(table_id)
+            except (Refused, CorruptRow) as error:
+                log.warning("table %s: automatic move refused: %s", table_id, error)
+                return
+            if outcome is None:
+                return
+            await self._publish(outcome)
+            if not outcome.automatic:
+                return  # people must act now: no need to ask the service again
+            if self.computer_delay:
+                await asyncio.sleep(self.computer_delay)
+
+    @property
+    def scheduling(self) -> bool:
+        """Whether the deadline scheduler runs (after start-up has loaded the open tables)."""
+        return self._scheduler is not None and not self._scheduler.done()
+
+    def start_scheduler(self) -> None:
+        if self._scheduler is None or self._scheduler.done():
+            self._scheduler = asyncio.get_running_loop().create_task(self._run_scheduler())
+
+    async def stop_scheduler(self) -> None:
+        if self._scheduler is not None:
+            self._scheduler.cancel()
+            with contextlib.suppress(BaseException):
+                await self._scheduler
+
+    async def _run_scheduler(self) -> None:
+        """One task for every table's deadlines: sleep until the earliest one stored in the
+        database (or until a change may have moved it), handle it, look again."""
+        wake = self.service.due_changed
+        while True:
+            wake.clear()
+            self.service.watching = float("inf")
+            due = await self.service.next_due()
+            if due is not None and due[1] <= self.clock.now():
+                if not await self.service.claim(*due):
+                    continue  # another bot process took it
+                try:
+                    outcome = await self.service.tick(due[0])
+                except Exception:
+                    # One bad table must not hold up every other table's deadlines.
+                    log.exception("table %s: a deadline could not be handled", due[0])
+                    await self.service.postpone(due[0], POSTPONE_FAILED)
+                    continue
+                if outcome is not None:
+                    self._spawn(self._publish(outcome))
+                    self.move_on(due[0])
+                continue
+            self.service.watching = float("inf") if due is None else due[1]
+            timeout = None if due is None else due[1] - self.clock.now()
+            if self.deadline_poll is not None:
+                timeout = (
+                    self.deadline_poll if timeout is None else min(timeout, self.deadline_poll)
+                )
+            await self.clock.wait(wake, timeout)

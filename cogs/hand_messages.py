@@ -1,0 +1,170 @@
+"""Each seated person's hand message: a DM edited as the game moves (a new DM for each new hand,
+the last one closed), or a private reply to edit when their DMs are closed."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+
+import discord
+
+from bot.service import DmRef, HandState, Refused, TableView
+from cogs import render
+from cogs.showing import Showing
+from cogs.shown import HandShown
+
+EPHEMERAL_TOKEN_LIFETIME = 14 * 60  # Discord's 15 minutes, less a margin
+
+
+class HandMessages(Showing):
+    """Renders and sends hand messages, at most one at a time per person (cogs/refresh.py)."""
+
+    def refresh_hand(self, table_id: int, user_id: int) -> None:
+        """Bring one person's hand message up to date, coalesced (cogs/refresh.py)."""
+        self.refreshes.request(
+            ("hand", table_id, user_id), lambda: self._show_hand(table_id, user_id)
+        )
+
+    def hand_shown_as(self, state: HandState, table: TableView) -> HandShown:
+        """What a hand message shows, as the inputs that render it: equal inputs render the
+        same message, so comparing them needs no rendering."""
+        where = (table.guild_id, table.channel_id, table.message_id, self._where(table))
+        return (state.hand_number, (state, where))
+
+    async def _show_hand(self, table_id: int, user_id: int) -> None:
+        """Render one person's hand message from the latest stored state and send it: an edit,
+        or a new DM for a new hand (closing the last one). Skipped when nothing would change.
+        Only ever called through `refresh_hand`, one at a time per person in this process; with
+        other processes, under the hand message's `writing` hold, so two never send one hand
+        twice."""
+        shown = self._shown.get(table_id)
+        state = shown.hands.get(user_id) if shown else None
+        table = shown.view if shown else None
+        if state is None or table is None:
+            try:
+                state = await self.service.hand_state(table_id, user_id)
+            except Refused:
+                return
+            table = await self.service.table_view(table_id)
+        shows = self.hand_shown_as(state, table)
+        if shown is not None and shown.last_dm.get(user_id) == shows:
+            return  # the same inputs render the same message: nothing to render or send
+        if user_id in table.dms_closed:
+            rendered = render.hand_message(state, table, self._where(table))
+            await self._refresh_ephemeral_hand(table_id, user_id, rendered)
+            return
+        # The calls are paced before the hold, which a click's answer may be waiting for: a
+        # first hand's DM channel is opened too.
+        await self.pacer.wait()
+        if shown is None or user_id not in shown.dm_refs:
+            await self.pacer.wait()
+        async with self.writing(table_id, table.version, user_id):
+            newer = self._shown.get(table_id)
+            if newer and newer.view and newer.view.version > table.version:
+                # A change landed while this waited (a click's own answer, or another
+                # process, may already show it, or have sent this hand's DM): render that
+                # instead of overwriting it with an older state.
+                fresh = newer.hands.get(user_id)
+                if fresh is None or fresh.hand_number != state.hand_number:
+                    return self.refresh_hand(table_id, user_id)
+                state, table = fresh, newer.view
+                shows = self.hand_shown_as(state, table)
+                if newer.last_dm.get(user_id) == shows:
+                    return None
+            rendered = render.hand_message(state, table, self._where(table))
+            if newer is not None and newer.view is not None:
+                ref = newer.dm_refs.get(user_id)
+            else:
+                ref = await self.service.dm_ref(table_id, user_id)
+            if ref is not None and ref.hand == state.hand_number:
+                try:
+                    await self._edit(ref.channel_id, ref.message_id, rendered)
+                    self._showing(table_id, user_id, shows)
+                    return None
+                except discord.NotFound:
+                    pass  # deleted by the person: send a new one
+            new_ref = await self._send_hand(table_id, user_id, ref, rendered, state.hand_number)
+            if new_ref is not None:
+                self._showing(table_id, user_id, shows, new_ref)
+        if new_ref is None:
+            self.schedule_table_edit(table_id)  # DMs closed: the table message says so
+        elif ref is not None and ref.hand != state.hand_number:
+            # After the new hand is out: nobody waits on this edit.
+            self._spawn(self._close_hand_message(ref, table_id=table_id))
+        return None
+
+    async def _send_hand(
+        self,
+        table_id: int,
+        user_id: int,
+        ref: DmRef | None,
+        rendered: render.Rendered,
+        hand: int,
+    ) -> DmRef | None:
+        """Send a hand message as a new DM and store where it is, before the hand message's hold
+        is let go (the next writer edits this one); None, stored too, when their DMs are
+        closed."""
+        try:
+            # The DM channel of an earlier hand is known; opening it again would cost a call
+            # (discord.py keeps no DM cache without the members' users).
+            channel: discord.abc.Messageable
+            if ref is not None:
+                channel = self.bot.get_partial_messageable(
+                    ref.channel_id, type=discord.ChannelType.private
+                )
+            else:
+                channel = await self.bot.create_dm(discord.Object(user_id))
+            sent = await channel.send(**rendered.send_kwargs())
+        except discord.Forbidden:
+            self.remember_side(await self.service.record_dm(table_id, user_id, None))
+            return None
+        new_ref = DmRef(channel_id=sent.channel.id, message_id=sent.id, hand=hand)
+        self.remember_side(await self.service.record_dm(table_id, user_id, new_ref))
+        return new_ref
+
+    def _showing(
+        self, table_id: int, user_id: int, shows: HandShown, ref: DmRef | None = None
+    ) -> None:
+        """What a hand DM shows now that an edit landed (the table's state may have been
+        created meanwhile: a later refresh compares against this)."""
+        shown = self._shown.get(table_id)
+        if shown is not None:
+            shown.last_dm[user_id] = shows
+            if ref is not None:
+                shown.dm_refs[user_id] = ref
+
+    async def _close_all_hands(self, table: TableView) -> None:
+        """A game that ended early: every hand DM says so, without its controls."""
+        text = render.game_closed_text(table)
+        shown = self._shown.get(table.table_id)
+        refs = shown.dm_refs if shown is not None else await self.service.dm_refs(table.table_id)
+        for ref in refs.values():
+            self._spawn(self._close_hand_message(ref, text))
+
+    async def _close_hand_message(
+        self, ref: DmRef, text: str | None = None, *, table_id: int | None = None
+    ) -> None:
+        """Take the controls off a finished hand's message, so no stale button looks live."""
+        shown = self._shown.get(table_id) if table_id is not None else None
+        if shown is not None and ref.message_id in shown.closed_dms:
+            return
+        message = self.bot.get_partial_messageable(ref.channel_id).get_partial_message(
+            ref.message_id
+        )
+        with contextlib.suppress(discord.HTTPException):
+            await self.pacer.wait(urgent=False)
+            await message.edit(
+                content=text or render.hand_over_text(ref.hand), embed=None, view=None
+            )
+        if shown is not None:
+            shown.closed_dms.add(ref.message_id)
+
+    async def _refresh_ephemeral_hand(
+        self, table_id: int, user_id: int, rendered: render.Rendered
+    ) -> None:
+        shown = self._shown.get(table_id)
+        held = shown.ephemeral.get(user_id) if shown else None
+        if held is None or time.monotonic() - held[1] > EPHEMERAL_TOKEN_LIFETIME:
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await held[0].edit_original_response(**rendered.kwargs())
