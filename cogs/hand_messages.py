@@ -54,10 +54,9 @@ class HandMessages(Showing):
             await self._refresh_ephemeral_hand(table_id, user_id, rendered)
             return
         # The calls are paced before the hold, which a click's answer may be waiting for: a
-        # first hand's DM channel is opened too.
-        await self.pacer.wait()
-        if shown is None or user_id not in shown.dm_refs:
-            await self.pacer.wait()
+        # first hand's DM channel is opened too, straight before the DM is sent.
+        opens_dm = shown is None or user_id not in shown.dm_refs
+        await self.pacer.wait(calls=2 if opens_dm else 1)
         async with self.writing(table_id, table.version, user_id):
             newer = self._shown.get(table_id)
             if newer and newer.view and newer.view.version > table.version:

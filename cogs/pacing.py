@@ -56,7 +56,8 @@ class Pacer:
         self._sleep = sleep
         self._tokens = 0.0 if budget is not None else burst
         self._last = clock()
-        self._queue: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._queue: list[tuple[float, int, int, asyncio.Future[None]]] = []
+        """(due, order, calls, future): the waiters, soonest due first."""
         self._order = itertools.count()
         self._granting: asyncio.Task[None] | None = None
 
@@ -67,22 +68,28 @@ class Pacer:
         self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate * self.share)
         self._last = now
 
-    def _take(self) -> bool:
-        # A hair under one token counts as one: otherwise the sleep for the remainder can be
+    def _take(self, calls: int = 1) -> bool:
+        # A hair under a token counts as one: otherwise the sleep for the remainder can be
         # too small to move a float clock, and the wait would never end.
-        if self._tokens >= 1 - 1e-9:
-            self._tokens = max(0.0, self._tokens - 1)
+        if self._tokens >= calls - 1e-9:
+            self._tokens = max(0.0, self._tokens - calls)
             return True
         return False
 
-    async def wait(self, urgent: bool = True) -> None:
+    async def wait(self, urgent: bool = True, calls: int = 1) -> None:
+        """Wait until `calls` calls may go, made one straight after the other. Calls made
+        together are waited for together: two waits in a row would each queue behind every
+        call asked for meanwhile, and the pairs, let go one token apart, would then reach
+        Discord at twice the rate."""
+        if not 1 <= calls <= self.burst:
+            raise ValueError(f"{calls} calls at once, but bursts are at most {self.burst}")
         self._refill()
-        if not self._queue and self._take():
+        if not self._queue and self._take(calls):
             return
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
         due = self._clock() + (0.0 if urgent else self.patience)
-        heapq.heappush(self._queue, (due, next(self._order), future))
+        heapq.heappush(self._queue, (due, next(self._order), calls, future))
         if self._granting is None or self._granting.done():
             self._granting = loop.create_task(self._grant())
         await future
@@ -90,16 +97,18 @@ class Pacer:
     async def _grant(self) -> None:
         while self._queue:
             self._refill()
-            if self._queue[0][2].done():  # its caller was cancelled
+            _, _, calls, future = self._queue[0]
+            if future.done():  # its caller was cancelled
                 heapq.heappop(self._queue)
                 continue
-            if self._take():
-                heapq.heappop(self._queue)[2].set_result(None)
+            if self._take(calls):
+                heapq.heappop(self._queue)
+                future.set_result(None)
                 continue
             if self._budget is not None:
                 await self._from_budget()
                 continue
-            await self._sleep((1 - self._tokens) / (self.rate * self.share))
+            await self._sleep((calls - self._tokens) / (self.rate * self.share))
 
     async def _from_budget(self) -> None:
         assert self._budget is not None

@@ -166,3 +166,34 @@ async def test_without_an_answer_from_the_bucket_a_process_keeps_to_its_share() 
     for _ in range(10):
         await pacer.wait()
     assert time.now == pytest.approx(10 / 5, abs=0.3)  # its half: 5 a second
+
+
+async def test_calls_made_together_keep_to_the_rate_when_many_ask_at_once() -> None:
+    """Forty first-hand DMs at once, each opening its DM channel then sending: two waits in a
+    row let the second calls go two a token (80 a second: Discord's 429s at a game's start)."""
+    import asyncio
+
+    time = ManualTime()
+
+    async def sleep(seconds: float) -> None:
+        await time.sleep(seconds)
+        await asyncio.sleep(0)  # let the waiters granted so far make their calls
+
+    pacer = Pacer(clock=time.clock, sleep=sleep)
+    stamps: list[float] = []
+
+    async def first_hand_dm() -> None:
+        await pacer.wait(calls=2)
+        stamps.extend([time.now, time.now])  # open the DM channel, send the hand
+
+    await asyncio.gather(*(first_hand_dm() for _ in range(40)))
+    busiest = max(sum(1 for t in stamps if start <= t < start + 1.0) for start in stamps)
+    assert len(stamps) == 80
+    assert busiest <= DISCORD_GLOBAL_LIMIT - 5
+    assert time.now >= (80 - pacer.burst) / pacer.rate - 1e-9
+
+
+async def test_more_calls_at_once_than_a_burst_are_refused() -> None:
+    pacer = Pacer(burst=2)
+    with pytest.raises(ValueError, match="3 calls at once"):
+        await pacer.wait(calls=3)
