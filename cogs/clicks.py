@@ -262,8 +262,10 @@ class TableController(Presenter):
                 shown = self._shown.get(t)
                 if shown is not None and ephemeral:
                     shown.ephemeral[user.id] = (interaction, time.monotonic())
-                elif shown is not None:
-                    shown.last_dm[user.id] = self.hand_shown_as(state, table)
+                elif shown is not None and interaction.message is not None:
+                    shown.showing_dm(
+                        user.id, interaction.message.id, self.hand_shown_as(state, table)
+                    )
 
     @staticmethod
     def _action(click: Click) -> Bid | Play | ChooseTrump | int:

@@ -78,7 +78,7 @@ class HandMessages(Showing):
             if ref is not None and ref.hand == state.hand_number:
                 try:
                     await self._edit(ref.channel_id, ref.message_id, rendered)
-                    self._showing(table_id, user_id, shows)
+                    self._showing(table_id, user_id, shows, ref)
                     return None
                 except discord.NotFound:
                     pass  # deleted by the person: send a new one
@@ -121,16 +121,13 @@ class HandMessages(Showing):
         self.remember_side(await self.service.record_dm(table_id, user_id, new_ref))
         return new_ref
 
-    def _showing(
-        self, table_id: int, user_id: int, shows: HandShown, ref: DmRef | None = None
-    ) -> None:
-        """What a hand DM shows now that an edit landed (the table's state may have been
-        created meanwhile: a later refresh compares against this)."""
+    def _showing(self, table_id: int, user_id: int, shows: HandShown, ref: DmRef) -> None:
+        """What a hand DM shows now that an edit or a new DM landed (the table's state may have
+        been created meanwhile: a later refresh compares against this)."""
         shown = self._shown.get(table_id)
         if shown is not None:
-            shown.last_dm[user_id] = shows
-            if ref is not None:
-                shown.dm_refs[user_id] = ref
+            shown.dm_refs[user_id] = ref
+            shown.showing_dm(user_id, ref.message_id, shows)
 
     async def _close_all_hands(self, table: TableView) -> None:
         """A game that ended early: every hand DM says so, without its controls."""

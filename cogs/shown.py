@@ -32,8 +32,17 @@ class Shown:
     last_dm: dict[int, HandShown] = field(default_factory=dict)
     """By user id: what their hand DM shows (`HandMessages.hand_shown_as`)."""
     closed_dms: set[int] = field(default_factory=set)
-    """Hand DMs whose controls were taken off."""
+    """Hand DMs whose controls were taken off (a finished hand's, or one played out: the next
+    hand need not close it)."""
     publish_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def showing_dm(self, user_id: int, message_id: int, shows: HandShown) -> None:
+        """What a hand DM shows now that an edit of it landed."""
+        self.last_dm[user_id] = shows
+        if shows[1][0].played_out:
+            self.closed_dms.add(message_id)
+        else:
+            self.closed_dms.discard(message_id)
 
     def remember(self, outcome: Outcome) -> None:
         """Take a committed change's views, never letting an older one replace a newer."""

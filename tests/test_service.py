@@ -300,3 +300,32 @@ async def test_a_table_saved_before_deadlines_existed_gets_them_without_expiring
     assert outcome is not None and outcome.nudge and not outcome.announcements
     view = await service.table_view(t)
     assert view.status is TableStatus.PLAYING and view.deadline == row.due_at + 60
+
+
+async def test_a_hand_message_is_played_out_once_nothing_is_left_to_click(
+    service: TableService,
+) -> None:
+    """Played out: every card played, or the last one left to auto-play. The hand message then
+    carries no controls, so the next hand need not close it."""
+    table_id = await open_lobby(service, preset="classic", max_cards=2)
+    for user, name in ((BOB, "Bob"), (CAT, "Cat")):
+        await service.join(table_id, user, name)
+    await service.start_game(table_id, ANN)
+    await service.set_auto_play(table_id, BOB, False)
+    seen: dict[int, list[tuple[int, bool, bool]]] = {ANN: [], BOB: [], CAT: []}
+    for _ in range(50):
+        mover = await whose_turn(service, table_id)
+        state = await service.hand_state(table_id, mover)
+        if state.hand_number > 2:
+            break
+        outcome = await service.act(table_id, mover, state.hand_number, choose(state))
+        for user, after in (outcome.hands or {}).items():
+            if after.hand_number == 2 and after.phase is Phase.PLAYING:
+                seen[user].append((len(after.cards), after.my_turn, after.played_out))
+    # Ann and Cat (auto-play on) are played out from their first card of the two-card hand.
+    for user in (ANN, CAT):
+        assert all(out == (cards <= 1 and not turn) for cards, turn, out in seen[user])
+        assert (1, False, True) in seen[user]
+    # Bob plays his last card himself: one card left is not played out; none left is.
+    assert (1, False, False) in seen[BOB]
+    assert all(out == (cards == 0) for cards, _, out in seen[BOB])

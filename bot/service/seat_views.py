@@ -121,4 +121,14 @@ def hand_state(table_id: int, document: TableDocument, game: Game, seat: int) ->
         game_over=phase is Phase.GAME_OVER,
         away=away,
         deadline=running_deadline(document) if my_turn else None,
+        played_out=played_out(document, game, seat, my_turn, blind),
     )
+
+
+def played_out(document: TableDocument, game: Game, seat: int, my_turn: bool, blind: bool) -> bool:
+    """Every card played, or only a last one left that auto-play plays when its turn comes
+    (one card is forced: a joker that must name a suit is not, and then shows as a turn)."""
+    if game.phase is not Phase.PLAYING or my_turn or document.seats[seat].left:
+        return False
+    left = game.hand_mask(seat).bit_count()
+    return left == 0 or (left == 1 and document.seats[seat].auto_play and not blind)

@@ -73,6 +73,10 @@ class HandState:
     """A computer plays this seat: why ("left", "timeout", "kicked")."""
     deadline: float | None = None
     """On this player's turn, with a turn timer: when the time runs out (epoch seconds)."""
+    played_out: bool = False
+    """Nothing is left for this player to do this hand: every card is played, or the last
+    one will be played for them (auto-play) while the others finish the last trick. The
+    message needs no controls until the next hand, which comes as a new message."""
 
 
 @dataclass(frozen=True)

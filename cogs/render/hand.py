@@ -33,6 +33,9 @@ from cogs.render.reasons import (
 from cogs.render.rules import closed_text
 
 
+PLAYED_OUT = "Nothing more to do this hand: your next hand comes when this one ends."
+
+
 def hand_over_text(hand: int | None) -> str:
     """What a finished hand's DM says once its controls are taken off."""
     which = "This hand" if hand is None else f"Hand {hand}"
@@ -64,6 +67,8 @@ def hand_message(state: HandState, table: TableView, where: str) -> Rendered:
     if state.game_over:
         embed.description = f"The game is over. [See the table]({url})"
         return Rendered(None, embed, None)
+    if state.played_out:
+        return _played_out(embed, state)
     if state.away is not None:
         embed.add_field(
             name="A computer is playing your seat",
@@ -119,6 +124,17 @@ def hand_message(state: HandState, table: TableView, where: str) -> Rendered:
     else:
         embed.set_footer(text="Waiting for others")
     return Rendered("▶ Your turn" if state.my_turn else None, embed, view)
+
+
+def _played_out(embed: discord.Embed, state: HandState) -> Rendered:
+    """Nothing left to do this hand: no controls, so the next hand need not close it."""
+    if state.cards:
+        last = card_text(state.cards[0].card)
+        embed.add_field(name="Last card", value=f"{last}: auto-play plays it", inline=False)
+    embed.add_field(name="Trump", value=trump_text(state.trump, state.trump_decided), inline=True)
+    embed.add_field(name="Your bid", value="—" if state.bid is None else str(state.bid))
+    embed.set_footer(text=PLAYED_OUT)
+    return Rendered(None, embed, None)
 
 
 def _now_text(state: HandState) -> str | None:

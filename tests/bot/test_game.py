@@ -74,3 +74,33 @@ async def test_edits_that_discord_keeps_refusing_are_retried_until_they_land(
         standin.rate_limits.inject_429(edits, times=12, retry_after=0.01)
         await play_until_over(standin, [ann, bob, cat], table)
         assert standin.rate_limits.refusals >= 12
+
+
+async def test_a_hand_message_left_without_controls_is_not_closed_again(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    """Auto-play off: everyone clicks every card. Once a person's last card is played, the
+    click's answer leaves their hand message without controls (the last click's answer says
+    the hand is over), so no hand's end spends calls closing hand messages."""
+    async with start_bot() as bot:
+        people = [standin.person(n) for n in ("Ann", "Bob", "Cat")]
+        table, table_id = await open_table(standin, people, preset="classic", max_cards=2)
+        for person in people:
+            await bot.tables.service.set_auto_play(table_id, person.id, False)
+        started = await people[0].click(table, f"oh:start:{table_id}")
+        assert started.response_type == 7
+        await play_until_over(standin, people, table)
+        await bot.tables.idle()
+        hand_dms = [m for p in people for m in p.dms() if m.history]
+        assert len(hand_dms) == 3 * 3  # hands of 1, 2 and 1 cards
+        played_out = 0
+        for message in hand_dms:
+            assert message.components == []
+            if message.embeds and message.embeds[0]["description"].startswith("The game is"):
+                continue  # the last hand's: every hand message says the game is over
+            footer = message.embeds[0]["footer"]["text"] if message.embeds else ""
+            played_out += footer.startswith("Nothing more to do this hand")
+        assert played_out == 2 * 2  # the first two hands: all but each one's last clicker
+        edits = standin.calls_to("PATCH /channels/{channel_id}/messages/{message_id}")
+        closing = [c for c in edits if " is over — " in str((c.body or {}).get("content"))]
+        assert closing == []

@@ -101,3 +101,20 @@ def test_a_full_row_refuses_another_control() -> None:
         controls.button("5", "oh:bid:1:1:5", row=0)
     controls.select("os:bidsel:1:1:0", "Bid", [("1", "1")])
     assert [len(row["components"]) for row in controls.to_components()] == [5, 1]
+
+
+def test_a_played_out_hand_shows_its_last_card_and_bid_and_no_controls(table: Any) -> None:
+    state = _state(cards=1, bid=2, played_out=True)
+    rendered = hand_message(state, table, "#cards")
+    assert rendered.view is None and rendered.content is None
+    assert rendered.embed is not None
+    fields = {f.name: f.value for f in rendered.embed.fields}
+    assert fields["Last card"].endswith("auto-play plays it")
+    assert fields["Your bid"] == "2"
+    assert rendered.embed.footer.text is not None
+    assert rendered.embed.footer.text.startswith("Nothing more to do this hand")
+    # As an edit it clears the controls the message had.
+    assert rendered.kwargs()["view"].children == []
+    every_card = hand_message(_state(cards=0, played_out=True), table, "#cards")
+    assert every_card.embed is not None
+    assert "Last card" not in {f.name for f in every_card.embed.fields}
