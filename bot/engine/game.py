@@ -12,9 +12,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.engine import codec, moves
-from bot.engine.actions import Action, Bid, CardPlayed, ChooseTrump, Event, Play, PlayerView
+from bot.engine.actions import (
+    Action,
+    Bid,
+    CardPlayed,
+    ChooseTrump,
+    Event,
+    Play,
+    PlayerView,
+    TrickView,
+)
 from bot.engine.bidding import bid
-from bot.engine.cards import SUITS
+from bot.engine.cards import SUITS, Card
 from bot.engine.codec import JSON_VERSION
 from bot.engine.dealing import begin_hand, exhausted
 from bot.engine.errors import DealError, EngineError, WrongPhase
@@ -35,7 +44,7 @@ from bot.engine.state import (
 )
 from bot.engine.tricks import joker_suits, play
 from bot.engine.trump import choose
-from bot.engine.view import legal_actions, view
+from bot.engine.view import completed_tricks, current_trick, legal_actions, view
 
 __all__ = [
     "EXTRA",
@@ -168,6 +177,14 @@ class Game(GameState):
     def view(self, seat: int) -> PlayerView:
         """Exactly what ``seat`` may see."""
         return view(self, seat)
+
+    def current_trick(self) -> tuple[tuple[int, Card], ...]:
+        """The trick in progress as (seat, card) in play order: what everyone sees."""
+        return current_trick(self)
+
+    def completed_tricks(self) -> tuple[TrickView, ...]:
+        """This hand's finished tricks: what everyone sees (no seat's view is built)."""
+        return completed_tricks(self)
 
     # --- simulation helpers ----------------------------------------------------------------
 

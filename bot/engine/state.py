@@ -353,6 +353,11 @@ class GameState:
         return tuple(b if b >= 0 else None for b in self._bids)
 
     @property
+    def bid_round(self) -> int:
+        """Which round of bidding (knock bidding goes round until nobody changes)."""
+        return self._bround
+
+    @property
     def tricks_won(self) -> tuple[int, ...]:
         return tuple(self._won)
 

@@ -38,7 +38,6 @@ def legal_actions(g: GameState, seat: int) -> list[Action]:
 def view(g: GameState, seat: int) -> PlayerView:
     """Exactly what ``seat`` may see."""
     pk = g._pack
-    cards = pk.cards
     np_ = g._np
     blind = g._blind and g._phase is not OVER
     own = () if blind else pk.cards_of(g._hands[seat])
@@ -52,12 +51,6 @@ def view(g: GameState, seat: int) -> PlayerView:
         (b if b >= 0 and (not secret or s == seat) else None) for s, b in enumerate(g._bids)
     )
     has_bid = tuple(b >= 0 for b in g._bids)
-    trick = []
-    s = g._leader
-    for c in g._trick:
-        trick.append((s, cards[c]))
-        s = g._next[s]
-    tricks = tuple(trick_view(g, t) for t in g._tricks)
     legal = tuple(legal_actions(g, seat))
     if blind and g._phase is PLAYING:
         legal = tuple(Play(HIDDEN) for _ in legal)
@@ -80,15 +73,31 @@ def view(g: GameState, seat: int) -> PlayerView:
         bids=bids,
         has_bid=has_bid,
         bid_round=g._bround,
-        trick=tuple(trick),
+        trick=current_trick(g),
         led=SUITS[g._led] if g._trick and g._led >= 0 else None,
         trick_value=g._value,
-        tricks=tricks,
+        tricks=completed_tricks(g),
         tricks_won=tuple(g._won),
         totals=tuple(g._totals),
         legal_actions=legal,
         placing=g._placing,
     )
+
+
+def current_trick(g: GameState) -> tuple[tuple[int, Card], ...]:
+    """The trick in progress as (seat, card), in the order played: public."""
+    trick = []
+    s = g._leader
+    cards = g._pack.cards
+    for c in g._trick:
+        trick.append((s, cards[c]))
+        s = g._next[s]
+    return tuple(trick)
+
+
+def completed_tricks(g: GameState) -> tuple[TrickView, ...]:
+    """This hand's finished tricks, in order: public."""
+    return tuple(trick_view(g, t) for t in g._tricks)
 
 
 def trick_view(g: GameState, t: Trick) -> TrickView:

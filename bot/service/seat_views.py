@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine import Bid, Card, ChooseTrump, Game, Phase
+from bot.engine import Card, Game, Phase
 from bot.engine.cards import SUITS
-from bot.engine.state import TRUMP_PENDING
+from bot.engine.state import TRUMP_PENDING, bits
 from bot.service.document import TableDocument
 from bot.service.turns import running_deadline, waiting_for
 from bot.service.views import BidOption, CardOption, HandState, PublicGame, Reason
@@ -21,53 +21,51 @@ def card_order(trump: str | None, card: Any, card_id: int) -> tuple[int, int, in
 
 
 def public_game(game: Game) -> PublicGame:
-    view = game.view(game.seats[0])
-    secret = game.rules.bidding in ("secret", "knock") and view.phase is Phase.BIDDING
-    bids = tuple(None if secret else b for b in game.bids)
+    """What everyone at the table may see, read from the game (no seat's view is built)."""
+    phase = game.phase
+    secret = game.rules.bidding in ("secret", "knock") and phase is Phase.BIDDING
+    bids = game.bids
     return PublicGame(
-        hand_number=view.hand_number,
-        cards_each=view.cards_each,
-        dealer=view.dealer,
-        seats_in_hand=view.seats,
-        phase=view.phase,
+        hand_number=game.hand_number,
+        cards_each=game.cards_each,
+        dealer=game.dealer,
+        seats_in_hand=game.seats,
+        phase=phase,
         to_act=waiting_for(game),
-        turned=view.turned,
-        trump=view.trump,
-        trump_decided=view.trump_decided,
-        bids=bids,
-        has_bid=view.has_bid,
-        bid_round=view.bid_round,
-        trick=view.trick,
-        tricks=view.tricks,
-        tricks_won=view.tricks_won,
-        totals=view.totals,
-        placing=view.placing,
+        turned=game.turned,
+        trump=game.trump,
+        trump_decided=game.trump_id != TRUMP_PENDING,
+        bids=tuple(None for _ in bids) if secret else bids,
+        has_bid=tuple(b is not None for b in bids),
+        bid_round=game.bid_round,
+        trick=game.current_trick(),
+        tricks=game.completed_tricks(),
+        tricks_won=game.tricks_won,
+        totals=game.totals,
+        placing=game.placing,
         blind=game.is_blind,
         lowest_wins=game.rules.scoring == "negative",
     )
 
 
-def hook_reason(view: Any, n: int) -> Reason | None:
-    others = [b for s, b in enumerate(view.bids) if s != view.seat and b is not None]
-    if len(others) == len(view.seats) - 1 and sum(others) + n == view.cards_each:
-        return Reason("hook", {"total": view.cards_each})
+def hook_reason(
+    bids: tuple[int | None, ...], seats: tuple[int, ...], seat: int, cards_each: int, n: int
+) -> Reason | None:
+    """Why the bid `n` is refused, when the hook refuses it: the others' bids (as `seat` sees
+    them) and `n` would add up to the cards each."""
+    others = [b for s, b in enumerate(bids) if s != seat and b is not None]
+    if len(others) == len(seats) - 1 and sum(others) + n == cards_each:
+        return Reason("hook", {"total": cards_each})
     return None
 
 
 def hand_state(table_id: int, document: TableDocument, game: Game, seat: int) -> HandState:
-    """What one person's hand message shows. Read from the game directly; the seat's full
-    view (every trick of the hand, every legal action) is built only on their turn, where its
-    legal actions and the hook are needed: every action works this out for every seat."""
+    """What one person's hand message shows. Read from the game directly, without building the
+    seat's view: every action works this out for every seat."""
     phase = game.phase
     away = document.seats[seat].away if document.seats[seat].left else None
     my_turn = seat in waiting_for(game) and away is None
     may_change = phase is Phase.BIDDING and seat in game.to_act and not my_turn
-    acting = (my_turn or may_change) and phase in (
-        Phase.BIDDING,
-        Phase.TRUMP_CHOICE,
-        Phase.PLAYING,
-    )
-    view = game.view(seat) if acting else None
     trump_decided = game.trump_id != TRUMP_PENDING
     trump = game.trump if trump_decided else None
     blind = game.is_blind and phase is not Phase.GAME_OVER
@@ -80,26 +78,30 @@ def hand_state(table_id: int, document: TableDocument, game: Game, seat: int) ->
         )
     elif phase is not Phase.GAME_OVER:
         legal = game.legal_mask(seat) if phase is Phase.PLAYING and my_turn else 0
-        mask = game.hand_mask(seat)
-        ids = [i for i in range(pack.size) if mask >> i & 1]
+        ids = bits(game.hand_mask(seat))
         ids.sort(key=lambda i: card_order(trump, pack.cards[i], i))
         cards = [CardOption(pack.cards[i], i, bool(legal >> i & 1)) for i in ids]
     bid_options: tuple[BidOption, ...] = ()
     trump_options: tuple[str, ...] = ()
     bids_so_far = on_table = None
-    if view is not None and phase is Phase.BIDDING:
-        legal_bids = {a.n for a in view.legal_actions if isinstance(a, Bid)}
+    if phase is Phase.BIDDING and (my_turn or may_change):
+        legal_bids = set(bits(game.legal_mask(seat)))
+        secret = game.rules.bidding in ("secret", "knock")
+        seen = tuple(b if not secret or s == seat else None for s, b in enumerate(game.bids))
+        size = game.cards_each
         bid_options = tuple(
-            BidOption(n, n in legal_bids, None if n in legal_bids else hook_reason(view, n))
-            for n in range(view.cards_each + 1)
+            BidOption(
+                n,
+                n in legal_bids,
+                None if n in legal_bids else hook_reason(seen, game.seats, seat, size, n),
+            )
+            for n in range(size + 1)
         )
-        bids_so_far = tuple(
-            (view.names[s], bid) for s in view.seats if (bid := view.bids[s]) is not None
-        )
-    elif view is not None and my_turn and phase is Phase.TRUMP_CHOICE:
-        trump_options = tuple(a.suit for a in view.legal_actions if isinstance(a, ChooseTrump))
-    elif view is not None and my_turn and phase is Phase.PLAYING:
-        on_table = tuple((view.names[s], card) for s, card in view.trick)
+        bids_so_far = tuple((game.name(s), bid) for s in game.seats if (bid := seen[s]) is not None)
+    elif my_turn and phase is Phase.TRUMP_CHOICE:
+        trump_options = tuple(SUITS[s] for s in bits(game.legal_mask(seat)))
+    elif my_turn and phase is Phase.PLAYING:
+        on_table = tuple((game.name(s), card) for s, card in game.current_trick())
     return HandState(
         table_id=table_id,
         seat=seat,
