@@ -197,3 +197,18 @@ async def test_more_calls_at_once_than_a_burst_are_refused() -> None:
     pacer = Pacer(burst=2)
     with pytest.raises(ValueError, match="3 calls at once"):
         await pacer.wait(calls=3)
+
+
+async def test_calls_made_together_take_two_from_a_shared_bucket() -> None:
+    time = ManualTime()
+    bucket = Bucket(time)
+    pairs, singles = (
+        Pacer(rate=10, burst=2, clock=time.clock, sleep=time.sleep, budget=bucket.take)
+        for _ in range(2)
+    )
+    for n in range(40):  # 20 pairs and 20 single calls: 60 calls at 10 a second
+        if n % 2:
+            await pairs.wait(calls=2)
+        else:
+            await singles.wait()
+    assert time.now == pytest.approx(6, abs=0.5)
