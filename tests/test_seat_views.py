@@ -11,6 +11,7 @@ from bot.engine import PRESETS, Bid, ChooseTrump, Game, Phase, Play, Settings
 from bot.service.document import Seat, TableDocument
 from bot.service.seat_views import hand_state, public_game
 from bot.service.turns import waiting_for
+from bot.service.views import HandState
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -52,9 +53,16 @@ def test_a_hand_state_offers_what_the_seats_view_allows(preset: str) -> None:
     game = Game.new(Settings(preset=preset, max_cards=4), 4, seed=rng.randrange(1000))
     document = TableDocument(seats=[Seat(user_id=100 + s, name=f"P{s}") for s in range(4)])
     checked = 0
+    shown: dict[int, HandState] = {}
+    reused = 0
     while game.phase is not Phase.GAME_OVER and checked < 1500:
         for seat in game.seats:
             state = hand_state(1, document, game, seat)
+            # Kept from the state before when nothing it shows changed: always the same.
+            kept = hand_state(1, document, game, seat, shown.get(seat))
+            assert kept == state
+            reused += kept is shown.get(seat)
+            shown[seat] = state
             view = game.view(seat)
             legal = view.legal_actions
             if state.bid_options:
@@ -77,3 +85,4 @@ def test_a_hand_state_offers_what_the_seats_view_allows(preset: str) -> None:
         seat = game.to_act[0]
         game.apply(seat, rng.choice(game.legal_actions(seat)))
     assert checked > 100
+    assert reused > checked / 4

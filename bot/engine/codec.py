@@ -10,7 +10,6 @@ refused; every record written by earlier versions must keep loading.
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -20,7 +19,7 @@ from bot.engine.dealing import order_for, seat_order, seeded_deal
 from bot.engine.errors import EngineError
 from bot.engine.moves import apply_fast, legal_mask
 from bot.engine.settings import Settings
-from bot.engine.state import BIDDING, OVER, PLAYING, TRUMP, Deal, GameState, HandLog
+from bot.engine.state import BIDDING, OVER, PLAYING, TRUMP, Deal, GameState, HandLog, current_log
 from bot.engine.tricks import joker_suits
 
 JSON_VERSION: Final = 1
@@ -36,29 +35,46 @@ _ACTION: Final = re.compile(r"([0-9]+)([btp])([0-9]+)(?::([0-9]+))?")
 
 def to_json(g: GameState) -> str:
     """Compact, versioned JSON: loads back exactly with :func:`from_json`, future deals
-    included (deals come from the seed; only deals that didn't are stored)."""
-    hands: list[Any] = []
-    overrides = g._overrides
-    for h in g.history():
-        cards: Any = None
-        # A deal that wasn't given came from the seed; a given one is stored unless it is the
-        # seeded deal anyway.
-        if h.number - 1 in overrides:
-            order = order_for(h.seats, h.dealer)
-            if seeded_deal(g, h.number - 1, order, h.cards_each) != (h.dealt, h.turned):
-                cards = [list(d) for d in h.dealt] + [h.turned]
-        nxt = seat_order(h.seats, h.dealer, g._np)[1]
-        actions = _encode_finished(h, nxt) if h.complete else _encode_actions(h, nxt)
-        hands.append([h.dealer, cards, actions])
-    doc = {
-        "v": JSON_VERSION,
-        "rules": g._rules.settings.overrides(),
-        "players": g._np,
-        "names": list(g._names),
-        "seed": g._seed,
-        "hands": hands,
-    }
-    return json.dumps(doc, separators=(",", ":"))
+    included (deals come from the seed; only deals that didn't are stored). A finished hand is
+    encoded once per game: every save writes it again, and it never changes."""
+    past = g._past
+    done, encoded = g._json_past
+    if done != len(past):
+        more = [_dumps(_hand_entry(g, h)) for h in past[done:]]
+        encoded = ",".join([encoded, *more] if encoded else more)
+        g._json_past = (len(past), encoded)
+    hands = [encoded] if encoded else []
+    if g._phase is not OVER:
+        hands.append(_dumps(_hand_entry(g, current_log(g))))
+    head = _dumps(
+        {
+            "v": JSON_VERSION,
+            "rules": g._rules.settings.overrides(),
+            "players": g._np,
+            "names": list(g._names),
+            "seed": g._seed,
+            "hands": [],
+        }
+    )
+    # "hands" is the last key: its list closes the document.
+    return head[: -len("[]}")] + "[" + ",".join(hands) + "]}"
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _hand_entry(g: GameState, h: HandLog) -> list[Any]:
+    """One hand as saved: ``[dealer, cards, actions]``."""
+    cards: Any = None
+    # A deal that wasn't given came from the seed; a given one is stored unless it is the
+    # seeded deal anyway.
+    if h.number - 1 in g._overrides:
+        order = order_for(h.seats, h.dealer)
+        if seeded_deal(g, h.number - 1, order, h.cards_each) != (h.dealt, h.turned):
+            cards = [list(d) for d in h.dealt] + [h.turned]
+    nxt = seat_order(h.seats, h.dealer, g._np)[1]
+    return [h.dealer, cards, _encode_actions(h, nxt)]
 
 
 def from_json(text: str, create: Create[G]) -> G:
@@ -96,13 +112,6 @@ def _load(doc: Any, create: Create[G]) -> G:
                 raise EngineError(f"saved hand {number} names an illegal joker suit")
             apply_fast(g, seat, x, suit)
     return g
-
-
-@functools.lru_cache(maxsize=4096)
-def _encode_finished(h: HandLog, nxt: tuple[int, ...]) -> str:
-    """A finished hand's actions: they never change, and every save of the game writes them
-    again (the hands of the tables being played stay in the cache)."""
-    return _encode_actions(h, nxt)
 
 
 def _encode_actions(h: HandLog, nxt: Sequence[int]) -> str:

@@ -122,6 +122,7 @@ class Game(GameState):
         g._made_over = [0] * players
         g._tb = [()] * players
         g._past = ()
+        g._json_past = (0, "")
         g._placing = None
         begin_hand(g)
         return g

@@ -88,6 +88,7 @@ class GameState:
         "_follow",
         "_hands",
         "_joker",
+        "_json_past",
         "_k",
         "_kind",
         "_leader",
@@ -215,6 +216,8 @@ class GameState:
     _made_over: list[int]
     _tb: list[tuple[int, ...]]
     _past: tuple[HandLog, ...]
+    _json_past: tuple[int, str]
+    """How many finished hands the codec has encoded, and their JSON (see ``to_json``)."""
     _placing: tuple[int, ...] | None
 
     def copy(self: S) -> S:
@@ -259,6 +262,7 @@ class GameState:
         g._overrides = self._overrides
         g._pack = self._pack
         g._past = self._past
+        g._json_past = self._json_past
         g._pending = self._pending
         g._phase = self._phase
         g._placing = self._placing

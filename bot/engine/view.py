@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import functools
+
 from bot.engine.actions import Action, Bid, ChooseTrump, Play, PlayerView, TrickView
-from bot.engine.cards import HIDDEN, JOKER, SUITS, Card
+from bot.engine.cards import HIDDEN, JOKER, SUITS, Card, Pack
 from bot.engine.moves import legal_mask
 from bot.engine.state import BIDDING, OVER, PLAYING, TRUMP, TRUMP_PENDING, GameState, Trick, bits
 from bot.engine.tricks import joker_suits
@@ -97,16 +99,22 @@ def current_trick(g: GameState) -> tuple[tuple[int, Card], ...]:
 
 def completed_tricks(g: GameState) -> tuple[TrickView, ...]:
     """This hand's finished tricks, in order: public."""
-    return tuple(trick_view(g, t) for t in g._tricks)
+    return tuple(_trick_view(g._pack, g._next, t) for t in g._tricks)
 
 
 def trick_view(g: GameState, t: Trick) -> TrickView:
+    return _trick_view(g._pack, g._next, t)
+
+
+@functools.lru_cache(maxsize=4096)
+def _trick_view(pack: Pack, next_seat: tuple[int, ...], t: Trick) -> TrickView:
+    """Remembered: a finished trick never changes, and every view of the hand shows it."""
     seats = []
     s = t.leader
     for _ in t.cards:
         seats.append(s)
-        s = g._next[s]
-    cards = g._pack.cards
+        s = next_seat[s]
+    cards = pack.cards
     return TrickView(
         leader=t.leader,
         seats=tuple(seats),

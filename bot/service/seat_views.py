@@ -3,9 +3,10 @@ how a hand is sorted, why a bid is refused."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from bot.engine import Card, Game, Phase
+from bot.engine import Card, Game, Pack, Phase
 from bot.engine.cards import SUITS
 from bot.engine.state import TRUMP_PENDING, bits
 from bot.service.document import TableDocument
@@ -18,6 +19,15 @@ def card_order(trump: str | None, card: Any, card_id: int) -> tuple[int, int, in
         return (0, 0, -card_id)
     is_trump = card.suit == trump
     return (0 if is_trump else 1, SUITS.index(card.suit), -card_id)
+
+
+@functools.lru_cache(maxsize=4096)
+def card_options(pack: Pack, trump: str | None, hand: int, legal: int) -> tuple[CardOption, ...]:
+    """A hand's cards in the order a hand message shows them, each with whether it may be
+    played. Remembered: most actions leave most hands as they were."""
+    ids = bits(hand)
+    ids.sort(key=lambda i: card_order(trump, pack.cards[i], i))
+    return tuple(CardOption(pack.cards[i], i, bool(legal >> i & 1)) for i in ids)
 
 
 def public_game(game: Game) -> PublicGame:
@@ -59,9 +69,17 @@ def hook_reason(
     return None
 
 
-def hand_state(table_id: int, document: TableDocument, game: Game, seat: int) -> HandState:
+def hand_state(
+    table_id: int,
+    document: TableDocument,
+    game: Game,
+    seat: int,
+    before: HandState | None = None,
+) -> HandState:
     """What one person's hand message shows. Read from the game directly, without building the
-    seat's view: every action works this out for every seat."""
+    seat's view: every action works this out for every seat. `before`, the state shown before
+    the last change, is given back when nothing it shows has changed (most seats, most
+    actions: they do not act, and the change did not touch their cards, bid or tricks)."""
     phase = game.phase
     away = document.seats[seat].away if document.seats[seat].left else None
     my_turn = seat in waiting_for(game) and away is None
@@ -70,7 +88,23 @@ def hand_state(table_id: int, document: TableDocument, game: Game, seat: int) ->
     trump = game.trump if trump_decided else None
     blind = game.is_blind and phase is not Phase.GAME_OVER
     pack = game.pack
-    cards: list[CardOption] = []
+    if (
+        before is not None
+        and not (my_turn or may_change or blind)
+        and not (before.my_turn or before.bid_options or before.blind_cards)
+        and before.hand_number == game.hand_number
+        and before.phase is phase
+        and before.trump == trump
+        and before.trump_decided == trump_decided
+        and before.bid == game.bids[seat]
+        and before.tricks_won == game.tricks_won[seat]
+        and before.auto_play == document.seats[seat].auto_play
+        and before.away == away
+        and before.played_out == played_out(document, game, seat, my_turn, blind)
+        and before.cards is card_options(pack, trump, game.hand_mask(seat), 0)
+    ):
+        return before
+    cards: tuple[CardOption, ...] = ()
     blind_cards: tuple[tuple[str, Card], ...] = ()
     if blind:
         blind_cards = tuple(
@@ -78,9 +112,7 @@ def hand_state(table_id: int, document: TableDocument, game: Game, seat: int) ->
         )
     elif phase is not Phase.GAME_OVER:
         legal = game.legal_mask(seat) if phase is Phase.PLAYING and my_turn else 0
-        ids = bits(game.hand_mask(seat))
-        ids.sort(key=lambda i: card_order(trump, pack.cards[i], i))
-        cards = [CardOption(pack.cards[i], i, bool(legal >> i & 1)) for i in ids]
+        cards = card_options(pack, trump, game.hand_mask(seat), legal)
     bid_options: tuple[BidOption, ...] = ()
     trump_options: tuple[str, ...] = ()
     bids_so_far = on_table = None
@@ -107,7 +139,7 @@ def hand_state(table_id: int, document: TableDocument, game: Game, seat: int) ->
         seat=seat,
         hand_number=game.hand_number,
         phase=phase,
-        cards=tuple(cards),
+        cards=cards,
         blind_cards=blind_cards,
         trump=game.trump,
         turned=game.turned,

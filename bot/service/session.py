@@ -181,10 +181,17 @@ class Session:
         return self._all_hands(row.id, document, game)
 
     def _all_hands(
-        self, table_id: int, document: TableDocument, game: Game
+        self,
+        table_id: int,
+        document: TableDocument,
+        game: Game,
+        before: dict[int, HandState] | None = None,
     ) -> dict[int, HandState]:
+        """Every seated person's hand state; `before`, the states at the version changed, are
+        kept where nothing they show has changed (`hand_state`)."""
+        before = before or {}
         return {
-            seat.user_id: hand_state(table_id, document, game, index)
+            seat.user_id: hand_state(table_id, document, game, index, before.get(seat.user_id))
             for index, seat in document.people_seated()
             if seat.user_id is not None and seat.away != "kicked"
         }
@@ -217,7 +224,7 @@ class Session:
             results=results,
             game=game,
         )
-        after = self._all_hands(row.id, document, game)
+        after = self._all_hands(row.id, document, game, before)
         outcome.every_hand = after
         if not over:
             self._hands[row.id] = (outcome.table.version, after)

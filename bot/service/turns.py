@@ -4,6 +4,7 @@ or auto-play does next, who hosts after whom, the turn timer's choices."""
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -32,7 +33,17 @@ def load_document(row: TableRow) -> TableDocument:
 
 
 def settings_of(document: TableDocument) -> Settings:
-    return Settings.model_validate(document.settings)
+    """The table's rules. Settings are frozen, so equal choices share one value (every save
+    and view of a table asks for them)."""
+    try:
+        return _settings(tuple(sorted(document.settings.items())))
+    except TypeError:  # a value that is not hashable: validated as it is (and refused)
+        return Settings.model_validate(document.settings)
+
+
+@functools.lru_cache(maxsize=1024)
+def _settings(choices: tuple[tuple[str, object], ...]) -> Settings:
+    return Settings.model_validate(dict(choices))
 
 
 TIMER_FIELD = "turn_timer"

@@ -156,6 +156,28 @@ def test_json_round_trip_mid_game_keeps_future_deals(preset: str) -> None:
     assert h.totals == g.totals
 
 
+def test_a_game_saved_at_every_step_writes_what_a_fresh_copy_of_it_writes() -> None:
+    """Finished hands are encoded once per game object; a copy that plays on differently
+    writes its own later hands, and neither's saved text differs from a decoded game's."""
+    rng = random.Random(11)
+    g = Game.new(Settings(preset="first-to-101"), 4, seed=12)
+    branch: Game | None = None
+    for step in range(400):
+        if g.phase is Phase.GAME_OVER:
+            break
+        if step == 120:
+            branch = g.copy()
+        seat = g.to_act[0]
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+        text = g.to_json()
+        assert Game.from_json(text).to_json() == text
+    assert branch is not None and g.hand_number > 3
+    play_randomly(branch, random.Random(5))
+    text = branch.to_json()
+    assert Game.from_json(text).to_json() == text
+    assert text != g.to_json()
+
+
 def test_from_json_refuses_other_versions() -> None:
     with pytest.raises(EngineError, match="version 1"):
         Game.from_json('{"v": 2}')
