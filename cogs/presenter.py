@@ -159,10 +159,17 @@ class Presenter(HandMessages):
     async def _publish(self, outcome: Outcome) -> None:
         table = outcome.table
         self.schedule_table_edit(table.table_id)
-        # The person who acted saw their new hand in the click's answer, and a refresh that
-        # renders the same is skipped; but one rendered before their click may still be in
-        # flight and land after it, so they are refreshed too.
-        for user in outcome.hands:
+        # The person who acted saw their new hand in the click's answer; but a refresh rendered
+        # before their click may still be in flight and land after it, so then they are
+        # refreshed too (it renders again once the one in flight has landed).
+        shown = self._shown.get(table.table_id)
+        for user, state in outcome.hands.items():
+            if (
+                shown is not None
+                and shown.last_dm.get(user) == self.hand_shown_as(state, table)
+                and not self.refreshes.running(("hand", table.table_id, user))
+            ):
+                continue
             self.refresh_hand(table.table_id, user)
         self.watch_turn(table)
         if outcome.announcements and table.table_id in self._missed:

@@ -44,6 +44,10 @@ class Refresher:
         """The render of this message under way, if any: its event is set once it lands."""
         return self._in_flight.get(key)
 
+    def running(self, key: MessageKey) -> bool:
+        """Whether a refresh of this message is running or waiting to run."""
+        return key in self._refreshing
+
     def tables(self) -> set[int]:
         """The tables a refresh is running or waiting for (tests check it empties)."""
         return {key[1] for key in self._refreshing | self._stale | set(self._in_flight)}

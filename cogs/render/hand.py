@@ -32,7 +32,6 @@ from cogs.render.reasons import (
 )
 from cogs.render.rules import closed_text
 
-
 PLAYED_OUT = "Nothing more to do this hand: your next hand comes when this one ends."
 
 

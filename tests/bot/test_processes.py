@@ -128,7 +128,7 @@ def hand_progress(revision: Message | Revision) -> tuple[int, int, int]:
     embed = revision.embeds[0]
     if (embed.get("description") or "").startswith("The game is over"):
         return (10**6, 0, 0)
-    if (embed.get("footer") or {}).get("text", "").startswith("All your cards are played"):
+    if (embed.get("footer") or {}).get("text", "").startswith("Nothing more to do this hand"):
         return (10**5, 0, 0)  # no controls until the next hand, which is a new message
     fields = {f["name"]: f["value"] for f in embed.get("fields", [])}
     bid = re.match(r"(—|\d+) · took (\d+)", fields.get("Your bid", "— · took 0"))
