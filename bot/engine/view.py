@@ -102,10 +102,6 @@ def completed_tricks(g: GameState) -> tuple[TrickView, ...]:
     return tuple(_trick_view(g._pack, g._next, t) for t in g._tricks)
 
 
-def trick_view(g: GameState, t: Trick) -> TrickView:
-    return _trick_view(g._pack, g._next, t)
-
-
 @functools.lru_cache(maxsize=4096)
 def _trick_view(pack: Pack, next_seat: tuple[int, ...], t: Trick) -> TrickView:
     """Remembered: a finished trick never changes, and every view of the hand shows it."""
