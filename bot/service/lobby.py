@@ -115,7 +115,7 @@ class Lobby(Session):
         another process writing the same table can cause). None: it could not be stored."""
         async with self._lock(table_id):
             for _ in range(5):
-                row = await self.db.load_table(table_id)
+                row = await self.db.load_table(table_id, self._rows.get(table_id))
                 try:
                     saved = await self.db.save_table(
                         row, document=row.document, message_id=message_id

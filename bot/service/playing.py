@@ -120,7 +120,7 @@ class Playing(Session):
         """Remember (or forget, with None: DMs closed) a person's hand message."""
         async with self._lock(table_id):
             for _ in range(5):
-                row = await self.db.load_table(table_id)
+                row = await self.db.load_table(table_id, self._rows.get(table_id))
                 document = load_document(row)
                 key = str(user_id)
                 if ref is None:

@@ -71,6 +71,9 @@ class Session:
         self._games: dict[int, tuple[int, Game]] = {}
         """By table: the decoded game of the version last loaded or saved here, so an action
         replays nothing. A cache: the row's version decides, and a table that closes drops it."""
+        self._rows: dict[int, TableRow] = {}
+        """By open table: its row as last loaded or saved here, so a load that finds the same
+        version reads no document (`Tables.load_table(known=)`)."""
         self._hands: dict[int, tuple[int, dict[int, HandState]]] = {}
         """By table: every hand message's state at the version last saved here, so the next
         action finds what changed without working out the states before it again."""
@@ -124,20 +127,25 @@ class Session:
     def _forget(self, table_id: int) -> None:
         """A table closed: its cached game and hands go, and its lock once released."""
         self._games.pop(table_id, None)
+        self._rows.pop(table_id, None)
         self._hands.pop(table_id, None)
         self._closing.add(table_id)
 
     def cached_tables(self) -> set[int]:
         """The tables this service holds anything in memory for (tests check it empties)."""
-        return set(self._games) | set(self._hands) | set(self._locks) | self._closing
+        held = set(self._games) | set(self._rows) | set(self._hands) | set(self._locks)
+        return held | self._closing
 
     async def _open_row(self, table_id: int) -> TableRow:
         try:
-            row = await self.db.load_table(table_id)
+            row = await self.db.load_table(table_id, self._rows.get(table_id))
         except KeyError:
+            self._rows.pop(table_id, None)
             raise TableGone("table_gone") from None
         if not row.status.is_open:
+            self._rows.pop(table_id, None)
             raise TableGone("table_closed", status=row.status.value)
+        self._rows[table_id] = row
         return row
 
     async def _lobby(self, table_id: int) -> tuple[TableRow, TableDocument]:
@@ -282,8 +290,10 @@ class Session:
         self._due_moved(saved.due_at)
         if not saved.status.is_open:
             self._forget(saved.id)
-        elif game is not None:
-            self._games[saved.id] = (saved.version, game)
+        else:
+            self._rows[saved.id] = saved
+            if game is not None:
+                self._games[saved.id] = (saved.version, game)
         return Outcome(
             table=self._table_view(saved, document, game),
             reply=reply,
@@ -299,6 +309,8 @@ class Session:
     def _side_saved(self, row: TableRow, saved: TableRow, document: TableDocument) -> Outcome:
         """A save that left the game as it was (the table message's id, a DM's): the decoded
         game stays good for the new version, and the views say what changed."""
+        if saved.status.is_open:
+            self._rows[saved.id] = saved
         cached = self._games.get(row.id)
         game = None
         if cached is not None and cached[0] == row.version:
