@@ -15,7 +15,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -25,6 +25,7 @@ from aiohttp import BodyPartReader, WSMsgType, web
 from standin import payloads
 from standin.driver import Person
 from standin.ratelimit import RateLimits
+from standin.rest import API_VERSION, JSON, ApiError, Call, Handler, Request, unknown
 from standin.shards import (
     DEFAULT_MAX_GUILDS_PER_SHARD,
     INVALID_SHARD,
@@ -51,42 +52,9 @@ from standin.world import (
 
 _log = logging.getLogger(__name__)
 
-JSON = dict[str, Any]
-API_VERSION = 10
 GUILD_MESSAGES = 1 << 9
 DIRECT_MESSAGES = 1 << 12
 MESSAGE_CONTENT = 1 << 15
-
-
-class ApiError(Exception):
-    """An error answer, in Discord's shape: `{"message": ..., "code": ...}`."""
-
-    def __init__(self, status: int, code: int, message: str, errors: JSON | None = None) -> None:
-        super().__init__(f"{status} {code} {message}")
-        self.status = status
-        self.body: JSON = {"message": message, "code": code}
-        if errors:
-            self.body["errors"] = errors
-
-
-def _unknown(what: str, code: int) -> ApiError:
-    return ApiError(404, code, f"Unknown {what}")
-
-
-@dataclass
-class Call:
-    """One REST request the bot made, as logged."""
-
-    method: str
-    route: str
-    """"POST /channels/{channel_id}/messages": the method and the spec's path template."""
-    path: str
-    body: Any
-    status: int
-    time: float
-    interaction_id: int | None
-    response: Any = None
-    params: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(eq=False)
@@ -113,20 +81,6 @@ class GatewaySession:
         if guild_id is None:
             return shard_id == 0
         return shard_of(guild_id, shard_count) == shard_id
-
-
-@dataclass
-class _Request:
-    method: str
-    path: str
-    params: dict[str, str]
-    query: dict[str, str]
-    body: Any
-    files: list[Attachment]
-    headers: Any
-
-
-Handler = Callable[[_Request], Awaitable[tuple[int, Any]]]
 
 
 class StandIn:
@@ -709,9 +663,7 @@ class StandIn:
             else:
                 self._check_request(method, request.path_qs, route, body)
                 status, answer = await matched[2](
-                    _Request(
-                        method, path, params, dict(request.query), body, files, request.headers
-                    )
+                    Request(method, path, params, dict(request.query), body, files, request.headers)
                 )
                 if 200 <= status < 300 and answer is not None:
                     self._check_response(method, request.path_qs, status, answer)
@@ -769,45 +721,45 @@ class StandIn:
 
     # --- login, users, applications -------------------------------------------------------
 
-    async def _get_gateway(self, req: _Request) -> tuple[int, Any]:
+    async def _get_gateway(self, req: Request) -> tuple[int, Any]:
         return 200, {"url": self.gateway_url}
 
-    async def _get_gateway_bot(self, req: _Request) -> tuple[int, Any]:
+    async def _get_gateway_bot(self, req: Request) -> tuple[int, Any]:
         limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
         shards = recommended_shards(len(self.world.guilds), self.max_guilds_per_shard)
         return 200, {"url": self.gateway_url, "shards": shards, "session_start_limit": limit}
 
-    async def _get_me(self, req: _Request) -> tuple[int, Any]:
+    async def _get_me(self, req: Request) -> tuple[int, Any]:
         return 200, payloads.self_user(self.world.bot)
 
-    async def _get_application(self, req: _Request) -> tuple[int, Any]:
+    async def _get_application(self, req: Request) -> tuple[int, Any]:
         return 200, payloads.application(self.world)
 
-    async def _get_user(self, req: _Request) -> tuple[int, Any]:
+    async def _get_user(self, req: Request) -> tuple[int, Any]:
         return 200, payloads.user(self._user(req.params["user_id"]))
 
     def _user(self, raw: Any) -> User:
         try:
             return self.world.users[int(raw)]
         except (KeyError, ValueError, TypeError):
-            raise _unknown("User", 10013) from None
+            raise unknown("User", 10013) from None
 
-    async def _get_member(self, req: _Request) -> tuple[int, Any]:
+    async def _get_member(self, req: Request) -> tuple[int, Any]:
         guild = self.world.guilds.get(int(req.params["guild_id"]))
         if guild is None:
-            raise _unknown("Guild", 10004)
+            raise unknown("Guild", 10004)
         member = guild.members.get(int(req.params["user_id"]))
         if member is None:
-            raise _unknown("Member", 10007)
+            raise unknown("Member", 10007)
         return 200, payloads.member(member)
 
-    async def _get_guild_channels(self, req: _Request) -> tuple[int, Any]:
+    async def _get_guild_channels(self, req: Request) -> tuple[int, Any]:
         guild = self.world.guilds.get(int(req.params["guild_id"]))
         if guild is None:
-            raise _unknown("Guild", 10004)
+            raise unknown("Guild", 10004)
         return 200, [payloads.channel(c, self.world) for c in guild.channels if not c.is_thread]
 
-    async def _open_dm(self, req: _Request) -> tuple[int, Any]:
+    async def _open_dm(self, req: Request) -> tuple[int, Any]:
         body = req.body or {}
         recipient: Any = body.get("recipient_id")
         try:
@@ -819,7 +771,7 @@ class StandIn:
 
     # --- application commands -------------------------------------------------------------
 
-    def _command_scope(self, req: _Request) -> int | None:
+    def _command_scope(self, req: Request) -> int | None:
         if int(req.params["application_id"]) != self.application_id:
             raise ApiError(403, 50001, "Missing Access")
         guild_id = req.params.get("guild_id")
@@ -833,7 +785,7 @@ class StandIn:
         stored = self.commands.get(scope, {})
         return [payloads.command(c, self.application_id, scope) for c in stored.values()]
 
-    async def _get_commands(self, req: _Request) -> tuple[int, Any]:
+    async def _get_commands(self, req: Request) -> tuple[int, Any]:
         return 200, self._command_list(self._command_scope(req))
 
     def _store_command(
@@ -847,7 +799,7 @@ class StandIn:
             "version": self.world.snowflake(),
         }
 
-    async def _put_commands(self, req: _Request) -> tuple[int, Any]:
+    async def _put_commands(self, req: Request) -> tuple[int, Any]:
         scope = self._command_scope(req)
         fresh: dict[tuple[str, int], JSON] = {}
         for spec in req.body or []:
@@ -855,7 +807,7 @@ class StandIn:
         self.commands[scope] = fresh
         return 200, self._command_list(scope)
 
-    async def _post_command(self, req: _Request) -> tuple[int, Any]:
+    async def _post_command(self, req: Request) -> tuple[int, Any]:
         scope = self._command_scope(req)
         stored = self.commands.setdefault(scope, {})
         self._store_command(scope, req.body, stored)
@@ -877,15 +829,15 @@ class StandIn:
         if self.clock() - inter.created_at > self.token_lifetime:
             raise ApiError(401, 50027, "Invalid Webhook Token")
 
-    async def _callback(self, req: _Request) -> tuple[int, Any]:
+    async def _callback(self, req: Request) -> tuple[int, Any]:
         inter = self.interactions.get(int(req.params["interaction_id"]))
         if inter is None or inter.token != req.params["interaction_token"]:
-            raise _unknown("interaction", 10062)
+            raise unknown("interaction", 10062)
         if inter.acknowledged:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
         if self.clock() - inter.created_at > self.ack_deadline:
             # Discord: no first response within 3 s and the interaction token is dead.
-            raise _unknown("interaction", 10062)
+            raise unknown("interaction", 10062)
         body = req.body or {}
         kind = body.get("type")
         data = body.get("data") or {}
@@ -975,16 +927,16 @@ class StandIn:
         self.world.add_message(message)
         return message
 
-    def _webhook_interaction(self, req: _Request) -> Interaction:
+    def _webhook_interaction(self, req: Request) -> Interaction:
         if req.params["webhook_id"] != str(self.application_id):
-            raise _unknown("Webhook", 10015)
+            raise unknown("Webhook", 10015)
         inter = self._tokens.get(req.params["webhook_token"])
         if inter is None or not inter.acknowledged:
-            raise _unknown("Webhook", 10015)
+            raise unknown("Webhook", 10015)
         self._alive(inter)
         return inter
 
-    def _webhook_target(self, req: _Request) -> tuple[Interaction, Message]:
+    def _webhook_target(self, req: Request) -> tuple[Interaction, Message]:
         inter = self._webhook_interaction(req)
         message_id = req.params.get("message_id")
         if message_id is None:
@@ -993,10 +945,10 @@ class StandIn:
             mine = [inter.original, *inter.followups]
             target = next((m for m in mine if m is not None and str(m.id) == message_id), None)
         if target is None or target.deleted:
-            raise _unknown("Message", 10008)
+            raise unknown("Message", 10008)
         return inter, target
 
-    async def _followup(self, req: _Request) -> tuple[int, Any]:
+    async def _followup(self, req: Request) -> tuple[int, Any]:
         inter = self._webhook_interaction(req)
         data = req.body or {}
         self._require_content(data, req.files)
@@ -1017,18 +969,18 @@ class StandIn:
             return 200, payloads.message(message, self.world, self.base_url)
         return 204, None
 
-    async def _get_webhook_message(self, req: _Request) -> tuple[int, Any]:
+    async def _get_webhook_message(self, req: Request) -> tuple[int, Any]:
         _, message = self._webhook_target(req)
         return 200, payloads.message(message, self.world, self.base_url)
 
-    async def _edit_webhook_message(self, req: _Request) -> tuple[int, Any]:
+    async def _edit_webhook_message(self, req: Request) -> tuple[int, Any]:
         _, message = self._webhook_target(req)
         self._apply_edit(message, req.body or {}, req.files)
         message.flags &= ~MessageFlag.LOADING
         await self._dispatch_message("MESSAGE_UPDATE", message)
         return 200, payloads.message(message, self.world, self.base_url)
 
-    async def _delete_webhook_message(self, req: _Request) -> tuple[int, Any]:
+    async def _delete_webhook_message(self, req: Request) -> tuple[int, Any]:
         _, message = self._webhook_target(req)
         message.deleted = True
         await self._dispatch_message("MESSAGE_DELETE", message)
@@ -1040,7 +992,7 @@ class StandIn:
         try:
             return self.world.channels[int(raw)]
         except (KeyError, ValueError):
-            raise _unknown("Channel", 10003) from None
+            raise unknown("Channel", 10003) from None
 
     def _require(self, channel: Channel, *perms: Perm) -> None:
         have = channel.bot_permissions()
@@ -1054,9 +1006,9 @@ class StandIn:
         try:
             message = self.world.messages[int(raw)]
         except (KeyError, ValueError):
-            raise _unknown("Message", 10008) from None
+            raise unknown("Message", 10008) from None
         if message.channel is not channel or message.deleted or message.ephemeral:
-            raise _unknown("Message", 10008)
+            raise unknown("Message", 10008)
         return message
 
     @staticmethod
@@ -1065,17 +1017,17 @@ class StandIn:
         if not files and not any(data.get(k) for k in keys):
             raise ApiError(400, 50006, "Cannot send an empty message")
 
-    async def _get_channel(self, req: _Request) -> tuple[int, Any]:
+    async def _get_channel(self, req: Request) -> tuple[int, Any]:
         channel = self._channel(req.params["channel_id"])
         if channel.guild is not None:
             self._require(channel)
         return 200, payloads.channel(channel, self.world)
 
-    async def _typing(self, req: _Request) -> tuple[int, Any]:
+    async def _typing(self, req: Request) -> tuple[int, Any]:
         self._channel(req.params["channel_id"])
         return 204, None
 
-    async def _post_message(self, req: _Request) -> tuple[int, Any]:
+    async def _post_message(self, req: Request) -> tuple[int, Any]:
         channel = self._channel(req.params["channel_id"])
         data = req.body or {}
         if channel.is_dm:
@@ -1101,14 +1053,14 @@ class StandIn:
         await self._dispatch_message("MESSAGE_CREATE", message)
         return 200, payloads.message(message, self.world, self.base_url)
 
-    async def _get_message(self, req: _Request) -> tuple[int, Any]:
+    async def _get_message(self, req: Request) -> tuple[int, Any]:
         channel = self._channel(req.params["channel_id"])
         if channel.guild is not None:
             self._require(channel, Perm.READ_MESSAGE_HISTORY)
         message = self._message(channel, req.params["message_id"])
         return 200, payloads.message(message, self.world, self.base_url)
 
-    async def _get_messages(self, req: _Request) -> tuple[int, Any]:
+    async def _get_messages(self, req: Request) -> tuple[int, Any]:
         channel = self._channel(req.params["channel_id"])
         if channel.guild is not None:
             self._require(channel, Perm.READ_MESSAGE_HISTORY)
@@ -1120,7 +1072,7 @@ class StandIn:
         limit = max(1, min(int(req.query.get("limit", 50)), 100))
         return 200, [payloads.message(m, self.world, self.base_url) for m in found[:limit]]
 
-    async def _edit_message(self, req: _Request) -> tuple[int, Any]:
+    async def _edit_message(self, req: Request) -> tuple[int, Any]:
         channel = self._channel(req.params["channel_id"])
         message = self._message(channel, req.params["message_id"])
         if message.author is not self.world.bot:
@@ -1132,7 +1084,7 @@ class StandIn:
         await self._dispatch_message("MESSAGE_UPDATE", message)
         return 200, payloads.message(message, self.world, self.base_url)
 
-    async def _delete_message(self, req: _Request) -> tuple[int, Any]:
+    async def _delete_message(self, req: Request) -> tuple[int, Any]:
         channel = self._channel(req.params["channel_id"])
         message = self._message(channel, req.params["message_id"])
         if message.author is not self.world.bot and channel.guild is not None:
@@ -1141,7 +1093,7 @@ class StandIn:
         await self._dispatch_message("MESSAGE_DELETE", message)
         return 204, None
 
-    async def _create_thread(self, req: _Request) -> tuple[int, Any]:
+    async def _create_thread(self, req: Request) -> tuple[int, Any]:
         parent = self._channel(req.params["channel_id"])
         data = req.body or {}
         private = data.get("type") == int(ChannelKind.PRIVATE_THREAD)
