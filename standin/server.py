@@ -4,6 +4,14 @@ The real discord.py client logs into it (see `cogs.endpoint`). It speaks raw JSO
 Discord does, enforces Discord's rules (interaction deadlines, permissions, closed DMs, limits,
 rate limits), checks every body against the OpenAPI description when it is present, and logs
 every REST call.
+
+This module holds `StandIn`'s core: construction, lifecycle, what a test observes, changes to
+the world while a bot is connected, and the REST plumbing (routing, authorisation, rate limits,
+body checks, the call log). Its parts, each a class `StandIn` inherits, live beside it:
+`standin.gateway` (the WebSocket and the events sent on it), `standin.application` (login,
+users, application commands), `standin.channels` (channels and messages) and
+`standin.interactions` (answers to interactions); what their handlers share is in
+`standin.rest`.
 """
 
 from __future__ import annotations
@@ -47,7 +55,7 @@ from standin.world import (
     World,
 )
 
-# Importers' names for what used to be defined here, and for the interaction the driver makes.
+# Names other modules import from here (several defined in standin.rest and standin.gateway).
 __all__ = [
     "API_VERSION",
     "DIRECT_MESSAGES",
