@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from standin.violations import BUILTIN_TABLE, Violation, join_field
+from standin.violations import BUILTIN_TABLE, Violation, subfield
 
 # (method, template) -> where the message payload sits in the body ("" = the body itself).
 _MESSAGE_ROUTES: dict[tuple[str, str], str] = {
@@ -73,15 +73,15 @@ class _LimitChecker:
         return len(value) if isinstance(value, str) else 0
 
     def message(self, msg: Mapping[str, Any], prefix: str) -> None:
-        self.text(join_field(prefix, "content"), msg.get("content"), CONTENT_MAX)
+        self.text(subfield(prefix, "content"), msg.get("content"), CONTENT_MAX)
         embeds = msg.get("embeds")
         if isinstance(embeds, list):
-            self.embeds(embeds, join_field(prefix, "embeds"))
+            self.embeds(embeds, subfield(prefix, "embeds"))
         components = msg.get("components")
         if isinstance(components, list):
             flags = msg.get("flags")
             v2 = isinstance(flags, int) and bool(flags & IS_COMPONENTS_V2)
-            self.components(components, join_field(prefix, "components"), v2)
+            self.components(components, subfield(prefix, "components"), v2)
 
     def embeds(self, embeds: list[Any], prefix: str) -> None:
         if len(embeds) > EMBEDS_MAX:
@@ -90,28 +90,24 @@ class _LimitChecker:
         for i, embed in enumerate(embeds):
             if not isinstance(embed, Mapping):
                 continue
-            at = join_field(prefix, i)
-            total += self.text(join_field(at, "title"), embed.get("title"), EMBED_TITLE_MAX)
+            at = subfield(prefix, i)
+            total += self.text(subfield(at, "title"), embed.get("title"), EMBED_TITLE_MAX)
             total += self.text(
-                join_field(at, "description"), embed.get("description"), EMBED_DESCRIPTION_MAX
+                subfield(at, "description"), embed.get("description"), EMBED_DESCRIPTION_MAX
             )
             footer = embed.get("footer")
             if isinstance(footer, Mapping):
                 total += self.text(
-                    join_field(join_field(at, "footer"), "text"),
-                    footer.get("text"),
-                    EMBED_FOOTER_MAX,
+                    subfield(subfield(at, "footer"), "text"), footer.get("text"), EMBED_FOOTER_MAX
                 )
             author = embed.get("author")
             if isinstance(author, Mapping):
                 total += self.text(
-                    join_field(join_field(at, "author"), "name"),
-                    author.get("name"),
-                    EMBED_AUTHOR_MAX,
+                    subfield(subfield(at, "author"), "name"), author.get("name"), EMBED_AUTHOR_MAX
                 )
             fields = embed.get("fields")
             if isinstance(fields, list):
-                fields_at = join_field(at, "fields")
+                fields_at = subfield(at, "fields")
                 if len(fields) > EMBED_FIELDS_MAX:
                     self.add(
                         fields_at,
@@ -119,12 +115,12 @@ class _LimitChecker:
                     )
                 for j, fld in enumerate(fields):
                     if isinstance(fld, Mapping):
-                        field_at = join_field(fields_at, j)
+                        field_at = subfield(fields_at, j)
                         total += self.text(
-                            join_field(field_at, "name"), fld.get("name"), EMBED_FIELD_NAME_MAX
+                            subfield(field_at, "name"), fld.get("name"), EMBED_FIELD_NAME_MAX
                         )
                         total += self.text(
-                            join_field(field_at, "value"), fld.get("value"), EMBED_FIELD_VALUE_MAX
+                            subfield(field_at, "value"), fld.get("value"), EMBED_FIELD_VALUE_MAX
                         )
         if total > EMBED_TOTAL_MAX:
             self.add(
@@ -147,7 +143,7 @@ class _LimitChecker:
             for i, row in enumerate(components):
                 if isinstance(row, Mapping) and row.get("type") != _ACTION_ROW:
                     self.add(
-                        join_field(join_field(prefix, i), "type"),
+                        subfield(subfield(prefix, i), "type"),
                         f"top-level component of type {row.get('type')!r}; without the "
                         "IS_COMPONENTS_V2 flag Discord wants action rows (type 1)",
                     )
@@ -161,7 +157,7 @@ class _LimitChecker:
                 self.select(comp, at)
             custom_id = comp.get("custom_id")
             if isinstance(custom_id, str):
-                id_at = join_field(at, "custom_id")
+                id_at = subfield(at, "custom_id")
                 if not 1 <= len(custom_id) <= CUSTOM_ID_MAX:
                     self.add(
                         id_at,
@@ -183,7 +179,7 @@ class _LimitChecker:
         kinds = [c.get("type") for c in children if isinstance(c, Mapping)]
         buttons = sum(1 for k in kinds if k == _BUTTON)
         selects = sum(1 for k in kinds if k in _SELECT_TYPES)
-        where = join_field(at, "components")
+        where = subfield(at, "components")
         if not children:
             self.add(where, "empty action row; Discord wants 1-5 buttons or 1 select")
         elif selects and (selects > 1 or buttons):
@@ -196,29 +192,29 @@ class _LimitChecker:
             self.add(where, f"{buttons} buttons in one row; Discord allows at most 5")
 
     def button(self, button: Mapping[str, Any], at: str) -> None:
-        self.text(join_field(at, "label"), button.get("label"), BUTTON_LABEL_MAX)
+        self.text(subfield(at, "label"), button.get("label"), BUTTON_LABEL_MAX)
         style = button.get("style")
         has_id = button.get("custom_id") is not None
         if style == _LINK_STYLE:
             if has_id:
                 self.add(
-                    join_field(at, "custom_id"), "a link button (style 5) cannot have a custom_id"
+                    subfield(at, "custom_id"), "a link button (style 5) cannot have a custom_id"
                 )
             if not button.get("url"):
-                self.add(join_field(at, "url"), "a link button (style 5) needs a url")
+                self.add(subfield(at, "url"), "a link button (style 5) needs a url")
         elif style == _PREMIUM_STYLE:
             if not button.get("sku_id"):
-                self.add(join_field(at, "sku_id"), "a premium button (style 6) needs a sku_id")
+                self.add(subfield(at, "sku_id"), "a premium button (style 6) needs a sku_id")
         elif not has_id:
-            self.add(join_field(at, "custom_id"), f"a button of style {style!r} needs a custom_id")
+            self.add(subfield(at, "custom_id"), f"a button of style {style!r} needs a custom_id")
 
     def select(self, select: Mapping[str, Any], at: str) -> None:
-        self.text(join_field(at, "placeholder"), select.get("placeholder"), SELECT_PLACEHOLDER_MAX)
+        self.text(subfield(at, "placeholder"), select.get("placeholder"), SELECT_PLACEHOLDER_MAX)
         if select.get("custom_id") is None:
-            self.add(join_field(at, "custom_id"), "a select needs a custom_id")
+            self.add(subfield(at, "custom_id"), "a select needs a custom_id")
         options = select.get("options")
         if select.get("type") == _STRING_SELECT and isinstance(options, list):
-            options_at = join_field(at, "options")
+            options_at = subfield(at, "options")
             if len(options) > SELECT_OPTIONS_MAX:
                 self.add(
                     options_at,
@@ -226,9 +222,9 @@ class _LimitChecker:
                 )
             for j, option in enumerate(options):
                 if isinstance(option, Mapping):
-                    option_at = join_field(options_at, j)
+                    option_at = subfield(options_at, j)
                     for key in ("label", "value", "description"):
-                        self.text(join_field(option_at, key), option.get(key), OPTION_TEXT_MAX)
+                        self.text(subfield(option_at, key), option.get(key), OPTION_TEXT_MAX)
 
 
 def _walk_components(components: list[Any], prefix: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
@@ -236,14 +232,14 @@ def _walk_components(components: list[Any], prefix: str) -> Iterator[tuple[str, 
     for i, comp in enumerate(components):
         if not isinstance(comp, Mapping):
             continue
-        at = join_field(prefix, i)
+        at = subfield(prefix, i)
         yield at, comp
         children = comp.get("components")
         if isinstance(children, list):
-            yield from _walk_components(children, join_field(at, "components"))
+            yield from _walk_components(children, subfield(at, "components"))
         accessory = comp.get("accessory")
         if isinstance(accessory, Mapping):
-            yield join_field(at, "accessory"), accessory
+            yield subfield(at, "accessory"), accessory
 
 
 def check_limits(method: str, path: str, body: object) -> list[Violation]:

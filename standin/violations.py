@@ -104,7 +104,7 @@ _BUILTIN_ROUTES: dict[str, tuple[str, ...]] = {
 BUILTIN_TABLE = RouteTable(_BUILTIN_ROUTES)
 
 
-def join_field(prefix: str, key: str | int) -> str:
+def subfield(prefix: str, key: str | int) -> str:
     """A field path one step deeper: ("components", 0) -> "components[0]", ("a", "b") -> "a.b"."""
     if isinstance(key, int):
         return f"{prefix}[{key}]"
@@ -115,5 +115,5 @@ def field_path(path: Iterable[str | int]) -> str:
     """The field path of a JSON-schema error's path (``["embeds", 0, "title"]``)."""
     out = ""
     for key in path:
-        out = join_field(out, key)
+        out = subfield(out, key)
     return out
