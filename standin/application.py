@@ -4,28 +4,20 @@ registers (`ApplicationHandlers`, a part of `StandIn`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from standin import payloads
+from standin.base import StandInBase
 from standin.rest import JSON, ApiError, Request, unknown
 from standin.shards import recommended_shards
-from standin.world import Channel, User, World
+from standin.world import Channel, User
 
 
-class ApplicationHandlers:
+class ApplicationHandlers(StandInBase):
     """The login, user and application-command routes of `StandIn`."""
 
-    # What it reads of the stand-in (set in StandIn.__init__).
-    world: World
-    max_guilds_per_shard: int
+    # What the bot registered, by guild id (None: global); set in StandIn.__init__.
     commands: dict[int | None, dict[tuple[str, int], JSON]]
-
-    if TYPE_CHECKING:
-
-        @property
-        def gateway_url(self) -> str: ...
-        @property
-        def application_id(self) -> int: ...
 
     async def _get_gateway(self, req: Request) -> tuple[int, Any]:
         return 200, {"url": self.gateway_url}

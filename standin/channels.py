@@ -7,21 +7,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from standin import payloads
+from standin.base import StandInBase
 from standin.rest import JSON, ApiError, Request, unknown
-from standin.world import Attachment, Channel, ChannelKind, Message, Perm, World, utcnow
+from standin.world import Attachment, Channel, ChannelKind, Message, Perm, utcnow
 
 
-class ChannelHandlers:
+class ChannelHandlers(StandInBase):
     """The channel and message routes of `StandIn`, and how a body fills a message."""
 
-    # What it reads of the stand-in (set in StandIn.__init__).
-    world: World
-    keep_history: bool
+    keep_history: bool  # set in StandIn.__init__
 
+    # Defined by the core (messages) and the gateway.
     if TYPE_CHECKING:
 
-        @property
-        def base_url(self) -> str: ...
         def messages(
             self, channel: Channel, *, include_ephemeral: bool = False
         ) -> list[Message]: ...

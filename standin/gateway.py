@@ -8,11 +8,12 @@ import contextlib
 import json
 import secrets
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import WSMsgType, web
 
 from standin import payloads
+from standin.base import StandInBase
 from standin.rest import API_VERSION, JSON
 from standin.shards import (
     INVALID_SHARD,
@@ -21,7 +22,7 @@ from standin.shards import (
     shard_of,
     sharding_required,
 )
-from standin.world import Interaction, Message, World
+from standin.world import Interaction, Message
 
 GUILD_MESSAGES = 1 << 9
 DIRECT_MESSAGES = 1 << 12
@@ -54,29 +55,13 @@ class GatewaySession:
         return shard_of(guild_id, shard_count) == shard_id
 
 
-class Gateway:
+class Gateway(StandInBase):
     """The gateway side of `StandIn`: its WebSocket endpoint and everything sent on it."""
 
-    # What it reads of the stand-in (set in StandIn.__init__).
-    world: World
-    max_guilds_per_shard: int
+    # Its own state, set in StandIn.__init__ (the core reads it too).
     sessions: list[GatewaySession]
     sessions_started: int
-    interactions: dict[int, Interaction]
-    _tokens: dict[str, Interaction]
     _resumable: dict[str, GatewaySession]
-
-    if TYPE_CHECKING:
-
-        @property
-        def token(self) -> str: ...
-        @property
-        def gateway_url(self) -> str: ...
-        @property
-        def application_id(self) -> int: ...
-        @property
-        def base_url(self) -> str: ...
-        def _notify(self) -> None: ...
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0)

@@ -4,32 +4,24 @@ first response, within the deadline), follow-ups, and the interaction webhook's 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from standin import payloads
+from standin.base import StandInBase
 from standin.rest import JSON, ApiError, Request, unknown
-from standin.world import Attachment, Interaction, Message, MessageFlag, World
+from standin.world import Attachment, Interaction, Message, MessageFlag
 
 
-class InteractionHandlers:
+class InteractionHandlers(StandInBase):
     """The interaction callback and webhook routes of `StandIn`."""
 
-    # What it reads of the stand-in (set in StandIn.__init__).
-    world: World
-    clock: Callable[[], float]
+    # Set in StandIn.__init__.
     ack_deadline: float
     token_lifetime: float
-    interactions: dict[int, Interaction]
-    _tokens: dict[str, Interaction]
 
+    # Defined by the channel handlers (message bodies) and the gateway.
     if TYPE_CHECKING:
 
-        @property
-        def application_id(self) -> int: ...
-        @property
-        def base_url(self) -> str: ...
-        def _violate(self, route: str, field_: str, message: str) -> None: ...
         @staticmethod
         def _require_content(data: JSON, files: list[Attachment]) -> None: ...
         def _fill(self, message: Message, data: JSON, files: list[Attachment]) -> None: ...

@@ -10,8 +10,8 @@ the world while a bot is connected, and the REST plumbing (routing, authorisatio
 body checks, the call log). Its parts, each a class `StandIn` inherits, live beside it:
 `standin.gateway` (the WebSocket and the events sent on it), `standin.application` (login,
 users, application commands), `standin.channels` (channels and messages) and
-`standin.interactions` (answers to interactions); what their handlers share is in
-`standin.rest`.
+`standin.interactions` (answers to interactions). All build on `standin.base` (the state
+they share, the stand-in's addresses); what their handlers share is in `standin.rest`.
 """
 
 from __future__ import annotations
@@ -125,30 +125,6 @@ class StandIn(Gateway, ApplicationHandlers, ChannelHandlers, InteractionHandlers
         self._resumable: dict[str, GatewaySession] = {}
 
     # --- lifecycle ------------------------------------------------------------------------
-
-    @property
-    def port(self) -> int:
-        return self._port
-
-    @property
-    def base_url(self) -> str:
-        return f"http://{self.host}:{self._port}"
-
-    @property
-    def api_base(self) -> str:
-        return f"{self.base_url}/api/v{API_VERSION}"
-
-    @property
-    def gateway_url(self) -> str:
-        return f"ws://{self.host}:{self._port}/"
-
-    @property
-    def token(self) -> str:
-        return self.world.token
-
-    @property
-    def application_id(self) -> int:
-        return self.world.application_id
 
     @property
     def guild(self) -> Guild:
@@ -268,10 +244,6 @@ class StandIn(Gateway, ApplicationHandlers, ChannelHandlers, InteractionHandlers
         return [
             m for m in self.world.channel_messages(channel) if include_ephemeral or not m.ephemeral
         ]
-
-    def _notify(self) -> None:
-        self._changed.set()
-        self._changed = asyncio.Event()
 
     async def wait_for(self, predicate: Callable[[], Any], timeout: float = 5.0) -> Any:
         """Wait until `predicate()` is truthy and return its value. Re-checked on every change
@@ -465,11 +437,6 @@ class StandIn(Gateway, ApplicationHandlers, ChannelHandlers, InteractionHandlers
     def _interaction_of(self, params: dict[str, str]) -> Interaction | None:
         token = params.get("interaction_token") or params.get("webhook_token")
         return self._tokens.get(token) if token else None
-
-    def _violate(self, route: str, field_: str, message: str) -> None:
-        """Record a rule the bot broke that no schema describes (e.g. answering a slash
-        command with UPDATE_MESSAGE)."""
-        self.violations.append(Violation(route, field_, message))
 
     def _check_request(self, method: str, path: str, route: str, body: Any) -> None:
         if body is None:
