@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import Callable
 
 from standin.rest import API_VERSION
-from standin.validation import Violation
+from standin.violations import Violation
 from standin.world import Interaction, World
 
 

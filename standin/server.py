@@ -55,7 +55,8 @@ from standin.world import (
     World,
 )
 
-# Names other modules import from here (several defined in standin.rest and standin.gateway).
+# StandIn, and the names this module defined before its parts moved out (now in standin.rest
+# and standin.gateway), so that imports from here keep working.
 __all__ = [
     "API_VERSION",
     "DIRECT_MESSAGES",
