@@ -4,6 +4,14 @@ The real discord.py client logs into it (see `cogs.endpoint`). It speaks raw JSO
 Discord does, enforces Discord's rules (interaction deadlines, permissions, closed DMs, limits,
 rate limits), checks every body against the OpenAPI description when it is present, and logs
 every REST call.
+
+This module holds `StandIn`'s core: construction, lifecycle, what a test observes, changes to
+the world while a bot is connected, and the REST plumbing (routing, authorisation, rate limits,
+body checks, the call log). Its parts, each a class `StandIn` inherits, live beside it:
+`standin.gateway` (the WebSocket and the events sent on it), `standin.application` (login,
+users, application commands), `standin.channels` (channels and messages) and
+`standin.interactions` (answers to interactions). All build on `standin.base` (the state
+they share, the stand-in's addresses); what their handlers share is in `standin.rest`.
 """
 
 from __future__ import annotations
@@ -13,27 +21,28 @@ import contextlib
 import json
 import logging
 import re
-import secrets
 import time
-from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, field
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, Literal
 
-from aiohttp import BodyPartReader, WSMsgType, web
+from aiohttp import BodyPartReader, web
 
 from standin import payloads
+from standin.application import ApplicationHandlers
+from standin.channels import ChannelHandlers
 from standin.driver import Person
-from standin.ratelimit import RateLimits
-from standin.shards import (
-    DEFAULT_MAX_GUILDS_PER_SHARD,
-    INVALID_SHARD,
-    SHARDING_REQUIRED,
-    parse_shard,
-    recommended_shards,
-    shard_of,
-    sharding_required,
+from standin.gateway import (
+    DIRECT_MESSAGES,
+    GUILD_MESSAGES,
+    MESSAGE_CONTENT,
+    Gateway,
+    GatewaySession,
 )
+from standin.interactions import InteractionHandlers
+from standin.ratelimit import RateLimits
+from standin.rest import API_VERSION, JSON, ApiError, Call, Handler, Request
+from standin.shards import DEFAULT_MAX_GUILDS_PER_SHARD
 from standin.validation import SpecValidator, Violation, check_limits, default_spec_path
 from standin.world import (
     Attachment,
@@ -42,94 +51,30 @@ from standin.world import (
     Guild,
     Interaction,
     Message,
-    MessageFlag,
     Perm,
-    User,
     World,
-    utcnow,
 )
+
+# StandIn, and the names this module defined before its parts moved out (now in standin.rest
+# and standin.gateway), so that imports from here keep working.
+__all__ = [
+    "API_VERSION",
+    "DIRECT_MESSAGES",
+    "GUILD_MESSAGES",
+    "JSON",
+    "MESSAGE_CONTENT",
+    "ApiError",
+    "Call",
+    "GatewaySession",
+    "Handler",
+    "Interaction",
+    "StandIn",
+]
 
 _log = logging.getLogger(__name__)
 
-JSON = dict[str, Any]
-API_VERSION = 10
-GUILD_MESSAGES = 1 << 9
-DIRECT_MESSAGES = 1 << 12
-MESSAGE_CONTENT = 1 << 15
 
-
-class ApiError(Exception):
-    """An error answer, in Discord's shape: `{"message": ..., "code": ...}`."""
-
-    def __init__(self, status: int, code: int, message: str, errors: JSON | None = None) -> None:
-        super().__init__(f"{status} {code} {message}")
-        self.status = status
-        self.body: JSON = {"message": message, "code": code}
-        if errors:
-            self.body["errors"] = errors
-
-
-def _unknown(what: str, code: int) -> ApiError:
-    return ApiError(404, code, f"Unknown {what}")
-
-
-@dataclass
-class Call:
-    """One REST request the bot made, as logged."""
-
-    method: str
-    route: str
-    """"POST /channels/{channel_id}/messages": the method and the spec's path template."""
-    path: str
-    body: Any
-    status: int
-    time: float
-    interaction_id: int | None
-    response: Any = None
-    params: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass(eq=False)
-class GatewaySession:
-    ws: web.WebSocketResponse
-    number: int
-    session_id: str = field(default_factory=lambda: secrets.token_hex(16))
-    intents: int = 0
-    shard: tuple[int, int] = (0, 1)
-    ready: bool = False
-    seq: int = 0
-
-    async def send(self, op: int, d: Any, t: str | None = None) -> None:
-        frame: JSON = {"op": op, "d": d, "s": None, "t": t}
-        if op == 0:
-            self.seq += 1
-            frame["s"] = self.seq
-        if not self.ws.closed:
-            await self.ws.send_str(json.dumps(frame))
-
-    def covers(self, guild_id: int | None) -> bool:
-        """Whether this session receives the events of `guild_id` (None: a DM, shard 0's)."""
-        shard_id, shard_count = self.shard
-        if guild_id is None:
-            return shard_id == 0
-        return shard_of(guild_id, shard_count) == shard_id
-
-
-@dataclass
-class _Request:
-    method: str
-    path: str
-    params: dict[str, str]
-    query: dict[str, str]
-    body: Any
-    files: list[Attachment]
-    headers: Any
-
-
-Handler = Callable[[_Request], Awaitable[tuple[int, Any]]]
-
-
-class StandIn:
+class StandIn(Gateway, ApplicationHandlers, ChannelHandlers, InteractionHandlers):
     """A Discord for one bot application. `await start()`, point discord.py at `api_base` and
     `gateway_url`, log in with `token`; `await stop()` at the end."""
 
@@ -181,30 +126,6 @@ class StandIn:
         self._resumable: dict[str, GatewaySession] = {}
 
     # --- lifecycle ------------------------------------------------------------------------
-
-    @property
-    def port(self) -> int:
-        return self._port
-
-    @property
-    def base_url(self) -> str:
-        return f"http://{self.host}:{self._port}"
-
-    @property
-    def api_base(self) -> str:
-        return f"{self.base_url}/api/v{API_VERSION}"
-
-    @property
-    def gateway_url(self) -> str:
-        return f"ws://{self.host}:{self._port}/"
-
-    @property
-    def token(self) -> str:
-        return self.world.token
-
-    @property
-    def application_id(self) -> int:
-        return self.world.application_id
 
     @property
     def guild(self) -> Guild:
@@ -325,10 +246,6 @@ class StandIn:
             m for m in self.world.channel_messages(channel) if include_ephemeral or not m.ephemeral
         ]
 
-    def _notify(self) -> None:
-        self._changed.set()
-        self._changed = asyncio.Event()
-
     async def wait_for(self, predicate: Callable[[], Any], timeout: float = 5.0) -> Any:
         """Wait until `predicate()` is truthy and return its value. Re-checked on every change
         the stand-in sees (and every 50 ms, for state kept by the bot)."""
@@ -365,220 +282,6 @@ class StandIn:
     @property
     def connected(self) -> bool:
         return any(s.ready for s in self.sessions)
-
-    # --- gateway --------------------------------------------------------------------------
-
-    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
-        ws = web.WebSocketResponse(max_msg_size=0)
-        await ws.prepare(request)
-        self.sessions_started += 1
-        session = GatewaySession(ws, self.sessions_started)
-        self.sessions.append(session)
-        try:
-            await session.send(10, {"heartbeat_interval": 41_250})
-            async for msg in ws:
-                if msg.type is WSMsgType.TEXT:
-                    await self._on_gateway(session, json.loads(msg.data))
-                elif msg.type is WSMsgType.ERROR:
-                    break
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass
-        finally:
-            self.sessions.remove(session)
-            if session.ready and ws.close_code != 1000:
-                self._resumable[session.session_id] = session
-            self._notify()
-        return ws
-
-    async def _on_gateway(self, session: GatewaySession, frame: JSON) -> None:
-        op, d = frame.get("op"), frame.get("d")
-        if op == 1:
-            await session.send(11, None)
-        elif op == 2:
-            await self._identify(session, d or {})
-        elif op == 6:
-            await self._resume(session, d or {})
-        elif op == 8:
-            await self._member_chunks(session, d or {})
-
-    async def _identify(self, session: GatewaySession, d: JSON) -> None:
-        if d.get("token") not in (self.token, f"Bot {self.token}"):
-            await session.ws.close(code=4004, message=b"Authentication failed.")
-            return
-        shard = d.get("shard")
-        if shard is not None:
-            valid = parse_shard(shard)
-            if valid is None:
-                await session.ws.close(code=INVALID_SHARD, message=b"Invalid shard.")
-                return
-            session.shard = valid
-        if sharding_required(len(self.world.guilds), session.shard[1], self.max_guilds_per_shard):
-            await session.ws.close(code=SHARDING_REQUIRED, message=b"Sharding required.")
-            return
-        session.intents = int(d.get("intents", 0))
-        guilds = [g for g in self.world.guilds.values() if session.covers(g.id)]
-        ready: JSON = {
-            "v": API_VERSION,
-            "user": payloads.self_user(self.world.bot),
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
-            "session_id": session.session_id,
-            "resume_gateway_url": self.gateway_url,
-            "application": {"id": str(self.application_id), "flags": 0},
-            "private_channels": [],
-            "relationships": [],
-            "presences": [],
-        }
-        if shard is not None:
-            ready["shard"] = list(session.shard)
-        await session.send(0, ready, "READY")
-        for guild in guilds:
-            await session.send(0, payloads.guild_create(guild, self.world), "GUILD_CREATE")
-        session.ready = True
-        self._notify()
-
-    async def _resume(self, session: GatewaySession, d: JSON) -> None:
-        # Events sent while the bot was away are not replayed (interactions in that gap were
-        # not delivered anyway); a session the stand-in does not know is invalidated, and the
-        # client identifies afresh (after discord.py's 5 s identify pause).
-        old = self._resumable.pop(str(d.get("session_id")), None)
-        if old is None or d.get("token") not in (self.token, f"Bot {self.token}"):
-            await session.send(9, False)
-            return
-        session.session_id, session.intents, session.shard = old.session_id, old.intents, old.shard
-        session.seq = max(old.seq, int(d.get("seq") or 0))
-        await session.send(0, {}, "RESUMED")
-        session.ready = True
-        self._notify()
-
-    async def _member_chunks(self, session: GatewaySession, d: JSON) -> None:
-        ids: Any = d.get("guild_id")
-        for guild_id in ids if isinstance(ids, list) else [ids]:
-            guild = self.world.guilds.get(int(guild_id))
-            if guild is None:
-                continue
-            members = list(guild.members.values())
-            query = d.get("query") or ""
-            if d.get("user_ids"):
-                wanted = {int(u) for u in d["user_ids"]}
-                members = [m for m in members if m.user.id in wanted]
-            elif query:
-                members = [m for m in members if m.user.name.startswith(query.lower())]
-            chunk: JSON = {
-                "guild_id": str(guild.id),
-                "members": [payloads.member(m) for m in members],
-                "chunk_index": 0,
-                "chunk_count": 1,
-                "not_found": [],
-            }
-            if d.get("nonce"):
-                chunk["nonce"] = d["nonce"]
-            await session.send(0, chunk, "GUILD_MEMBERS_CHUNK")
-
-    async def reconnect_gateway(self, *, resumable: bool = True) -> int:
-        """Make every connected bot reconnect, as Discord does now and then: op 7 RECONNECT
-        (the bot resumes its session), or with `resumable=False` op 9 INVALID_SESSION (it
-        identifies afresh; discord.py pauses 5 s first). Returns how many sessions were told."""
-        told = 0
-        for session in list(self.sessions):
-            with contextlib.suppress(ConnectionError):
-                await session.send(7 if resumable else 9, None if resumable else False)
-                told += 1
-        return told
-
-    async def dispatch(
-        self, event: str, data: JSON, *, guild_id: int | None = None, intent: int = 0
-    ) -> int:
-        """Send a gateway event to every ready session covering `guild_id` (and asking for
-        `intent`, when given). Returns how many sessions it went to."""
-        sent = 0
-        for session in list(self.sessions):
-            if intent and not session.intents & intent:
-                continue
-            if session.ready and session.covers(guild_id):
-                try:
-                    await session.send(0, data, event)
-                    sent += 1
-                except ConnectionError:
-                    pass
-        return sent
-
-    async def _dispatch_message(self, event: str, message: Message) -> None:
-        if message.ephemeral:
-            return
-        guild = message.channel.guild
-        intent = DIRECT_MESSAGES if guild is None else GUILD_MESSAGES
-        data = payloads.gateway_message(message, self.world, self.base_url)
-        if event == "MESSAGE_DELETE":
-            data = {"id": str(message.id), "channel_id": str(message.channel.id)}
-            if guild is not None:
-                data["guild_id"] = str(guild.id)
-        hidden = None
-        if message.author is not self.world.bot and event != "MESSAGE_DELETE":
-            # Without the Message Content intent a bot gets other people's messages blank.
-            hidden = {**data, "content": "", "embeds": [], "components": [], "attachments": []}
-        for session in list(self.sessions):
-            if (
-                session.ready
-                and session.intents & intent
-                and session.covers(guild.id if guild else None)
-            ):
-                shown = data if hidden is None or session.intents & MESSAGE_CONTENT else hidden
-                with contextlib.suppress(ConnectionError):
-                    await session.send(0, shown, event)
-
-    async def deliver_interaction(self, interaction: Interaction) -> bool:
-        """INTERACTION_CREATE to the newest ready session of the channel's shard (a DM's:
-        shard 0), as Discord delivers each interaction to one session."""
-        self.interactions[interaction.id] = interaction
-        self._tokens[interaction.token] = interaction
-        guild = interaction.channel.guild
-        data = self._interaction_payload(interaction)
-        for session in reversed(self.sessions):
-            if session.ready and session.covers(guild.id if guild else None):
-                try:
-                    await session.send(0, data, "INTERACTION_CREATE")
-                except ConnectionError:
-                    continue
-                interaction.delivered = True
-                return True
-        return False
-
-    def _interaction_payload(self, inter: Interaction) -> JSON:
-        channel = inter.channel
-        guild = channel.guild
-        body: JSON = {
-            "id": str(inter.id),
-            "application_id": str(self.application_id),
-            "type": inter.type,
-            "data": inter.data,
-            "channel_id": str(channel.id),
-            "channel": payloads.channel(channel, self.world),
-            "token": inter.token,
-            "version": 1,
-            "app_permissions": str(channel.bot_permissions()),
-            "locale": "en-US",
-            "entitlements": [],
-            "attachment_size_limit": payloads.ATTACHMENT_SIZE_LIMIT,
-        }
-        if guild is not None:
-            member = guild.members[inter.user.id]
-            body["guild_id"] = str(guild.id)
-            body["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
-            body["guild_locale"] = "en-US"
-            from standin.world import TEXT_PERMISSIONS
-
-            body["member"] = payloads.member(
-                member, permissions=int(TEXT_PERMISSIONS) | member.granted
-            )
-            body["authorizing_integration_owners"] = {"0": str(guild.id)}
-            body["context"] = 0
-        else:
-            body["user"] = payloads.user(inter.user)
-            body["authorizing_integration_owners"] = {"0": str(self.world.owner.id)}
-            body["context"] = 1
-        if inter.message is not None:
-            body["message"] = payloads.message(inter.message, self.world, self.base_url)
-        return body
 
     # --- REST plumbing --------------------------------------------------------------------
 
@@ -709,9 +412,7 @@ class StandIn:
             else:
                 self._check_request(method, request.path_qs, route, body)
                 status, answer = await matched[2](
-                    _Request(
-                        method, path, params, dict(request.query), body, files, request.headers
-                    )
+                    Request(method, path, params, dict(request.query), body, files, request.headers)
                 )
                 if 200 <= status < 300 and answer is not None:
                     self._check_response(method, request.path_qs, status, answer)
@@ -738,11 +439,6 @@ class StandIn:
         token = params.get("interaction_token") or params.get("webhook_token")
         return self._tokens.get(token) if token else None
 
-    def _violate(self, route: str, field_: str, message: str) -> None:
-        """Record a rule the bot broke that no schema describes (e.g. answering a slash
-        command with UPDATE_MESSAGE)."""
-        self.violations.append(Violation(route, field_, message))
-
     def _check_request(self, method: str, path: str, route: str, body: Any) -> None:
         if body is None:
             return
@@ -766,428 +462,3 @@ class StandIn:
         if found is None:
             raise web.HTTPNotFound()
         return web.Response(body=found.data, content_type=found.content_type or "application/data")
-
-    # --- login, users, applications -------------------------------------------------------
-
-    async def _get_gateway(self, req: _Request) -> tuple[int, Any]:
-        return 200, {"url": self.gateway_url}
-
-    async def _get_gateway_bot(self, req: _Request) -> tuple[int, Any]:
-        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        shards = recommended_shards(len(self.world.guilds), self.max_guilds_per_shard)
-        return 200, {"url": self.gateway_url, "shards": shards, "session_start_limit": limit}
-
-    async def _get_me(self, req: _Request) -> tuple[int, Any]:
-        return 200, payloads.self_user(self.world.bot)
-
-    async def _get_application(self, req: _Request) -> tuple[int, Any]:
-        return 200, payloads.application(self.world)
-
-    async def _get_user(self, req: _Request) -> tuple[int, Any]:
-        return 200, payloads.user(self._user(req.params["user_id"]))
-
-    def _user(self, raw: Any) -> User:
-        try:
-            return self.world.users[int(raw)]
-        except (KeyError, ValueError, TypeError):
-            raise _unknown("User", 10013) from None
-
-    async def _get_member(self, req: _Request) -> tuple[int, Any]:
-        guild = self.world.guilds.get(int(req.params["guild_id"]))
-        if guild is None:
-            raise _unknown("Guild", 10004)
-        member = guild.members.get(int(req.params["user_id"]))
-        if member is None:
-            raise _unknown("Member", 10007)
-        return 200, payloads.member(member)
-
-    async def _get_guild_channels(self, req: _Request) -> tuple[int, Any]:
-        guild = self.world.guilds.get(int(req.params["guild_id"]))
-        if guild is None:
-            raise _unknown("Guild", 10004)
-        return 200, [payloads.channel(c, self.world) for c in guild.channels if not c.is_thread]
-
-    async def _open_dm(self, req: _Request) -> tuple[int, Any]:
-        body = req.body or {}
-        recipient: Any = body.get("recipient_id")
-        try:
-            user = self.world.users[int(recipient)]
-        except (KeyError, ValueError, TypeError):
-            raise ApiError(400, 50035, "Invalid Form Body") from None
-        # The DM channel opens even when the user's DMs are closed; sending to it is refused.
-        return 200, payloads.channel(self.world.dm_channel(user), self.world)
-
-    # --- application commands -------------------------------------------------------------
-
-    def _command_scope(self, req: _Request) -> int | None:
-        if int(req.params["application_id"]) != self.application_id:
-            raise ApiError(403, 50001, "Missing Access")
-        guild_id = req.params.get("guild_id")
-        if guild_id is None:
-            return None
-        if int(guild_id) not in self.world.guilds:
-            raise ApiError(403, 50001, "Missing Access")
-        return int(guild_id)
-
-    def _command_list(self, scope: int | None) -> list[JSON]:
-        stored = self.commands.get(scope, {})
-        return [payloads.command(c, self.application_id, scope) for c in stored.values()]
-
-    async def _get_commands(self, req: _Request) -> tuple[int, Any]:
-        return 200, self._command_list(self._command_scope(req))
-
-    def _store_command(
-        self, scope: int | None, spec: JSON, into: dict[tuple[str, int], JSON]
-    ) -> None:
-        key = (str(spec["name"]), int(spec.get("type") or 1))
-        previous = self.commands.get(scope, {}).get(key)
-        into[key] = {
-            **spec,
-            "id": previous["id"] if previous else self.world.snowflake(),
-            "version": self.world.snowflake(),
-        }
-
-    async def _put_commands(self, req: _Request) -> tuple[int, Any]:
-        scope = self._command_scope(req)
-        fresh: dict[tuple[str, int], JSON] = {}
-        for spec in req.body or []:
-            self._store_command(scope, spec, fresh)
-        self.commands[scope] = fresh
-        return 200, self._command_list(scope)
-
-    async def _post_command(self, req: _Request) -> tuple[int, Any]:
-        scope = self._command_scope(req)
-        stored = self.commands.setdefault(scope, {})
-        self._store_command(scope, req.body, stored)
-        key = (str(req.body["name"]), int(req.body.get("type") or 1))
-        return 200, payloads.command(stored[key], self.application_id, scope)
-
-    def find_command(self, name: str, channel: Channel) -> JSON:
-        """The registered chat-input command `name` usable in `channel` (guild first)."""
-        scopes = [channel.guild.id, None] if channel.guild else [None]
-        for scope in scopes:
-            found = self.commands.get(scope, {}).get((name, 1))
-            if found is not None:
-                return found
-        raise LookupError(f"the bot registered no slash command /{name}")
-
-    # --- interactions ---------------------------------------------------------------------
-
-    def _alive(self, inter: Interaction) -> None:
-        if self.clock() - inter.created_at > self.token_lifetime:
-            raise ApiError(401, 50027, "Invalid Webhook Token")
-
-    async def _callback(self, req: _Request) -> tuple[int, Any]:
-        inter = self.interactions.get(int(req.params["interaction_id"]))
-        if inter is None or inter.token != req.params["interaction_token"]:
-            raise _unknown("interaction", 10062)
-        if inter.acknowledged:
-            raise ApiError(400, 40060, "Interaction has already been acknowledged.")
-        if self.clock() - inter.created_at > self.ack_deadline:
-            # Discord: no first response within 3 s and the interaction token is dead.
-            raise _unknown("interaction", 10062)
-        body = req.body or {}
-        kind = body.get("type")
-        data = body.get("data") or {}
-        route = "POST /interactions/{interaction_id}/{interaction_token}/callback"
-        if kind in (6, 7) and inter.message is None:
-            self._violate(route, "type", f"type {kind} answers only a component interaction")
-            raise ApiError(400, 50035, "Invalid Form Body")
-        if (kind == 8) != (inter.type == 4):
-            self._violate(route, "type", "type 8 answers autocomplete, and only 8 does")
-            raise ApiError(400, 50035, "Invalid Form Body")
-        if kind == 9 and inter.type == 5:
-            self._violate(route, "type", "a modal cannot answer a modal submit")
-            raise ApiError(400, 50035, "Invalid Form Body")
-        resource: Message | None = None
-        if kind == 4:
-            self._require_content(data, req.files)
-            resource = inter.original = self._interaction_message(inter, data, req.files)
-        elif kind == 5:
-            flags = MessageFlag.LOADING | (int(data.get("flags", 0)) & MessageFlag.EPHEMERAL)
-            resource = inter.original = self._interaction_message(inter, {"flags": flags}, [])
-        elif kind == 6:
-            inter.original = inter.message
-        elif kind == 7:
-            assert inter.message is not None
-            self._apply_edit(inter.message, data, req.files)
-            resource = inter.original = inter.message
-            await self._dispatch_message("MESSAGE_UPDATE", inter.message)
-        elif kind == 8:
-            inter.choices = list(data.get("choices") or [])
-        elif kind == 9:
-            inter.modal = data
-        else:
-            raise ApiError(400, 50035, "Invalid Form Body")
-        inter.response_type = int(kind)
-        inter.responded_at = self.clock()
-        inter.first_response.set()
-        if resource is not None and resource is not inter.message:
-            await self._dispatch_message("MESSAGE_CREATE", resource)
-        if req.query.get("with_response") not in ("1", "true", "True"):
-            return 204, None
-        answer: JSON = {
-            "interaction": {
-                "id": str(inter.id),
-                "type": inter.type,
-                "response_message_loading": kind == 5,
-                "response_message_ephemeral": bool(resource and resource.ephemeral),
-                "channel_id": str(inter.channel.id),
-            }
-        }
-        if inter.channel.guild is not None:
-            answer["interaction"]["guild_id"] = str(inter.channel.guild.id)
-        if resource is not None:
-            answer["interaction"]["response_message_id"] = str(resource.id)
-        if resource is not None and kind != 5:
-            # The spec lets a callback's resource be a message only for types 4 and 7.
-            answer["resource"] = {
-                "type": kind,
-                "message": payloads.message(resource, self.world, self.base_url),
-            }
-        return 200, answer
-
-    def _interaction_message(
-        self, inter: Interaction, data: JSON, files: list[Attachment]
-    ) -> Message:
-        flags = int(data.get("flags") or 0)
-        message = Message(
-            self.world.snowflake(),
-            inter.channel,
-            self.world.bot,
-            type=20 if inter.type == 2 else 0,
-            flags=flags & (MessageFlag.EPHEMERAL | MessageFlag.LOADING),
-            ephemeral_to=inter.user if flags & MessageFlag.EPHEMERAL else None,
-            interaction_id=inter.id,
-            interaction_user=inter.user,
-            interaction_type=inter.type,
-            interacted_message_id=inter.message.id if inter.message else None,
-            webhook_id=self.application_id,
-        )
-        if inter.trigger is not None:
-            trigger = inter.trigger
-            message.triggered_by = (
-                trigger.id,
-                trigger.type,
-                trigger.message.id if trigger.message else None,
-            )
-        self._fill(message, data, files)
-        self.world.add_message(message)
-        return message
-
-    def _webhook_interaction(self, req: _Request) -> Interaction:
-        if req.params["webhook_id"] != str(self.application_id):
-            raise _unknown("Webhook", 10015)
-        inter = self._tokens.get(req.params["webhook_token"])
-        if inter is None or not inter.acknowledged:
-            raise _unknown("Webhook", 10015)
-        self._alive(inter)
-        return inter
-
-    def _webhook_target(self, req: _Request) -> tuple[Interaction, Message]:
-        inter = self._webhook_interaction(req)
-        message_id = req.params.get("message_id")
-        if message_id is None:
-            target = inter.original
-        else:
-            mine = [inter.original, *inter.followups]
-            target = next((m for m in mine if m is not None and str(m.id) == message_id), None)
-        if target is None or target.deleted:
-            raise _unknown("Message", 10008)
-        return inter, target
-
-    async def _followup(self, req: _Request) -> tuple[int, Any]:
-        inter = self._webhook_interaction(req)
-        data = req.body or {}
-        self._require_content(data, req.files)
-        original = inter.original
-        if original is not None and original.loading and original is not inter.message:
-            # The first follow-up to a deferred reply replaces its "thinking…" message.
-            self._apply_edit(original, {k: v for k, v in data.items() if k != "flags"}, req.files)
-            original.flags &= ~MessageFlag.LOADING
-            original.edited_at = None
-            message = original
-            await self._dispatch_message("MESSAGE_UPDATE", message)
-        else:
-            message = self._interaction_message(inter, data, req.files)
-            message.type = 0
-            inter.followups.append(message)
-            await self._dispatch_message("MESSAGE_CREATE", message)
-        if req.query.get("wait") in ("1", "true", "True"):
-            return 200, payloads.message(message, self.world, self.base_url)
-        return 204, None
-
-    async def _get_webhook_message(self, req: _Request) -> tuple[int, Any]:
-        _, message = self._webhook_target(req)
-        return 200, payloads.message(message, self.world, self.base_url)
-
-    async def _edit_webhook_message(self, req: _Request) -> tuple[int, Any]:
-        _, message = self._webhook_target(req)
-        self._apply_edit(message, req.body or {}, req.files)
-        message.flags &= ~MessageFlag.LOADING
-        await self._dispatch_message("MESSAGE_UPDATE", message)
-        return 200, payloads.message(message, self.world, self.base_url)
-
-    async def _delete_webhook_message(self, req: _Request) -> tuple[int, Any]:
-        _, message = self._webhook_target(req)
-        message.deleted = True
-        await self._dispatch_message("MESSAGE_DELETE", message)
-        return 204, None
-
-    # --- channels and messages ------------------------------------------------------------
-
-    def _channel(self, raw: str) -> Channel:
-        try:
-            return self.world.channels[int(raw)]
-        except (KeyError, ValueError):
-            raise _unknown("Channel", 10003) from None
-
-    def _require(self, channel: Channel, *perms: Perm) -> None:
-        have = channel.bot_permissions()
-        if not have & Perm.VIEW_CHANNEL:
-            raise ApiError(403, 50001, "Missing Access")
-        for perm in perms:
-            if not have & perm:
-                raise ApiError(403, 50013, "Missing Permissions")
-
-    def _message(self, channel: Channel, raw: str) -> Message:
-        try:
-            message = self.world.messages[int(raw)]
-        except (KeyError, ValueError):
-            raise _unknown("Message", 10008) from None
-        if message.channel is not channel or message.deleted or message.ephemeral:
-            raise _unknown("Message", 10008)
-        return message
-
-    @staticmethod
-    def _require_content(data: JSON, files: list[Attachment]) -> None:
-        keys = ("content", "embeds", "components", "sticker_ids", "poll")
-        if not files and not any(data.get(k) for k in keys):
-            raise ApiError(400, 50006, "Cannot send an empty message")
-
-    async def _get_channel(self, req: _Request) -> tuple[int, Any]:
-        channel = self._channel(req.params["channel_id"])
-        if channel.guild is not None:
-            self._require(channel)
-        return 200, payloads.channel(channel, self.world)
-
-    async def _typing(self, req: _Request) -> tuple[int, Any]:
-        self._channel(req.params["channel_id"])
-        return 204, None
-
-    async def _post_message(self, req: _Request) -> tuple[int, Any]:
-        channel = self._channel(req.params["channel_id"])
-        data = req.body or {}
-        if channel.is_dm:
-            assert channel.recipient is not None
-            if not channel.recipient.dms_open:
-                raise ApiError(403, 50007, "Cannot send messages to this user")
-        else:
-            send = Perm.SEND_MESSAGES_IN_THREADS if channel.is_thread else Perm.SEND_MESSAGES
-            needed = [send]
-            if data.get("embeds"):
-                needed.append(Perm.EMBED_LINKS)
-            if req.files:
-                needed.append(Perm.ATTACH_FILES)
-            self._require(channel, *needed)
-        self._require_content(data, req.files)
-        message = Message(self.world.snowflake(), channel, self.world.bot)
-        reference = data.get("message_reference")
-        if isinstance(reference, dict) and reference.get("message_id"):
-            message.reference_id = int(reference["message_id"])
-            message.type = 19
-        self._fill(message, data, req.files)
-        self.world.add_message(message)
-        await self._dispatch_message("MESSAGE_CREATE", message)
-        return 200, payloads.message(message, self.world, self.base_url)
-
-    async def _get_message(self, req: _Request) -> tuple[int, Any]:
-        channel = self._channel(req.params["channel_id"])
-        if channel.guild is not None:
-            self._require(channel, Perm.READ_MESSAGE_HISTORY)
-        message = self._message(channel, req.params["message_id"])
-        return 200, payloads.message(message, self.world, self.base_url)
-
-    async def _get_messages(self, req: _Request) -> tuple[int, Any]:
-        channel = self._channel(req.params["channel_id"])
-        if channel.guild is not None:
-            self._require(channel, Perm.READ_MESSAGE_HISTORY)
-        found = sorted(self.messages(channel), key=lambda m: m.id, reverse=True)
-        if "before" in req.query:
-            found = [m for m in found if m.id < int(req.query["before"])]
-        if "after" in req.query:
-            found = [m for m in found if m.id > int(req.query["after"])]
-        limit = max(1, min(int(req.query.get("limit", 50)), 100))
-        return 200, [payloads.message(m, self.world, self.base_url) for m in found[:limit]]
-
-    async def _edit_message(self, req: _Request) -> tuple[int, Any]:
-        channel = self._channel(req.params["channel_id"])
-        message = self._message(channel, req.params["message_id"])
-        if message.author is not self.world.bot:
-            raise ApiError(403, 50005, "Cannot edit a message authored by another user")
-        data = req.body or {}
-        if channel.guild is not None and data.get("embeds"):
-            self._require(channel, Perm.EMBED_LINKS)
-        self._apply_edit(message, data, req.files)
-        await self._dispatch_message("MESSAGE_UPDATE", message)
-        return 200, payloads.message(message, self.world, self.base_url)
-
-    async def _delete_message(self, req: _Request) -> tuple[int, Any]:
-        channel = self._channel(req.params["channel_id"])
-        message = self._message(channel, req.params["message_id"])
-        if message.author is not self.world.bot and channel.guild is not None:
-            self._require(channel, Perm.MANAGE_MESSAGES)
-        message.deleted = True
-        await self._dispatch_message("MESSAGE_DELETE", message)
-        return 204, None
-
-    async def _create_thread(self, req: _Request) -> tuple[int, Any]:
-        parent = self._channel(req.params["channel_id"])
-        data = req.body or {}
-        private = data.get("type") == int(ChannelKind.PRIVATE_THREAD)
-        self._require(
-            parent, Perm.CREATE_PRIVATE_THREADS if private else Perm.CREATE_PUBLIC_THREADS
-        )
-        if "message_id" in req.params:
-            self._message(parent, req.params["message_id"])
-        name = str(data.get("name") or "thread")
-        thread = self.world.add_thread(parent, name, private=private)
-        body = payloads.channel(thread, self.world)
-        assert parent.guild is not None
-        await self.dispatch(
-            "THREAD_CREATE", {**body, "newly_created": True}, guild_id=parent.guild.id
-        )
-        return 201, body
-
-    # --- message bodies -------------------------------------------------------------------
-
-    def _fill(self, message: Message, data: JSON, files: list[Attachment]) -> None:
-        message.content = str(data.get("content") or "")
-        message.embeds = list(data.get("embeds") or [])
-        message.components = list(data.get("components") or [])
-        message.attachments = self._attachments(message, data, files, keep=False)
-
-    def _attachments(
-        self, message: Message, data: JSON, files: list[Attachment], *, keep: bool
-    ) -> list[Attachment]:
-        for f in files:
-            self.world.attachments[f.id] = f
-        listed = data.get("attachments")
-        if listed is None:
-            return [*message.attachments, *files] if keep else list(files)
-        kept_ids = {str(a.get("id")) for a in listed if isinstance(a, dict)}
-        kept = [a for a in message.attachments if str(a.id) in kept_ids]
-        return [*kept, *files]
-
-    def _apply_edit(self, message: Message, data: JSON, files: list[Attachment]) -> None:
-        if self.keep_history:
-            message.history.append(message.snapshot())
-        if "content" in data:
-            message.content = str(data["content"] or "")
-        if "embeds" in data:
-            message.embeds = list(data["embeds"] or [])
-        if "components" in data:
-            message.components = list(data["components"] or [])
-        if files or "attachments" in data:
-            message.attachments = self._attachments(message, data, files, keep=True)
-        message.edited_at = utcnow()
