@@ -65,6 +65,11 @@ class _LimitChecker:
     def add(self, field: str, message: str) -> None:
         self.found.append(Violation(self.route, field, message))
 
+    def count(self, field: str, number: int, things: str, limit: int) -> None:
+        """Check how many of something there are: at most ``limit``."""
+        if number > limit:
+            self.add(field, f"{number} {things}; Discord allows at most {limit}")
+
     def text(self, field: str, value: object, limit: int) -> int:
         """Check one string's length; return its length for totals."""
         problem = _too_long(value, limit)
@@ -84,8 +89,7 @@ class _LimitChecker:
             self.components(components, subfield(prefix, "components"), v2)
 
     def embeds(self, embeds: list[Any], prefix: str) -> None:
-        if len(embeds) > EMBEDS_MAX:
-            self.add(prefix, f"{len(embeds)} embeds; Discord allows at most {EMBEDS_MAX}")
+        self.count(prefix, len(embeds), "embeds", EMBEDS_MAX)
         total = 0
         for i, embed in enumerate(embeds):
             if not isinstance(embed, Mapping):
@@ -108,11 +112,7 @@ class _LimitChecker:
             fields = embed.get("fields")
             if isinstance(fields, list):
                 fields_at = subfield(at, "fields")
-                if len(fields) > EMBED_FIELDS_MAX:
-                    self.add(
-                        fields_at,
-                        f"{len(fields)} fields; Discord allows at most {EMBED_FIELDS_MAX}",
-                    )
+                self.count(fields_at, len(fields), "fields", EMBED_FIELDS_MAX)
                 for j, fld in enumerate(fields):
                     if isinstance(fld, Mapping):
                         field_at = subfield(fields_at, j)
@@ -122,24 +122,15 @@ class _LimitChecker:
                         total += self.text(
                             subfield(field_at, "value"), fld.get("value"), EMBED_FIELD_VALUE_MAX
                         )
-        if total > EMBED_TOTAL_MAX:
-            self.add(
-                prefix,
-                f"{total} characters across all embeds; Discord allows at most {EMBED_TOTAL_MAX}",
-            )
+        self.count(prefix, total, "characters across all embeds", EMBED_TOTAL_MAX)
 
     def components(self, components: list[Any], prefix: str, v2: bool) -> None:
         seen_ids: dict[str, str] = {}
         if v2:
             count = sum(1 for _ in _walk_components(components, prefix))
-            if count > V2_COMPONENTS_MAX:
-                self.add(prefix, f"{count} components; Discord allows at most {V2_COMPONENTS_MAX}")
+            self.count(prefix, count, "components", V2_COMPONENTS_MAX)
         else:
-            if len(components) > ACTION_ROWS_MAX:
-                self.add(
-                    prefix,
-                    f"{len(components)} action rows; Discord allows at most {ACTION_ROWS_MAX}",
-                )
+            self.count(prefix, len(components), "action rows", ACTION_ROWS_MAX)
             for i, row in enumerate(components):
                 if isinstance(row, Mapping) and row.get("type") != _ACTION_ROW:
                     self.add(
@@ -188,8 +179,8 @@ class _LimitChecker:
                 f"{buttons} buttons and {selects} selects in one row; "
                 "a row with a select holds exactly that one select",
             )
-        elif buttons > ROW_BUTTONS_MAX:
-            self.add(where, f"{buttons} buttons in one row; Discord allows at most 5")
+        else:
+            self.count(where, buttons, "buttons in one row", ROW_BUTTONS_MAX)
 
     def button(self, button: Mapping[str, Any], at: str) -> None:
         self.text(subfield(at, "label"), button.get("label"), BUTTON_LABEL_MAX)
@@ -215,11 +206,7 @@ class _LimitChecker:
         options = select.get("options")
         if select.get("type") == _STRING_SELECT and isinstance(options, list):
             options_at = subfield(at, "options")
-            if len(options) > SELECT_OPTIONS_MAX:
-                self.add(
-                    options_at,
-                    f"{len(options)} options; Discord allows at most {SELECT_OPTIONS_MAX}",
-                )
+            self.count(options_at, len(options), "options", SELECT_OPTIONS_MAX)
             for j, option in enumerate(options):
                 if isinstance(option, Mapping):
                     option_at = subfield(options_at, j)
