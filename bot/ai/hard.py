@@ -19,7 +19,7 @@ from typing import TypeVar
 
 from bot.engine import SUITS, Action, Bid, ChooseTrump, Game, Phase, Play, score
 
-from . import normal
+from . import normal, search
 from .cards import JOKER_WINS, NO_TRUMPS, Suits, bits, note_void, one_of_each_face, suits_for
 from .common import seats_after, successors
 from .evaluate import card_probs, utility
@@ -123,6 +123,10 @@ OWN_MODEL = True
 """In play-outs ``hard``'s own seat also plays as ``normal`` does, from its own knowledge,
 instead of with the quick policy that sees the sampled deal (which overrates how well it can
 duck late: strategy fusion)."""
+
+PLAY_SEARCH = False
+"""Card play by information-set tree search (``bot.ai.search``) instead of the sampling
+race, where the search can play the position (``search.usable``)."""
 
 SIGHTED = 0.0
 """The chance, per sample and other seat, that the seat plays the play-out with the quick
@@ -339,6 +343,10 @@ def decide(
 
         trump = _race(list(range(4)), draw, trump_value, more, lambda t: -t)
         return ChooseTrump(SUITS[trump])
+
+    if PLAY_SEARCH and search.usable(table):
+        card = search.choose_card(table, det, rng, deadline, iterations)
+        return Play(table.pack.cards[card])
 
     moves = _moves(det.public, me)
     led = det.public.led_id

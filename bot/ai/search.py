@@ -1,0 +1,305 @@
+"""Information-set Monte Carlo tree search (ISMCTS) for ``hard``'s card play.
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): one tree over this seat's
+information sets, its nodes keyed by the cards played since the decision (public, so a path
+through the tree is what this seat would see, never a sampled hand). Each iteration takes one
+determinisation (a deal of the unseen cards that follows the others' bids and plays,
+``infer.consistent_sample``, drawn into a pool as the budget allows), walks the tree choosing
+among the cards legal in that deal by UCB with availability counts (every seat maximising its
+own score; the others' nodes too are keyed by what is public, so they do not see the deal
+either), adds one node, plays the rest of the hand at random and backs every seat's points up
+its own edges. The decision is the root card played most often.
+
+Only for the play of a hand without the joker's no-trump rules and not blind; everything else
+(bids, trump choice) stays ``hard``'s (``bot.ai.hard``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from bot.engine import Game, score
+
+from .cards import bits, suits_for
+from .common import successors
+from .evaluate import utility
+from .infer import BidModel, PlayModel, consistent_sample
+from .knowledge import Table
+from .sanitise import Determiniser
+
+C = 3.0
+"""The UCB exploration constant, in points."""
+POOL = 48
+"""Determinisations drawn at most (each is costly: inference from the bids and the play)."""
+DRAW_SHARE = 0.35
+"""At most this share of the time goes to drawing determinisations."""
+FIXED_POOL = 16
+"""Determinisations drawn with a fixed number of iterations (tests, reproducible runs)."""
+BATCH = 64
+"""Iterations between looks at the clock."""
+ROLLOUT = "random"
+"""The play-out policy: ``random``, or ``greedy`` (a cheap bid-aware rule: short of its bid a
+seat plays its highest card that takes the trick so far, else its lowest; otherwise its highest
+card that does not; a leader its highest or lowest card), with a random card at ``EPSILON``."""
+EPSILON = 0.1
+INFER = True
+"""Determinisations follow the others' bids and plays; else uniform (``Determiniser.sample``)."""
+
+STATS: list[tuple[int, int]] = []
+"""(iterations, determinisations) of each decision, for measuring."""
+
+Edge = list  # [visits, total reward of the seat that moved, availability, child node]
+
+
+def usable(table: Table) -> bool:
+    """Can the search play this position? Card play, no joker in no trumps, not blind."""
+    pack = table.pack
+    return table.playing and not table.blind and not (pack.joker >= 0 and table.suits.trump < 0)
+
+
+class _Search:
+    """One decision's tree and the state every iteration reads."""
+
+    def __init__(self, det: Determiniser, table: Table, rng: random.Random) -> None:
+        g = det.public
+        self.det = det
+        self.rng = rng
+        self.seats = g.seats
+        self.k = len(g.seats)
+        self.dups = g.pack.has_duplicates
+        self.face = g.pack.face_of
+        n = g.cards_each
+        scoring = table.rules.scoring
+        self.scoring = scoring
+        self.number = g.hand_number
+        bids = g.bids
+        # utils[s][w]: seat s's utility for taking w tricks in all
+        self.utils: list[list[float]] = [[0.0] * (n + 1) for _ in range(g.players)]
+        for s in g.seats:
+            b = bids[s] or 0
+            self.utils[s] = [
+                float(utility(scoring, score(scoring, b, w, n, self.k))) for w in range(n + 1)
+            ]
+        self.bids = [b or 0 for b in bids]
+        self.nxt = successors(g.seats)
+        self.cards_left = sum(g.hand_mask(s).bit_count() for s in g.seats)
+        trump = g.trump_id
+        self.suits = suits_for(g.pack.name, trump if trump >= 0 else -1)
+        self.root: dict[int, Edge] = {}
+        self.iterations = 0
+
+    def run(self, pool: list[Game], count: int) -> None:
+        """``count`` iterations, each on a determinisation chosen at random from ``pool``."""
+        rng = self.rng
+        rand = rng.random
+        sqrt = math.sqrt
+        log = math.log
+        c_ucb = C
+        k = self.k
+        dups = self.dups
+        face = self.face
+        utils = self.utils
+        number = self.number
+        scoring = self.scoring
+        held: dict[int, int] = {}
+        greedy = ROLLOUT == "greedy" and not dups
+        for _ in range(count):
+            g = pool[int(rand() * len(pool))].copy()
+            node = self.root
+            path: list[tuple[Edge, int]] = []
+            r = self.cards_left
+            while r > k:
+                s = g.turn
+                m = g.legal_mask(s)
+                if dups:
+                    held = {}
+                    for c in bits(m):
+                        held.setdefault(face[c], c)
+                    keys = list(held)
+                else:
+                    keys = bits(m)
+                fresh = [x for x in keys if x not in node]
+                if fresh:
+                    x = fresh[int(rand() * len(fresh))]
+                    e: Edge = [0, 0.0, 0, {}]
+                    node[x] = e
+                    for y in keys:
+                        ey = node.get(y)
+                        if ey is not None:
+                            ey[2] += 1
+                    path.append((e, s))
+                    g.apply_fast(s, held[x] if dups else x)
+                    r -= 1
+                    break
+                best = None
+                best_v = -1e300
+                for y in keys:
+                    ey = node[y]
+                    ey[2] += 1
+                    v = ey[1] / ey[0] + c_ucb * sqrt(log(ey[2]) / ey[0])
+                    if v > best_v:
+                        best_v, best, x = v, ey, y
+                assert best is not None
+                path.append((best, s))
+                g.apply_fast(s, held[x] if dups else x)
+                node = best[3]
+                r -= 1
+            # a random play-out to the last trick (with duplicates, to the end: the engine
+            # knows which copy wins and what a cancelled trick is worth)
+            if greedy:
+                won = self._greedy(g, r)
+                for e, s in path:
+                    e[0] += 1
+                    e[1] += utils[s][won[s]]
+                continue
+            stop = 0 if dups else k
+            while r > stop:
+                s = g.turn
+                m = g.legal_mask(s)
+                j = int(rand() * m.bit_count())
+                while j:
+                    m &= m - 1
+                    j -= 1
+                g.apply_fast(s, (m & -m).bit_length() - 1)
+                r -= 1
+            if dups:
+                points = g.history()[number - 1].points
+                assert points is not None
+                for e, s in path:
+                    e[0] += 1
+                    e[1] += utility(scoring, points[s])
+                continue
+            won = list(g.tricks_won)
+            if r:
+                won[self._last_trick(g)] += 1
+            for e, s in path:
+                e[0] += 1
+                e[1] += utils[s][won[s]]
+        self.iterations += count
+
+    def _greedy(self, g: Game, r: int) -> list[int]:
+        """Play the hand out with the ``greedy`` rule (no duplicates): tricks won per seat."""
+        seats = self.seats
+        k = self.k
+        nxt = self.nxt
+        suits = self.suits
+        beats = suits.beats
+        key = suits.strength.__getitem__
+        masks = suits.masks
+        eff = suits.eff
+        bids = self.bids
+        rand = self.rng.random
+        eps = EPSILON
+        hands = [g.hand_mask(q) if q in seats else 0 for q in range(g.players)]
+        won = list(g.tricks_won)
+        trick = g.trick_ids
+        pos = len(trick)
+        best = bseat = -1
+        led = 0
+        if pos:
+            i = suits.winner_index(trick)
+            best = trick[i]
+            bseat = g.leader
+            for _ in range(i):
+                bseat = nxt[bseat]
+            led = masks[eff[trick[0]]]
+        s = g.turn
+        while r:
+            h = hands[s]
+            m = h & led or h if pos else h
+            if not m & (m - 1):
+                c = m.bit_length() - 1
+            elif rand() < eps:
+                j = int(rand() * m.bit_count())
+                while j:
+                    m &= m - 1
+                    j -= 1
+                c = (m & -m).bit_length() - 1
+            else:
+                want = won[s] < bids[s]
+                cs = bits(m)
+                if pos:
+                    win = [x for x in cs if beats(x, best)]
+                    if want:
+                        c = max(win, key=key) if win else min(cs, key=key)
+                    else:
+                        lose = [x for x in cs if x not in win]
+                        c = max(lose or cs, key=key)
+                else:
+                    c = max(cs, key=key) if want else min(cs, key=key)
+            hands[s] ^= 1 << c
+            if not pos:
+                led = masks[eff[c]]
+                best, bseat = c, s
+            elif beats(c, best):
+                best, bseat = c, s
+            pos += 1
+            r -= 1
+            if pos == k:
+                won[bseat] += 1
+                pos = 0
+                s = bseat
+            else:
+                s = nxt[s]
+        return won
+
+    def _last_trick(self, g: Game) -> int:
+        """The winner of the last trick, every seat holding one card (no trick in progress)."""
+        s = g.turn
+        order = []
+        cards = []
+        for _ in range(self.k):
+            order.append(s)
+            cards.append(g.hand_mask(s).bit_length() - 1)
+            s = self.seats[(self.seats.index(s) + 1) % self.k]
+        return order[self.suits.winner_index(cards)]
+
+    def choice(self) -> int:
+        """The root card (a card id; with duplicates, a face) played most often."""
+        return max(
+            self.root, key=lambda x: (self.root[x][0], self.root[x][1] / max(1, self.root[x][0]))
+        )
+
+
+def choose_card(
+    table: Table,
+    det: Determiniser,
+    rng: random.Random,
+    deadline: float | None,
+    iterations: int | None,
+) -> int:
+    """The card id this seat plays (one held copy of the chosen face)."""
+    model = BidModel(table)
+    plays = PlayModel(table)
+
+    def draw() -> Game:
+        return consistent_sample(det, model, rng, plays) if INFER else det.sample(rng)
+
+    search = _Search(det, table, rng)
+    pool: list[Game] = []
+    if iterations is not None:
+        pool = [draw() for _ in range(min(FIXED_POOL, max(1, iterations)))]
+        search.run(pool, iterations)
+    else:
+        assert deadline is not None
+        start = time.perf_counter()
+        drawing = 0.0
+        pool.append(draw())
+        drawing = time.perf_counter() - start
+        while True:
+            now = time.perf_counter()
+            if now >= deadline:
+                break
+            if len(pool) < POOL and drawing < DRAW_SHARE * (now - start):
+                t0 = now
+                pool.append(draw())
+                drawing += time.perf_counter() - t0
+            else:
+                search.run(pool, BATCH)
+    x = search.choice()
+    STATS.append((search.iterations, len(pool)))
+    if det.public.pack.has_duplicates:
+        return next(c for c in bits(table.mine) if det.public.pack.face_of[c] == x)
+    return x

@@ -1,0 +1,122 @@
+"""hard's card play by information-set tree search (``bot.ai.search``, ``hard.PLAY_SEARCH``):
+legal under every rule option, only the seat's view, within its budget."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from pytest import MonkeyPatch
+
+from bot.ai import decide, hard, search
+from bot.ai.cards import Suits
+from bot.ai.knowledge import Table
+from bot.ai.sanitise import Determiniser, public_game
+from bot.engine import Game, Phase, Play, Settings
+from tests.ai.helpers import play_game, random_settings
+from tests.ai.test_boundary import games_at
+
+
+@pytest.fixture(autouse=True)
+def searching(monkeypatch: MonkeyPatch) -> None:
+    monkeypatch.setattr(hard, "PLAY_SEARCH", True)
+
+
+def _mid_hand(seed: int, plays: int, settings: Settings | None = None) -> Game:
+    s = settings or Settings(preset="first-to-101", sequence="fixed", max_cards=10)
+    g = Game.new(s, 4, seed=seed)
+    while g.phase is not Phase.PLAYING or plays:
+        if g.phase is Phase.PLAYING:
+            plays -= 1
+        seat = g.turn
+        g.apply(seat, decide(g, seat, level="normal", seed=seed))
+    return g
+
+
+def test_search_finishes_random_games_legally() -> None:
+    rng = random.Random("search")
+    for i in range(12):
+        settings, players = random_settings(rng)
+        game = Game.new(settings, players, seed=i, first_dealer=i % players)
+        play_game(game, ["hard"] * players, rng, iterations=40)
+        assert game.phase is Phase.GAME_OVER
+
+
+def test_search_plays_duplicated_packs_and_the_joker_legally() -> None:
+    rng = random.Random(4)
+    for pack, dup in (("104", "later-wins"), ("104", "cancel"), ("52+joker", "first-wins")):
+        settings = Settings(preset="first-to-101", pack=pack, duplicates=dup, max_cards=6)
+        game = Game.new(settings, 4, seed=7)
+        play_game(game, ["hard", "normal", "hard", "normal"], rng, iterations=60, max_actions=120)
+
+
+@pytest.mark.parametrize("step", [9, 17])
+def test_hidden_cards_do_not_change_the_searchs_card(step: int) -> None:
+    for seed in (3, 8):
+        one, two, seat = games_at(step, seed)
+        assert one.phase is Phase.PLAYING
+        a = decide(one, seat, level="hard", seed=5, iterations=300)
+        b = decide(two, seat, level="hard", seed=5, iterations=300)
+        assert a == b
+
+
+def test_same_seed_same_card() -> None:
+    g = _mid_hand(21, 5)
+    seat = g.turn
+    a = decide(g, seat, level="hard", seed=2, iterations=500)
+    assert a == decide(g, seat, level="hard", seed=2, iterations=500)
+
+
+def test_the_search_decides_within_its_budget() -> None:
+    for seed in range(3):
+        g = _mid_hand(seed, 2 + seed)
+        seat = g.turn
+        t0 = time.perf_counter()
+        action = decide(g, seat, level="hard", budget_s=0.25, seed=seed)
+        assert time.perf_counter() - t0 < 0.25
+        assert action in g.legal_actions(seat)
+
+
+def test_the_last_trick_goes_to_the_engines_winner() -> None:
+    rng = random.Random(1)
+    for seed in range(20):
+        g = _mid_hand(seed, 0)
+        seat = g.turn
+        table = Table.from_view(g.view(seat), g.rules)
+        s = search._Search(Determiniser(public_game(g, table, rng), table), table, rng)
+        while g.hand_mask(g.seats[0]).bit_count() > 1 or g.trick_ids:
+            p = g.turn
+            g.apply_fast(p, rng.choice([c for c in range(52) if g.legal_mask(p) >> c & 1]))
+        won = list(g.tricks_won)
+        winner = s._last_trick(g)
+        while g.phase is Phase.PLAYING and g.hand_number == 1:
+            g.apply_fast(g.turn, g.legal_mask(g.turn).bit_length() - 1)
+        won[winner] += 1
+        assert tuple(won) == g.history()[0].won
+
+
+def table_suits(g: Game, seat: int) -> Suits:
+    return Table.from_view(g.view(seat), g.rules).suits
+
+
+def test_a_seat_that_bid_nothing_ducks_what_it_can() -> None:
+    """Every seat plays to the lead it must follow: a zero bid throws its lowest card under
+    the trick's winner rather than take it (the search sees only this seat's view)."""
+    for seed in range(40):
+        g = _mid_hand(seed, 1)
+        seat = g.turn
+        if g.bids[seat] != 0 or g.tricks_won[seat]:
+            continue
+        trick = g.trick_ids
+        suits = table_suits(g, seat)
+        best = trick[suits.winner_index(trick)]
+        follow = [c for c in range(g.pack.size) if g.legal_mask(seat) >> c & 1]
+        under = [c for c in follow if not suits.beats(c, best)]
+        if len(follow) < 2 or not under or len(under) == len(follow):
+            continue
+        action = decide(g, seat, level="hard", seed=seed, iterations=2000)
+        assert isinstance(action, Play)
+        assert action.card in [g.pack.cards[c] for c in under]
+        return
+    pytest.skip("no such position in these deals")
