@@ -128,6 +128,10 @@ PLAY_SEARCH = False
 """Card play by information-set tree search (``bot.ai.search``) instead of the sampling
 race, where the search can play the position (``search.usable``)."""
 
+BID_SEARCH = False
+"""Bids by the same tree search (``search.choose_bid``) where it can bid
+(``search.bids_usable``)."""
+
 SIGHTED = 0.0
 """The chance, per sample and other seat, that the seat plays the play-out with the quick
 policy that sees the sampled deal instead of as ``normal``: a mix of two models of the others,
@@ -321,6 +325,8 @@ def decide(
         legal = sorted(a.n for a in view.legal_actions if isinstance(a, Bid))
         guess = normal.choose_bid(table)
         cands = [b for b in legal if abs(b - guess) <= 2] or legal
+        if BID_SEARCH and search.bids_usable(table):
+            return Bid(search.choose_bid(table, det, rng, deadline, iterations, cands))
 
         def draw_bidding() -> tuple[Game, dict[int, list[float]]]:
             d = draw()

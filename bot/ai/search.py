@@ -19,10 +19,13 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
-from bot.engine import Game, score
+from bot.engine import Game, Phase, score
 
-from .cards import bits, suits_for
+from .cards import TRUMP_PENDING, bits, suits_for
 from .common import successors
 from .evaluate import utility
 from .infer import BidModel, PlayModel, consistent_sample
@@ -44,6 +47,8 @@ ROLLOUT = "random"
 seat plays its highest card that takes the trick so far, else its lowest; otherwise its highest
 card that does not; a leader its highest or lowest card), with a random card at ``EPSILON``."""
 EPSILON = 0.1
+SETTLE_FROM = 512
+"""Iterations before a decision may end early (when its most visited card can't be caught)."""
 INFER = True
 """Determinisations follow the others' bids and plays; else uniform (``Determiniser.sample``)."""
 
@@ -59,39 +64,51 @@ def usable(table: Table) -> bool:
     return table.playing and not table.blind and not (pack.joker >= 0 and table.suits.trump < 0)
 
 
+@dataclass(slots=True)
+class _Deal:
+    """A determinisation to search from: the game, each seat's utility for every trick count
+    (``utils[seat][tricks]``, from the bids in it) and the bids."""
+
+    game: Game
+    utils: list[list[float]]
+    bids: list[int]
+
+
 class _Search:
     """One decision's tree and the state every iteration reads."""
 
     def __init__(self, det: Determiniser, table: Table, rng: random.Random) -> None:
         g = det.public
-        self.det = det
         self.rng = rng
         self.seats = g.seats
         self.k = len(g.seats)
         self.dups = g.pack.has_duplicates
         self.face = g.pack.face_of
-        n = g.cards_each
-        scoring = table.rules.scoring
-        self.scoring = scoring
+        self.n = g.cards_each
+        self.players = g.players
+        self.scoring = table.rules.scoring
         self.number = g.hand_number
-        bids = g.bids
-        # utils[s][w]: seat s's utility for taking w tricks in all
-        self.utils: list[list[float]] = [[0.0] * (n + 1) for _ in range(g.players)]
-        for s in g.seats:
-            b = bids[s] or 0
-            self.utils[s] = [
-                float(utility(scoring, score(scoring, b, w, n, self.k))) for w in range(n + 1)
-            ]
-        self.bids = [b or 0 for b in bids]
         self.nxt = successors(g.seats)
-        self.cards_left = sum(g.hand_mask(s).bit_count() for s in g.seats)
         trump = g.trump_id
         self.suits = suits_for(g.pack.name, trump if trump >= 0 else -1)
         self.root: dict[int, Edge] = {}
         self.iterations = 0
 
-    def run(self, pool: list[Game], count: int) -> None:
-        """``count`` iterations, each on a determinisation chosen at random from ``pool``."""
+    def deal(self, g: Game) -> _Deal:
+        """``g`` (its bids all made) as a determinisation to search from."""
+        n, k, scoring = self.n, self.k, self.scoring
+        bids = [b or 0 for b in g.bids]
+        utils = [[0.0] * (n + 1) for _ in range(self.players)]
+        for s in self.seats:
+            b = bids[s]
+            utils[s] = [float(utility(scoring, score(scoring, b, w, n, k))) for w in range(n + 1)]
+        return _Deal(g, utils, bids)
+
+    def run(
+        self, count: int, start: Callable[[], tuple[_Deal, dict[int, Edge], list[Any]]]
+    ) -> None:
+        """``count`` iterations, each from ``start()``: a determinisation (copied here), the
+        tree node it starts at and the edges taken to reach it (with the seat that took each)."""
         rng = self.rng
         rand = rng.random
         sqrt = math.sqrt
@@ -100,16 +117,15 @@ class _Search:
         k = self.k
         dups = self.dups
         face = self.face
-        utils = self.utils
         number = self.number
         scoring = self.scoring
         held: dict[int, int] = {}
         greedy = ROLLOUT == "greedy" and not dups
         for _ in range(count):
-            g = pool[int(rand() * len(pool))].copy()
-            node = self.root
-            path: list[tuple[Edge, int]] = []
-            r = self.cards_left
+            d, node, path = start()
+            g = d.game.copy()
+            r = sum(g.hand_mask(q).bit_count() for q in self.seats)
+            utils = d.utils
             while r > k:
                 s = g.turn
                 m = g.legal_mask(s)
@@ -146,14 +162,14 @@ class _Search:
                 g.apply_fast(s, held[x] if dups else x)
                 node = best[3]
                 r -= 1
-            # a random play-out to the last trick (with duplicates, to the end: the engine
-            # knows which copy wins and what a cancelled trick is worth)
             if greedy:
-                won = self._greedy(g, r)
+                won = self._greedy(g, r, d.bids)
                 for e, s in path:
                     e[0] += 1
                     e[1] += utils[s][won[s]]
                 continue
+            # a random play-out to the last trick (with duplicates, to the end: the engine
+            # knows which copy wins and what a cancelled trick is worth)
             stop = 0 if dups else k
             while r > stop:
                 s = g.turn
@@ -179,7 +195,24 @@ class _Search:
                 e[1] += utils[s][won[s]]
         self.iterations += count
 
-    def _greedy(self, g: Game, r: int) -> list[int]:
+    def select(self, node: dict[int, Edge], keys: list[int]) -> tuple[int, Edge]:
+        """UCB among ``keys`` (every one available), an untried one first."""
+        for x in keys:
+            if x not in node:
+                node[x] = [0, 0.0, 0, {}]
+        best = keys[0]
+        best_v = -1e300
+        for x in keys:
+            e = node[x]
+            e[2] += 1
+            if not e[0]:
+                return x, e
+            v = e[1] / e[0] + C * math.sqrt(math.log(e[2]) / e[0])
+            if v > best_v:
+                best_v, best = v, x
+        return best, node[best]
+
+    def _greedy(self, g: Game, r: int, bids: list[int]) -> list[int]:
         """Play the hand out with the ``greedy`` rule (no duplicates): tricks won per seat."""
         seats = self.seats
         k = self.k
@@ -189,7 +222,6 @@ class _Search:
         key = suits.strength.__getitem__
         masks = suits.masks
         eff = suits.eff
-        bids = self.bids
         rand = self.rng.random
         eps = EPSILON
         hands = [g.hand_mask(q) if q in seats else 0 for q in range(g.players)]
@@ -256,11 +288,53 @@ class _Search:
             s = self.seats[(self.seats.index(s) + 1) % self.k]
         return order[self.suits.winner_index(cards)]
 
+    def lead(self) -> int:
+        """How many more visits the most visited root card has than the next."""
+        visits = sorted((e[0] for e in self.root.values()), reverse=True)
+        return visits[0] - visits[1] if len(visits) > 1 else visits[0]
+
     def choice(self) -> int:
         """The root card (a card id; with duplicates, a face) played most often."""
         return max(
             self.root, key=lambda x: (self.root[x][0], self.root[x][1] / max(1, self.root[x][0]))
         )
+
+
+def _drive(
+    search: _Search,
+    draw: Callable[[], None],
+    drawn: Callable[[], int],
+    start: Callable[[], tuple[_Deal, dict[int, Edge], list[Any]]],
+    deadline: float | None,
+    iterations: int | None,
+) -> None:
+    """Draw determinisations (``draw`` adds one; ``drawn`` counts them) and search from them:
+    ``iterations`` after ``FIXED_POOL`` draws, or until ``deadline``, giving at most
+    ``DRAW_SHARE`` of the time to drawing, up to ``POOL``, and ending early once the most
+    visited root choice can't be caught in the time left."""
+    if iterations is not None:
+        for _ in range(min(FIXED_POOL, max(1, iterations))):
+            draw()
+        search.run(iterations, start)
+        return
+    assert deadline is not None
+    begin = time.perf_counter()
+    draw()
+    drawing = time.perf_counter() - begin
+    searching = 0.0
+    while True:
+        now = time.perf_counter()
+        if now >= deadline:
+            break
+        if drawn() < POOL and drawing < DRAW_SHARE * (now - begin):
+            draw()
+            drawing += time.perf_counter() - now
+            continue
+        search.run(BATCH, start)
+        searching += time.perf_counter() - now
+        done = search.iterations
+        if done >= SETTLE_FROM and search.lead() > done / searching * (deadline - now):
+            break
 
 
 def choose_card(
@@ -273,33 +347,94 @@ def choose_card(
     """The card id this seat plays (one held copy of the chosen face)."""
     model = BidModel(table)
     plays = PlayModel(table)
-
-    def draw() -> Game:
-        return consistent_sample(det, model, rng, plays) if INFER else det.sample(rng)
-
     search = _Search(det, table, rng)
-    pool: list[Game] = []
-    if iterations is not None:
-        pool = [draw() for _ in range(min(FIXED_POOL, max(1, iterations)))]
-        search.run(pool, iterations)
-    else:
-        assert deadline is not None
-        start = time.perf_counter()
-        drawing = 0.0
-        pool.append(draw())
-        drawing = time.perf_counter() - start
-        while True:
-            now = time.perf_counter()
-            if now >= deadline:
-                break
-            if len(pool) < POOL and drawing < DRAW_SHARE * (now - start):
-                t0 = now
-                pool.append(draw())
-                drawing += time.perf_counter() - t0
-            else:
-                search.run(pool, BATCH)
+    pool: list[_Deal] = []
+    rand = rng.random
+
+    def draw() -> None:
+        g = consistent_sample(det, model, rng, plays) if INFER else det.sample(rng)
+        pool.append(search.deal(g))
+
+    def start() -> tuple[_Deal, dict[int, Edge], list[Any]]:
+        return pool[int(rand() * len(pool))], search.root, []
+
+    _drive(search, draw, pool.__len__, start, deadline, iterations)
     x = search.choice()
     STATS.append((search.iterations, len(pool)))
-    if det.public.pack.has_duplicates:
-        return next(c for c in bits(table.mine) if det.public.pack.face_of[c] == x)
+    pack = det.public.pack
+    if pack.has_duplicates:
+        return next(c for c in bits(table.mine) if pack.face_of[c] == x)
     return x
+
+
+def bids_usable(table: Table) -> bool:
+    """Can the search bid here? The trump known, no joker in no trumps, not blind, more than
+    one card, bids in turn or secret (not knock)."""
+    pack = table.pack
+    return (
+        table.view.phase is Phase.BIDDING
+        and table.trump != TRUMP_PENDING
+        and not table.blind
+        and not (pack.joker >= 0 and table.suits.trump < 0)
+        and table.cards_each > 1
+        and table.rules.bidding != "knock"
+    )
+
+
+def choose_bid(
+    table: Table,
+    det: Determiniser,
+    rng: random.Random,
+    deadline: float | None,
+    iterations: int | None,
+    cands: list[int],
+) -> int:
+    """This seat's bid among ``cands``: a root over the bids above the same card-play tree.
+    Each determinisation follows the bids seen (``infer.BidModel``); the later bidders bid in
+    it as ``normal`` would with their sampled hands (having seen this seat's candidate); the
+    tree then branches on the bids made (public) before the first card."""
+    me = table.seat
+    model = BidModel(table)
+    search = _Search(det, table, rng)
+    draws: list[tuple[Game, dict[int, list[float]]]] = []
+    after: dict[tuple[int, int], _Deal] = {}
+    rand = rng.random
+
+    def draw() -> None:
+        d = consistent_sample(det, model, rng, None) if INFER else det.sample(rng)
+        draws.append((d, {s: model.probs(s, d.hand_mask(s)) for s in d.seats if s != me}))
+
+    def start() -> tuple[_Deal, dict[int, Edge], list[Any]]:
+        b, edge = search.select(search.root, cands)
+        i = int(rand() * len(draws))
+        deal = after.get((i, b))
+        if deal is None:
+            g = draws[i][0].copy()
+            _finish_bidding(g, me, b, model, draws[i][1])
+            deal = after[i, b] = search.deal(g)
+        key = hash(tuple(deal.bids))
+        node = edge[3].get(key)
+        if node is None:
+            node = edge[3][key] = {}
+        return deal, node, [(edge, me)]
+
+    _drive(search, draw, draws.__len__, start, deadline, iterations)
+    STATS.append((search.iterations, len(draws)))
+    return search.choice()
+
+
+def _finish_bidding(
+    g: Game, me: int, my_bid: int, model: BidModel, probs: dict[int, list[float]]
+) -> None:
+    """The rest of the bidding: the later bidders bid as ``normal`` would (``BidModel.bid``)
+    with their sampled hands and the bids they have seen, this seat's candidate among them."""
+    secret = model.secret
+    while g.phase is Phase.BIDDING:
+        s = g.turn
+        m = g.legal_mask(s)
+        if s == me:
+            want = my_bid
+        else:
+            seen = [-1] * g.players if secret else [b if b is not None else -1 for b in g.bids]
+            want = model.bid(s, probs[s], seen)
+        g.apply_fast(s, min(bits(m), key=lambda b: (abs(b - want), b)))

@@ -18,9 +18,11 @@ from tests.ai.helpers import play_game, random_settings
 from tests.ai.test_boundary import games_at
 
 
-@pytest.fixture(autouse=True)
-def searching(monkeypatch: MonkeyPatch) -> None:
+@pytest.fixture(autouse=True, params=["random", "greedy"])
+def searching(monkeypatch: MonkeyPatch, request: pytest.FixtureRequest) -> None:
     monkeypatch.setattr(hard, "PLAY_SEARCH", True)
+    monkeypatch.setattr(hard, "BID_SEARCH", True)
+    monkeypatch.setattr(search, "ROLLOUT", request.param)
 
 
 def _mid_hand(seed: int, plays: int, settings: Settings | None = None) -> Game:
@@ -51,11 +53,11 @@ def test_search_plays_duplicated_packs_and_the_joker_legally() -> None:
         play_game(game, ["hard", "normal", "hard", "normal"], rng, iterations=60, max_actions=120)
 
 
-@pytest.mark.parametrize("step", [9, 17])
-def test_hidden_cards_do_not_change_the_searchs_card(step: int) -> None:
+@pytest.mark.parametrize("step", [0, 2, 9, 17])
+def test_hidden_cards_do_not_change_the_searchs_decision(step: int) -> None:
     for seed in (3, 8):
         one, two, seat = games_at(step, seed)
-        assert one.phase is Phase.PLAYING
+        assert one.phase is (Phase.PLAYING if step > 4 else Phase.BIDDING)
         a = decide(one, seat, level="hard", seed=5, iterations=300)
         b = decide(two, seat, level="hard", seed=5, iterations=300)
         assert a == b
@@ -69,8 +71,8 @@ def test_same_seed_same_card() -> None:
 
 
 def test_the_search_decides_within_its_budget() -> None:
-    for seed in range(3):
-        g = _mid_hand(seed, 2 + seed)
+    for seed in range(4):
+        g = _mid_hand(seed, 2 + seed) if seed else Game.new(Settings(preset="first-to-101"), 4)
         seat = g.turn
         t0 = time.perf_counter()
         action = decide(g, seat, level="hard", budget_s=0.25, seed=seed)
