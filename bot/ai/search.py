@@ -29,7 +29,7 @@ from .cards import TRUMP_PENDING, bits, suits_for
 from .common import successors
 from .evaluate import utility
 from .infer import BidModel, PlayModel, consistent_sample
-from .knowledge import Table
+from .knowledge import Table, sample_hands
 from .sanitise import Determiniser
 
 C = 3.0
@@ -44,11 +44,23 @@ BATCH = 64
 """Iterations between looks at the clock."""
 ROLLOUT = "random"
 """The play-out policy: ``random``, or ``greedy`` (a cheap bid-aware rule: short of its bid a
-seat plays its highest card that takes the trick so far, else its lowest; otherwise its highest
-card that does not; a leader its highest or lowest card), with a random card at ``EPSILON``."""
+seat plays its highest card that takes the trick so far (the cheapest one when it plays last),
+else its lowest; otherwise its highest card that does not; a leader its highest or lowest card),
+with a random card at chance ``EPSILON``."""
 EPSILON = 0.1
 SETTLE_FROM = 512
 """Iterations before a decision may end early (when its most visited card can't be caught)."""
+DEPTH = 99
+"""Tree edges an iteration may walk before its play-out (1: a bandit over the root's cards)."""
+FRESH = False
+"""Every iteration deals the unseen cards afresh, uniformly (``Determiniser.sample``), instead
+of taking one from the pool of inferred deals (as OpenSpiel's ISMCTS does)."""
+QUICK = False
+"""With ``FRESH``: each fresh deal is kept with a chance that falls with how far a quick
+estimate of each other seat's tricks (a fixed value a card, ``_QuickBids``) is from its bid
+(up to ``QUICK_TRIES`` deals, else the likeliest): cheap inference from the bids."""
+QUICK_SIGMA = 1.0
+QUICK_TRIES = 8
 INFER = True
 """Determinisations follow the others' bids and plays; else uniform (``Determiniser.sample``)."""
 
@@ -93,15 +105,22 @@ class _Search:
         self.suits = suits_for(g.pack.name, trump if trump >= 0 else -1)
         self.root: dict[int, Edge] = {}
         self.iterations = 0
+        self._utils: dict[tuple[int, ...], list[list[float]]] = {}
 
     def deal(self, g: Game) -> _Deal:
         """``g`` (its bids all made) as a determinisation to search from."""
         n, k, scoring = self.n, self.k, self.scoring
         bids = [b or 0 for b in g.bids]
-        utils = [[0.0] * (n + 1) for _ in range(self.players)]
-        for s in self.seats:
-            b = bids[s]
-            utils[s] = [float(utility(scoring, score(scoring, b, w, n, k))) for w in range(n + 1)]
+        key = tuple(bids)
+        utils = self._utils.get(key)
+        if utils is None:
+            utils = [[0.0] * (n + 1) for _ in range(self.players)]
+            for s in self.seats:
+                b = bids[s]
+                utils[s] = [
+                    float(utility(scoring, score(scoring, b, w, n, k))) for w in range(n + 1)
+                ]
+            self._utils[key] = utils
         return _Deal(g, utils, bids)
 
     def run(
@@ -121,12 +140,14 @@ class _Search:
         scoring = self.scoring
         held: dict[int, int] = {}
         greedy = ROLLOUT == "greedy" and not dups
+        max_depth = DEPTH
         for _ in range(count):
             d, node, path = start()
             g = d.game.copy()
             r = sum(g.hand_mask(q).bit_count() for q in self.seats)
             utils = d.utils
-            while r > k:
+            depth = 0
+            while r > k and depth < max_depth:
                 s = g.turn
                 m = g.legal_mask(s)
                 if dups:
@@ -162,6 +183,7 @@ class _Search:
                 g.apply_fast(s, held[x] if dups else x)
                 node = best[3]
                 r -= 1
+                depth += 1
             if greedy:
                 won = self._greedy(g, r, d.bids)
                 for e, s in path:
@@ -255,7 +277,12 @@ class _Search:
                 if pos:
                     win = [x for x in cs if beats(x, best)]
                     if want:
-                        c = max(win, key=key) if win else min(cs, key=key)
+                        if not win:
+                            c = min(cs, key=key)
+                        elif pos == k - 1:  # last to play: the cheapest card that takes it
+                            c = min(win, key=key)
+                        else:
+                            c = max(win, key=key)
                     else:
                         lose = [x for x in cs if x not in win]
                         c = max(lose or cs, key=key)
@@ -355,16 +382,84 @@ def choose_card(
         g = consistent_sample(det, model, rng, plays) if INFER else det.sample(rng)
         pool.append(search.deal(g))
 
+    quick = _QuickBids(table) if FRESH and QUICK else None
+
     def start() -> tuple[_Deal, dict[int, Edge], list[Any]]:
+        if quick is not None:
+            return search.deal(quick.sample(det, rng)), search.root, []
+        if FRESH:
+            return search.deal(det.sample(rng)), search.root, []
         return pool[int(rand() * len(pool))], search.root, []
 
-    _drive(search, draw, pool.__len__, start, deadline, iterations)
+    if FRESH:
+        _drive(search, lambda: None, lambda: POOL, start, deadline, iterations)
+    else:
+        _drive(search, draw, pool.__len__, start, deadline, iterations)
     x = search.choice()
     STATS.append((search.iterations, len(pool)))
     pack = det.public.pack
     if pack.has_duplicates:
         return next(c for c in bits(table.mine) if pack.face_of[c] == x)
     return x
+
+
+_TRUMP_VALUE = (0.95, 0.85, 0.7, 0.55, 0.45, 0.4)
+_SIDE_VALUE = (0.8, 0.45, 0.2, 0.08)
+
+
+class _QuickBids:
+    """A cheap model of the others' bids: a fixed chance of a trick per card by its place from
+    the top of its suit (trumps worth more), summed over the hand a seat was dealt."""
+
+    def __init__(self, table: Table) -> None:
+        pack = table.pack
+        suits = table.suits
+        top = [
+            max((pack.rank_of[c] for c in bits(pack.suit_masks[x])), default=0) for x in range(4)
+        ]
+        value = []
+        for c in range(pack.size):
+            x = pack.suit_of[c]
+            if x == 4:
+                value.append(1.0)
+                continue
+            d = top[x] - pack.rank_of[c]
+            if x == suits.trump:
+                value.append(_TRUMP_VALUE[d] if d < len(_TRUMP_VALUE) else 0.3)
+            else:
+                value.append(_SIDE_VALUE[d] if d < len(_SIDE_VALUE) else 0.02)
+        self.value = value
+        usable = not table.blind and table.rules.bidding != "knock" and table.cards_each > 1
+        self.checks = [
+            (q, table.bids[q], table.played_by[q])
+            for q in table.seats
+            if usable and q != table.seat and table.bids[q] >= 0
+        ]
+
+    def weight(self, hands: list[int]) -> float:
+        """How well the deal ``hands`` explains the bids seen (1: every estimate on its bid)."""
+        value = self.value
+        w = 1.0
+        for q, bid, played in self.checks:
+            est = sum(value[c] for c in bits(hands[q] | played))
+            w *= math.exp(-((est - bid) ** 2) / (2 * QUICK_SIGMA**2))
+        return w
+
+    def sample(self, det: Determiniser, rng: random.Random) -> Game:
+        """A fresh deal kept with chance ``weight`` (the likeliest of ``QUICK_TRIES``)."""
+        t = det.table
+        best: list[int] = []
+        best_w = -1.0
+        for _ in range(QUICK_TRIES):
+            hands = sample_hands(
+                rng, det.pool, det.known, det.unknown, t.voids, t.suits.eff, t.seats
+            )
+            w = self.weight(hands)
+            if rng.random() < w:
+                return det.public.with_hands(hands)
+            if w > best_w:
+                best, best_w = hands, w
+        return det.public.with_hands(best)
 
 
 def bids_usable(table: Table) -> bool:

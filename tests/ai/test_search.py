@@ -17,12 +17,20 @@ from bot.engine import Game, Phase, Play, Settings
 from tests.ai.helpers import play_game, random_settings
 from tests.ai.test_boundary import games_at
 
+VARIANTS = {
+    "pool, random": {"ROLLOUT": "random"},
+    "pool, greedy": {"ROLLOUT": "greedy"},
+    "fresh, quick bids, greedy": {"ROLLOUT": "greedy", "FRESH": True, "QUICK": True},
+    "fresh, bandit": {"ROLLOUT": "random", "FRESH": True, "DEPTH": 1},
+}
 
-@pytest.fixture(autouse=True, params=["random", "greedy"])
+
+@pytest.fixture(autouse=True, params=list(VARIANTS))
 def searching(monkeypatch: MonkeyPatch, request: pytest.FixtureRequest) -> None:
     monkeypatch.setattr(hard, "PLAY_SEARCH", True)
     monkeypatch.setattr(hard, "BID_SEARCH", True)
-    monkeypatch.setattr(search, "ROLLOUT", request.param)
+    for name, value in VARIANTS[request.param].items():
+        monkeypatch.setattr(search, name, value)
 
 
 def _mid_hand(seed: int, plays: int, settings: Settings | None = None) -> Game:
@@ -122,3 +130,21 @@ def test_a_seat_that_bid_nothing_ducks_what_it_can() -> None:
         assert action.card in [g.pack.cards[c] for c in under]
         return
     pytest.skip("no such position in these deals")
+
+
+def test_the_quick_bid_model_weighs_the_real_deal_above_uniform_ones() -> None:
+    rng = random.Random(3)
+    real: list[float] = []
+    uniform: list[float] = []
+    for seed in range(12):
+        g = _mid_hand(seed, 0)
+        seat = g.turn
+        table = Table.from_view(g.view(seat), g.rules)
+        quick = search._QuickBids(table)
+        assert len(quick.checks) == 3
+        real.append(quick.weight([g.hand_mask(s) for s in range(4)]))
+        det = Determiniser(public_game(g, table, rng), table)
+        for _ in range(20):
+            d = det.sample(rng)
+            uniform.append(quick.weight([d.hand_mask(s) for s in range(4)]))
+    assert sum(real) / len(real) > 1.5 * sum(uniform) / len(uniform)
