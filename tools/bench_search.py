@@ -12,7 +12,7 @@ import argparse
 import statistics
 import time
 
-from bot.ai import decide, hard, search
+from bot.ai import Level, decide, hard, search
 from bot.engine import Phase
 from tools.reference import new_game
 
@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
             phase = "bid" if g.phase is Phase.BIDDING else "card"
             before = len(search.STATS)
             t0 = time.perf_counter()
-            level = "hard" if s == 0 else "normal"
+            level: Level = "hard" if s == 0 else "normal"
             action = decide(g, s, level=level, budget_s=a.budget, seed=step)
             took = time.perf_counter() - t0
             if len(search.STATS) > before:
@@ -48,8 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     for phase, xs in rows.items():
         if not xs:
             continue
-        its = statistics.median(x[0] for x in xs)
-        dets = statistics.median(x[1] for x in xs)
+        its = float(statistics.median(x[0] for x in xs))
+        dets = float(statistics.median(x[1] for x in xs))
         rate = sum(x[0] for x in xs) / sum(x[2] for x in xs)
         took = statistics.median(x[2] for x in xs)
         print(
