@@ -48,12 +48,12 @@ def main(argv: list[str] | None = None) -> int:
     for phase, xs in rows.items():
         if not xs:
             continue
-        its = float(statistics.median(x[0] for x in xs))
-        dets = float(statistics.median(x[1] for x in xs))
+        mid_its = float(statistics.median(x[0] for x in xs))
+        mid_dets = float(statistics.median(x[1] for x in xs))
         rate = sum(x[0] for x in xs) / sum(x[2] for x in xs)
         took = statistics.median(x[2] for x in xs)
         print(
-            f"{phase}: {len(xs)} decisions, {its:.0f} iterations and {dets:.0f} "
+            f"{phase}: {len(xs)} decisions, {mid_its:.0f} iterations and {mid_dets:.0f} "
             f"determinisations a decision (median), {took * 1000:.0f} ms (median), "
             f"{rate:.0f} iterations a second of decision time ({a.rollout} play-outs)"
         )
