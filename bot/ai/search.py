@@ -487,7 +487,9 @@ def choose_bid(
     """This seat's bid among ``cands``: a root over the bids above the same card-play tree.
     Each determinisation follows the bids seen (``infer.BidModel``); the later bidders bid in
     it as ``normal`` would with their sampled hands (having seen this seat's candidate); the
-    tree then branches on the bids made (public) before the first card."""
+    tree then branches on the bids made (public) before the first card. With ``FRESH``, a
+    fresh deal each iteration (weighed by ``_QuickBids`` with ``QUICK``), and the later bidders
+    bid their quick estimate."""
     me = table.seat
     model = BidModel(table)
     search = _Search(det, table, rng)
@@ -513,7 +515,28 @@ def choose_bid(
             node = edge[3][key] = {}
         return deal, node, [(edge, me)]
 
-    _drive(search, draw, draws.__len__, start, deadline, iterations)
+    quick = _QuickBids(table)
+
+    def start_fresh() -> tuple[_Deal, dict[int, Edge], list[Any]]:
+        b, edge = search.select(search.root, cands)
+        g = quick.sample(det, rng) if QUICK else det.sample(rng)
+        value = quick.value
+        while g.phase is Phase.BIDDING:
+            s = g.turn
+            m = g.legal_mask(s)
+            want = b if s == me else round(sum(value[c] for c in bits(g.hand_mask(s))))
+            g.apply_fast(s, min(bits(m), key=lambda x: (abs(x - want), x)))
+        deal = search.deal(g)
+        key = hash(tuple(deal.bids))
+        node = edge[3].get(key)
+        if node is None:
+            node = edge[3][key] = {}
+        return deal, node, [(edge, me)]
+
+    if FRESH:
+        _drive(search, lambda: None, lambda: POOL, start_fresh, deadline, iterations)
+    else:
+        _drive(search, draw, draws.__len__, start, deadline, iterations)
     STATS.append((search.iterations, len(draws)))
     return search.choice()
 
