@@ -1,4 +1,5 @@
-"""Compare duplicate arena runs saved with ``--save``, paired by deal.
+"""Compare arena runs saved with ``--save``, paired by deal (by deal and seat for runs
+against a level, where each hand is paired with the all-baseline hand on the same cards).
 
 ``python -m tools.pair runs/a.jsonl runs/b.jsonl`` prints, for each file, the candidate's margin
 over the reference a hand (95% interval, per deal), its exact rate and how often it took more or
@@ -23,9 +24,12 @@ def margins(path: str) -> tuple[dict[int, float], dict[str, float]]:
     with open(path, encoding="utf-8") as f:
         for line in f:
             r = json.loads(line)
-            sign = 1.0 if r["side"] == "candidate" else -1.0
-            per[r["deal"]] += sign * r["points"] / 4
-            if r["side"] == "candidate":
+            if "control_points" in r:  # the arena against a level: one candidate seat a hand
+                per[r["deal"] * 64 + r["seat"]] += r["points"] - r["control_points"]
+            else:
+                sign = 1.0 if r["side"] == "candidate" else -1.0
+                per[r["deal"]] += sign * r["points"] / 4
+            if r.get("side", "candidate") == "candidate":
                 hands += 1
                 bids += r["bid"]
                 exact += r["bid"] == r["tricks"]
@@ -50,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     for path, (per, s) in zip(a.files, runs, strict=True):
         m, ci = mean_ci(list(per.values()))
         print(
-            f"{path}: {len(per)} deals, margin {m:+.2f} ({m - ci:+.2f}..{m + ci:+.2f}), "
+            f"{path}: {len(per)} deals (or seats), margin {m:+.2f} ({m - ci:+.2f}..{m + ci:+.2f}), "
             f"exact {s['exact']:.1%}, over/under {s['over']}/{s['under']} of {s['hands']}, "
             f"mean bid {s['bid']:.2f}"
         )

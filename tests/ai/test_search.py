@@ -9,7 +9,7 @@ import time
 import pytest
 from pytest import MonkeyPatch
 
-from bot.ai import decide, hard, search
+from bot.ai import Level, decide, hard, search
 from bot.ai.cards import Suits
 from bot.ai.knowledge import Table
 from bot.ai.sanitise import Determiniser, public_game
@@ -148,3 +148,30 @@ def test_the_quick_bid_model_weighs_the_real_deal_above_uniform_ones() -> None:
             d = det.sample(rng)
             uniform.append(quick.weight([d.hand_mask(s) for s in range(4)]))
     assert sum(real) / len(real) > 1.5 * sum(uniform) / len(uniform)
+
+
+def _after_plays(seed: int, plays: int, others: Level) -> Game:
+    """A 4-player 10-card hand after the bids and ``plays`` cards, seat 0 playing as
+    ``normal`` and the others as ``others``."""
+    g = Game.new(Settings(preset="first-to-101", sequence="fixed", max_cards=10), 4, seed=seed)
+    while g.phase is not Phase.PLAYING or plays:
+        if g.phase is Phase.PLAYING:
+            plays -= 1
+        seat = g.turn
+        level: Level = "normal" if seat == 0 or g.phase is not Phase.PLAYING else others
+        g.apply(seat, decide(g, seat, level=level, seed=seed))
+    return g
+
+
+def test_players_unlike_normal_are_told_from_normal_ones() -> None:
+    flagged = {"normal": 0, "random": 0}
+    for others in flagged:
+        for seed in range(8):
+            g = _after_plays(seed, 12, others)  # type: ignore[arg-type]
+            seat = g.turn
+            table = Table.from_view(g.view(seat), g.rules)
+            rng = random.Random(seed)
+            det = Determiniser(public_game(g, table, rng), table)
+            flagged[others] += hard._unlike_normal(table, det, rng)
+    assert flagged["normal"] <= 2
+    assert flagged["random"] >= 6
