@@ -235,17 +235,50 @@ class _Search:
         return best, node[best]
 
     def _greedy(self, g: Game, r: int, bids: list[int]) -> list[int]:
-        """Play the hand out with the ``greedy`` rule (no duplicates): tricks won per seat."""
+        """Play the hand out with the ``greedy`` rule (no duplicates): tricks won per seat.
+        Card sets are bit masks: within a suit a higher id ranks higher."""
         seats = self.seats
         k = self.k
         nxt = self.nxt
         suits = self.suits
-        beats = suits.beats
-        key = suits.strength.__getitem__
+        beaters = suits.beaters
+        rank = suits.rank
         masks = suits.masks
         eff = suits.eff
+        trump = suits.trump
+        tmask = masks[trump] if trump >= 0 else 0
+        sides = [masks[x] for x in range(4) if x != trump]
         rand = self.rng.random
         eps = EPSILON
+
+        def top(m: int) -> int:
+            """The strongest card of ``m``: its highest trump, else its highest-ranked card."""
+            t = m & tmask
+            if t:
+                return t.bit_length() - 1
+            c, cr = -1, -1
+            for sm in sides:
+                x = m & sm
+                if x:
+                    x = x.bit_length() - 1
+                    if rank[x] > cr:
+                        c, cr = x, rank[x]
+            return c
+
+        def bottom(m: int) -> int:
+            """The weakest card of ``m``: its lowest-ranked side card, else its lowest trump."""
+            c, cr = -1, 1 << 30
+            for sm in sides:
+                x = m & sm
+                if x:
+                    x = (x & -x).bit_length() - 1
+                    if rank[x] < cr:
+                        c, cr = x, rank[x]
+            if c < 0:
+                t = m & tmask
+                c = (t & -t).bit_length() - 1
+            return c
+
         hands = [g.hand_mask(q) if q in seats else 0 for q in range(g.players)]
         won = list(g.tricks_won)
         trick = g.trick_ids
@@ -271,28 +304,24 @@ class _Search:
                     m &= m - 1
                     j -= 1
                 c = (m & -m).bit_length() - 1
-            else:
-                want = won[s] < bids[s]
-                cs = bits(m)
-                if pos:
-                    win = [x for x in cs if beats(x, best)]
-                    if want:
-                        if not win:
-                            c = min(cs, key=key)
-                        elif pos == k - 1:  # last to play: the cheapest card that takes it
-                            c = min(win, key=key)
-                        else:
-                            c = max(win, key=key)
+            elif pos:
+                win = m & beaters[best]
+                if won[s] < bids[s]:
+                    if not win:
+                        c = bottom(m)
+                    elif pos == k - 1:  # last to play: the cheapest card that takes it
+                        c = bottom(win)
                     else:
-                        lose = [x for x in cs if x not in win]
-                        c = max(lose or cs, key=key)
+                        c = top(win)
                 else:
-                    c = max(cs, key=key) if want else min(cs, key=key)
+                    c = top(m & ~win or m)
+            else:
+                c = top(m) if won[s] < bids[s] else bottom(m)
             hands[s] ^= 1 << c
             if not pos:
                 led = masks[eff[c]]
                 best, bseat = c, s
-            elif beats(c, best):
+            elif beaters[best] >> c & 1:
                 best, bseat = c, s
             pos += 1
             r -= 1
