@@ -29,7 +29,8 @@ from .cards import TRUMP_PENDING, bits, suits_for
 from .common import successors
 from .evaluate import utility
 from .infer import BidModel, PlayModel, consistent_sample
-from .knowledge import Table, sample_hands
+from .knowledge import Table
+from .playout import QuickBids, greedy
 from .sanitise import Determiniser
 
 C = 3.0
@@ -57,10 +58,8 @@ FRESH = False
 of taking one from the pool of inferred deals (as OpenSpiel's ISMCTS does)."""
 QUICK = False
 """With ``FRESH``: each fresh deal is kept with a chance that falls with how far a quick
-estimate of each other seat's tricks (a fixed value a card, ``_QuickBids``) is from its bid
-(up to ``QUICK_TRIES`` deals, else the likeliest): cheap inference from the bids."""
-QUICK_SIGMA = 1.0
-QUICK_TRIES = 8
+estimate of each other seat's tricks (a fixed value a card, ``playout.QuickBids``) is from its bid
+(up to ``playout.QUICK_TRIES`` deals, else the likeliest): cheap inference from the bids."""
 INFER = True
 """Determinisations follow the others' bids and plays; else uniform (``Determiniser.sample``)."""
 
@@ -139,7 +138,8 @@ class _Search:
         number = self.number
         scoring = self.scoring
         held: dict[int, int] = {}
-        greedy = ROLLOUT == "greedy" and not dups
+        greedy_out = ROLLOUT == "greedy" and not dups
+        suits, seats, nxt, eps = self.suits, self.seats, self.nxt, EPSILON
         max_depth = DEPTH
         for _ in range(count):
             d, node, path = start()
@@ -184,8 +184,8 @@ class _Search:
                 node = best[3]
                 r -= 1
                 depth += 1
-            if greedy:
-                won = self._greedy(g, r, d.bids)
+            if greedy_out:
+                won = greedy(g, r, d.bids, suits, seats, nxt, rand, eps)
                 for e, s in path:
                     e[0] += 1
                     e[1] += utils[s][won[s]]
@@ -233,105 +233,6 @@ class _Search:
             if v > best_v:
                 best_v, best = v, x
         return best, node[best]
-
-    def _greedy(self, g: Game, r: int, bids: list[int]) -> list[int]:
-        """Play the hand out with the ``greedy`` rule (no duplicates): tricks won per seat.
-        Card sets are bit masks: within a suit a higher id ranks higher."""
-        seats = self.seats
-        k = self.k
-        nxt = self.nxt
-        suits = self.suits
-        beaters = suits.beaters
-        rank = suits.rank
-        masks = suits.masks
-        eff = suits.eff
-        trump = suits.trump
-        tmask = masks[trump] if trump >= 0 else 0
-        sides = [masks[x] for x in range(4) if x != trump]
-        rand = self.rng.random
-        eps = EPSILON
-
-        def top(m: int) -> int:
-            """The strongest card of ``m``: its highest trump, else its highest-ranked card."""
-            t = m & tmask
-            if t:
-                return t.bit_length() - 1
-            c, cr = -1, -1
-            for sm in sides:
-                x = m & sm
-                if x:
-                    x = x.bit_length() - 1
-                    if rank[x] > cr:
-                        c, cr = x, rank[x]
-            return c
-
-        def bottom(m: int) -> int:
-            """The weakest card of ``m``: its lowest-ranked side card, else its lowest trump."""
-            c, cr = -1, 1 << 30
-            for sm in sides:
-                x = m & sm
-                if x:
-                    x = (x & -x).bit_length() - 1
-                    if rank[x] < cr:
-                        c, cr = x, rank[x]
-            if c < 0:
-                t = m & tmask
-                c = (t & -t).bit_length() - 1
-            return c
-
-        hands = [g.hand_mask(q) if q in seats else 0 for q in range(g.players)]
-        won = list(g.tricks_won)
-        trick = g.trick_ids
-        pos = len(trick)
-        best = bseat = -1
-        led = 0
-        if pos:
-            i = suits.winner_index(trick)
-            best = trick[i]
-            bseat = g.leader
-            for _ in range(i):
-                bseat = nxt[bseat]
-            led = masks[eff[trick[0]]]
-        s = g.turn
-        while r:
-            h = hands[s]
-            m = h & led or h if pos else h
-            if not m & (m - 1):
-                c = m.bit_length() - 1
-            elif rand() < eps:
-                j = int(rand() * m.bit_count())
-                while j:
-                    m &= m - 1
-                    j -= 1
-                c = (m & -m).bit_length() - 1
-            elif pos:
-                win = m & beaters[best]
-                if won[s] < bids[s]:
-                    if not win:
-                        c = bottom(m)
-                    elif pos == k - 1:  # last to play: the cheapest card that takes it
-                        c = bottom(win)
-                    else:
-                        c = top(win)
-                else:
-                    c = top(m & ~win or m)
-            else:
-                c = top(m) if won[s] < bids[s] else bottom(m)
-            hands[s] ^= 1 << c
-            if not pos:
-                led = masks[eff[c]]
-                best, bseat = c, s
-            elif beaters[best] >> c & 1:
-                best, bseat = c, s
-            pos += 1
-            r -= 1
-            if pos == k:
-                won[bseat] += 1
-                pos = 0
-                s = bseat
-            else:
-                s = nxt[s]
-        return won
 
     def _last_trick(self, g: Game) -> int:
         """The winner of the last trick, every seat holding one card (no trick in progress)."""
@@ -411,7 +312,7 @@ def choose_card(
         g = consistent_sample(det, model, rng, plays) if INFER else det.sample(rng)
         pool.append(search.deal(g))
 
-    quick = _QuickBids(table) if FRESH and QUICK else None
+    quick = QuickBids(table) if FRESH and QUICK else None
 
     def start() -> tuple[_Deal, dict[int, Edge], list[Any]]:
         if quick is not None:
@@ -430,65 +331,6 @@ def choose_card(
     if pack.has_duplicates:
         return next(c for c in bits(table.mine) if pack.face_of[c] == x)
     return x
-
-
-_TRUMP_VALUE = (0.95, 0.85, 0.7, 0.55, 0.45, 0.4)
-_SIDE_VALUE = (0.8, 0.45, 0.2, 0.08)
-
-
-class _QuickBids:
-    """A cheap model of the others' bids: a fixed chance of a trick per card by its place from
-    the top of its suit (trumps worth more), summed over the hand a seat was dealt."""
-
-    def __init__(self, table: Table) -> None:
-        pack = table.pack
-        suits = table.suits
-        top = [
-            max((pack.rank_of[c] for c in bits(pack.suit_masks[x])), default=0) for x in range(4)
-        ]
-        value = []
-        for c in range(pack.size):
-            x = pack.suit_of[c]
-            if x == 4:
-                value.append(1.0)
-                continue
-            d = top[x] - pack.rank_of[c]
-            if x == suits.trump:
-                value.append(_TRUMP_VALUE[d] if d < len(_TRUMP_VALUE) else 0.3)
-            else:
-                value.append(_SIDE_VALUE[d] if d < len(_SIDE_VALUE) else 0.02)
-        self.value = value
-        usable = not table.blind and table.rules.bidding != "knock" and table.cards_each > 1
-        self.checks = [
-            (q, table.bids[q], table.played_by[q])
-            for q in table.seats
-            if usable and q != table.seat and table.bids[q] >= 0
-        ]
-
-    def weight(self, hands: list[int]) -> float:
-        """How well the deal ``hands`` explains the bids seen (1: every estimate on its bid)."""
-        value = self.value
-        w = 1.0
-        for q, bid, played in self.checks:
-            est = sum(value[c] for c in bits(hands[q] | played))
-            w *= math.exp(-((est - bid) ** 2) / (2 * QUICK_SIGMA**2))
-        return w
-
-    def sample(self, det: Determiniser, rng: random.Random) -> Game:
-        """A fresh deal kept with chance ``weight`` (the likeliest of ``QUICK_TRIES``)."""
-        t = det.table
-        best: list[int] = []
-        best_w = -1.0
-        for _ in range(QUICK_TRIES):
-            hands = sample_hands(
-                rng, det.pool, det.known, det.unknown, t.voids, t.suits.eff, t.seats
-            )
-            w = self.weight(hands)
-            if rng.random() < w:
-                return det.public.with_hands(hands)
-            if w > best_w:
-                best, best_w = hands, w
-        return det.public.with_hands(best)
 
 
 def bids_usable(table: Table) -> bool:
@@ -517,8 +359,8 @@ def choose_bid(
     Each determinisation follows the bids seen (``infer.BidModel``); the later bidders bid in
     it as ``normal`` would with their sampled hands (having seen this seat's candidate); the
     tree then branches on the bids made (public) before the first card. With ``FRESH``, a
-    fresh deal each iteration (weighed by ``_QuickBids`` with ``QUICK``), and the later bidders
-    bid their quick estimate."""
+    fresh deal each iteration (weighed by ``playout.QuickBids`` with ``QUICK``), and the later
+    bidders bid their quick estimate."""
     me = table.seat
     model = BidModel(table)
     search = _Search(det, table, rng)
@@ -544,7 +386,7 @@ def choose_bid(
             node = edge[3][key] = {}
         return deal, node, [(edge, me)]
 
-    quick = _QuickBids(table)
+    quick = QuickBids(table)
 
     def start_fresh() -> tuple[_Deal, dict[int, Edge], list[Any]]:
         b, edge = search.select(search.root, cands)

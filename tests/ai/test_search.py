@@ -9,7 +9,7 @@ import time
 import pytest
 from pytest import MonkeyPatch
 
-from bot.ai import Level, decide, hard, search
+from bot.ai import Level, decide, hard, playout, search
 from bot.ai.cards import Suits
 from bot.ai.knowledge import Table
 from bot.ai.sanitise import Determiniser, public_game
@@ -140,7 +140,7 @@ def test_the_quick_bid_model_weighs_the_real_deal_above_uniform_ones() -> None:
         g = _mid_hand(seed, 0)
         seat = g.turn
         table = Table.from_view(g.view(seat), g.rules)
-        quick = search._QuickBids(table)
+        quick = playout.QuickBids(table)
         assert len(quick.checks) == 3
         real.append(quick.weight([g.hand_mask(s) for s in range(4)]))
         det = Determiniser(public_game(g, table, rng), table)
