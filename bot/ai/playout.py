@@ -32,11 +32,12 @@ def greedy(
     seats: tuple[int, ...],
     nxt: dict[int, int],
     rand: Callable[[], float],
-    eps: float,
+    eps: list[float],
 ) -> list[int]:
     """Play the hand in ``g`` (``r`` cards still in the hands) out with the greedy rule, a
-    random card at chance ``eps``: the tricks each seat took in all. No duplicated cards and no
-    joker in no trumps. Card sets are bit masks: within a suit a higher id ranks higher."""
+    random card at chance ``eps[seat]``: the tricks each seat took in all. No duplicated cards
+    and no joker in no trumps. Card sets are bit masks: within a suit a higher id ranks
+    higher."""
     k = len(seats)
     beaters = suits.beaters
     rank = suits.rank
@@ -93,7 +94,7 @@ def greedy(
         m = h & led or h if pos else h
         if not m & (m - 1):
             c = m.bit_length() - 1
-        elif rand() < eps:
+        elif rand() < eps[s]:
             j = int(rand() * m.bit_count())
             while j:
                 m &= m - 1

@@ -49,6 +49,9 @@ seat plays its highest card that takes the trick so far (the cheapest one when i
 else its lowest; otherwise its highest card that does not; a leader its highest or lowest card),
 with a random card at chance ``EPSILON``."""
 EPSILON = 0.1
+OTHERS_EPSILON = 0.1
+"""``EPSILON`` for the other seats' cards in greedy play-outs (more: opponents that take fewer
+of the tricks they want, as ISMCTS, which ducks more than ``normal``)."""
 SETTLE_FROM = 512
 """Iterations before a decision may end early (when its most visited card can't be caught)."""
 DEPTH = 99
@@ -91,6 +94,7 @@ class _Search:
     def __init__(self, det: Determiniser, table: Table, rng: random.Random) -> None:
         g = det.public
         self.rng = rng
+        self.me = table.seat
         self.seats = g.seats
         self.k = len(g.seats)
         self.dups = g.pack.has_duplicates
@@ -139,7 +143,8 @@ class _Search:
         scoring = self.scoring
         held: dict[int, int] = {}
         greedy_out = ROLLOUT == "greedy" and not dups
-        suits, seats, nxt, eps = self.suits, self.seats, self.nxt, EPSILON
+        suits, seats, nxt = self.suits, self.seats, self.nxt
+        eps = [EPSILON if q == self.me else OTHERS_EPSILON for q in range(self.players)]
         max_depth = DEPTH
         for _ in range(count):
             d, node, path = start()
