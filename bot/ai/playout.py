@@ -1,5 +1,5 @@
-"""Cheap parts of ``hard``'s tree search (``bot.ai.search``): the greedy play-out policy and a
-quick model of the others' bids.
+"""Cheap play-out policies and a quick model of the others' bids, for ``hard``'s tree search
+(``bot.ai.search``) and its sampling race (``bot.ai.hard``).
 
 Greedy: short of its bid a seat plays its highest card that takes the trick so far (the
 cheapest one when it plays last), else its lowest; otherwise its highest card that does not; a
@@ -8,13 +8,16 @@ leader its highest or lowest card.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable
 
-from bot.engine import Game
+from bot.engine import Game, score
 
-from .cards import Suits, bits
+from .cards import JOKER_WINS, Suits, bits
+from .common import seats_after, successors
+from .evaluate import utility
 from .knowledge import Table, sample_hands
 from .sanitise import Determiniser
 
@@ -187,3 +190,77 @@ class QuickBids:
             if w > best_w:
                 best, best_w = hands, w
         return det.public.with_hands(best)
+
+
+@functools.lru_cache(maxsize=4096)
+def wants(scoring: str, bid: int, won: int, left: int, n: int, k: int) -> bool:
+    need = bid - won
+    if 0 < need <= left:
+        return True
+    now = utility(scoring, score(scoring, bid, won, n, k))
+    return utility(scoring, score(scoring, bid, won + 1, n, k)) > now
+
+
+def quick_pick(g: Game, s: int, m: int, suits: Suits, bids: list[int], scoring: str) -> int:
+    """``hard``'s old play-out policy (``hard.OWN_MODEL`` off, ``hard.SIGHTED``): bid-aware, and
+    (the sample being a full deal) it looks at the other hands to see which cards can still be
+    beaten."""
+    st = suits.strength
+    eff = suits.eff
+    beaters = suits.beaters
+    masks = suits.masks
+    n = g.cards_each
+    seats = g.seats
+    k = len(seats)
+    mine = g.hand_mask(s)
+    left = mine.bit_count()
+    won = g.tricks_won[s]
+    want = wants(scoring, bids[s], won, left, n, k)
+    cards = bits(m)
+    trick = g.trick_ids
+    after = seats_after(successors(seats), s, k - len(trick) - 1)
+
+    def beaten(c: int, led: int) -> bool:
+        bm = beaters[c]
+        for q in after:
+            h = g.hand_mask(q)
+            f = h & masks[led] if led < 4 else 0
+            if (f or h) & bm:
+                return True
+        return False
+
+    if trick:
+        best = trick[suits.winner_index(trick)]
+        led = eff[trick[0]]
+        if led == JOKER_WINS:
+            led = 4
+        winners = [c for c in cards if suits.beats(c, best)]
+        if want:
+            if winners:
+                safe = [c for c in winners if not beaten(c, led)]
+                if safe:
+                    return min(safe, key=st.__getitem__)
+                return max(winners, key=st.__getitem__)
+            return min(cards, key=st.__getitem__)
+        losers = [c for c in cards if c not in winners]
+        if losers:
+            return max(losers, key=st.__getitem__)
+        overtaken = [c for c in cards if beaten(c, led)]
+        if overtaken:
+            return max(overtaken, key=st.__getitem__)
+        return max(cards, key=st.__getitem__)
+    after = [q for q in seats if q != s]
+    if want:
+        safe = [c for c in cards if not beaten(c, eff[c] if eff[c] < 4 else 4)]
+        if safe:
+            return min(safe, key=st.__getitem__)
+        trump = suits.trump
+        side = [c for c in cards if eff[c] < 4 and eff[c] != trump]
+        if side:
+            # towards a void to ruff: the top card of the shortest side suit
+            return max(side, key=lambda c: (-(mine & masks[eff[c]]).bit_count(), st[c]))
+        return max(cards, key=st.__getitem__)
+    unsafe = [c for c in cards if beaten(c, eff[c] if eff[c] < 4 else 4)]
+    if unsafe:
+        return max(unsafe, key=st.__getitem__)
+    return min(cards, key=st.__getitem__)

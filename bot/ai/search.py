@@ -1,17 +1,20 @@
-"""Information-set Monte Carlo tree search (ISMCTS) for ``hard``'s card play.
+"""Information-set Monte Carlo tree search (ISMCTS) for ``hard``'s bids and card play.
 
 Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): one tree over this seat's
 information sets, its nodes keyed by the cards played since the decision (public, so a path
 through the tree is what this seat would see, never a sampled hand). Each iteration takes one
-determinisation (a deal of the unseen cards that follows the others' bids and plays,
-``infer.consistent_sample``, drawn into a pool as the budget allows), walks the tree choosing
-among the cards legal in that deal by UCB with availability counts (every seat maximising its
-own score; the others' nodes too are keyed by what is public, so they do not see the deal
-either), adds one node, plays the rest of the hand at random and backs every seat's points up
-its own edges. The decision is the root card played most often.
+determinisation (``FRESH``: a new deal of the unseen cards, weighed by a quick model of the
+others' bids, ``QUICK``; else one from a pool of ``hard``'s inferred samples,
+``infer.consistent_sample``), walks the tree choosing among the cards legal in that deal by UCB
+with availability counts (every seat maximising its own score; the others' nodes too are keyed
+by what is public, so they do not see the deal either), adds one node, plays the rest of the
+hand out (``ROLLOUT``: the greedy rule of ``bot.ai.playout``, or at random) and backs every
+seat's points up its own edges. The decision is the root choice played most often. Bids: a root
+over the candidate bids, the later bidders bidding in each deal, then the same tree.
 
-Only for the play of a hand without the joker's no-trump rules and not blind; everything else
-(bids, trump choice) stays ``hard``'s (``bot.ai.hard``).
+Only for hands without the joker's no-trump rules, not blind; bids only with the trump known
+and not knock bidding (``usable``, ``bids_usable``); ``hard`` does the rest with its sampling
+race (``bot.ai.hard``). Figures: docs/ai.md, issue #17's fifth round.
 """
 
 from __future__ import annotations

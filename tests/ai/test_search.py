@@ -9,7 +9,7 @@ import time
 import pytest
 from pytest import MonkeyPatch
 
-from bot.ai import Level, decide, hard, playout, search
+from bot.ai import Level, decide, hard, infer, playout, search
 from bot.ai.cards import Suits
 from bot.ai.knowledge import Table
 from bot.ai.sanitise import Determiniser, public_game
@@ -172,6 +172,6 @@ def test_players_unlike_normal_are_told_from_normal_ones() -> None:
             table = Table.from_view(g.view(seat), g.rules)
             rng = random.Random(seed)
             det = Determiniser(public_game(g, table, rng), table)
-            flagged[others] += hard._unlike_normal(table, det, rng)
+            flagged[others] += infer.unlike_normal(table, det, rng, 12, 2)
     assert flagged["normal"] <= 2
     assert flagged["random"] >= 6
