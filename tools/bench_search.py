@@ -1,9 +1,10 @@
 """How many iterations ``hard``'s tree search (``bot.ai.search``) makes a decision.
 
 ``python -m tools.bench_search --deals 4`` plays deals of OpenSpiel's ``oh_hell`` rules (4
-players, 10 cards) with ``hard`` (the search on for play and bids) in seat 0 and ``normal`` in
-the others, at ``--budget`` seconds a decision, and prints per phase the iterations and
-determinisations a decision (median, from ``search.STATS``) and the iterations a second.
+players, 10 cards) with ``hard`` (the search on for bids and at every card) in seat 0 and
+``normal`` in the others, at ``--budget`` seconds a decision, and prints per phase the
+iterations and determinisations a decision (median, from ``search.STATS``) and the iterations
+a second.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rollout", default=search.ROLLOUT)
     a = p.parse_args(argv)
     hard.PLAY_SEARCH = True
+    hard.ADAPTIVE = False  # the search at every card, though the others play as normal
     hard.BID_SEARCH = True
     search.ROLLOUT = a.rollout
     rows: dict[str, list[tuple[int, int, float]]] = {"bid": [], "card": []}
