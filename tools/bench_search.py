@@ -3,7 +3,7 @@
 ``python -m tools.bench_search --deals 4`` plays deals of OpenSpiel's ``oh_hell`` rules (4
 players, 10 cards) with ``hard`` (the search on for bids and at every card) in seat 0 and
 ``normal`` in the others, at ``--budget`` seconds a decision, and prints per phase the
-iterations and determinisations a decision (median, from ``search.STATS``) and the iterations
+iterations and determinisations a decision (median, from ``search.MEASURED``) and the iterations
 a second.
 """
 
@@ -37,13 +37,13 @@ def main(argv: list[str] | None = None) -> int:
         while g.phase is not Phase.GAME_OVER and g.hand_number == first:
             s = g.turn
             phase = "bid" if g.phase is Phase.BIDDING else "card"
-            before = len(search.STATS)
+            before = search.MEASURED.decisions
             t0 = time.perf_counter()
             level: Level = "hard" if s == 0 else "normal"
             action = decide(g, s, level=level, budget_s=a.budget, seed=step)
             took = time.perf_counter() - t0
-            if len(search.STATS) > before:
-                its, dets = search.STATS[-1]
+            if search.MEASURED.decisions > before:
+                its, dets = search.MEASURED.last
                 rows[phase].append((its, dets, took))
             g.apply(s, action)
             step += 1

@@ -69,8 +69,17 @@ estimate of each other seat's tricks (a fixed value a card, ``playout.QuickBids`
 INFER = True
 """Determinisations follow the others' bids and plays; else uniform (``Determiniser.sample``)."""
 
-STATS: list[tuple[int, int]] = []
-"""(iterations, determinisations) of each decision, for measuring."""
+
+@dataclass(slots=True)
+class Measured:
+    """What the search did in this process, for measuring (``tools.bench_search``): the
+    decisions it made, and the iterations and determinisations of the latest."""
+
+    decisions: int = 0
+    last: tuple[int, int] = (0, 0)
+
+
+MEASURED = Measured()
 
 Edge = list  # [visits, total reward of the seat that moved, availability, child node]
 
@@ -274,9 +283,9 @@ def _drive(
     iterations: int | None,
 ) -> None:
     """Draw determinisations (``draw`` adds one; ``drawn`` counts them) and search from them:
-    ``iterations`` after ``FIXED_POOL`` draws, or until ``deadline``, giving at most
-    ``DRAW_SHARE`` of the time to drawing, up to ``POOL``, and ending early once the most
-    visited root choice can't be caught in the time left."""
+    ``iterations`` after ``FIXED_POOL`` draws, or until ``deadline`` (one batch at least),
+    giving at most ``DRAW_SHARE`` of the time to drawing, up to ``POOL``, and ending early once
+    the most visited root choice can't be caught in the time left."""
     if iterations is not None:
         for _ in range(min(FIXED_POOL, max(1, iterations))):
             draw()
@@ -289,8 +298,8 @@ def _drive(
     searching = 0.0
     while True:
         now = time.perf_counter()
-        if now >= deadline:
-            break
+        if now >= deadline and search.iterations:
+            break  # at least one batch, so that there is a choice even if the time is gone
         if drawn() < POOL and drawing < DRAW_SHARE * (now - begin):
             draw()
             drawing += time.perf_counter() - now
@@ -334,7 +343,8 @@ def choose_card(
     else:
         _drive(search, draw, pool.__len__, start, deadline, iterations)
     x = search.choice()
-    STATS.append((search.iterations, len(pool)))
+    MEASURED.decisions += 1
+    MEASURED.last = (search.iterations, len(pool))
     pack = det.public.pack
     if pack.has_duplicates:
         return next(c for c in bits(table.mine) if pack.face_of[c] == x)
@@ -416,7 +426,8 @@ def choose_bid(
         _drive(search, lambda: None, lambda: POOL, start_fresh, deadline, iterations)
     else:
         _drive(search, draw, draws.__len__, start, deadline, iterations)
-    STATS.append((search.iterations, len(draws)))
+    MEASURED.decisions += 1
+    MEASURED.last = (search.iterations, len(draws))
     return search.choice()
 
 
