@@ -53,18 +53,18 @@ OWN_MODEL = True
 instead of with the quick policy that sees the sampled deal (which overrates how well it can
 duck late: strategy fusion)."""
 
-PLAY_SEARCH = False
+PLAY_SEARCH = True
 """Card play by information-set tree search (``bot.ai.search``) instead of the sampling
 race, where the search can play the position (``search.usable``)."""
 
-ADAPTIVE = False
+ADAPTIVE = True
 """With ``PLAY_SEARCH``: search only when another seat plays unlike ``normal``
 (``infer.unlike_normal``); against players ``normal`` explains, the sampling race, whose model
 of them is then right."""
 ADAPT_SAMPLES = 12
 ADAPT_PLAYS = 2
 
-BID_SEARCH = False
+BID_SEARCH = True
 """Bids by the same tree search (``search.choose_bid``) where it can bid
 (``search.bids_usable``)."""
 

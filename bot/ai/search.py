@@ -46,7 +46,7 @@ FIXED_POOL = 16
 """Determinisations drawn with a fixed number of iterations (tests, reproducible runs)."""
 BATCH = 64
 """Iterations between looks at the clock."""
-ROLLOUT = "random"
+ROLLOUT = "greedy"
 """The play-out policy: ``random``, or ``greedy`` (a cheap bid-aware rule: short of its bid a
 seat plays its highest card that takes the trick so far (the cheapest one when it plays last),
 else its lowest; otherwise its highest card that does not; a leader its highest or lowest card),
@@ -59,10 +59,10 @@ SETTLE_FROM = 512
 """Iterations before a decision may end early (when its most visited card can't be caught)."""
 DEPTH = 99
 """Tree edges an iteration may walk before its play-out (1: a bandit over the root's cards)."""
-FRESH = False
+FRESH = True
 """Every iteration deals the unseen cards afresh, uniformly (``Determiniser.sample``), instead
 of taking one from the pool of inferred deals (as OpenSpiel's ISMCTS does)."""
-QUICK = False
+QUICK = True
 """With ``FRESH``: each fresh deal is kept with a chance that falls with how far a quick
 estimate of each other seat's tricks (a fixed value a card, ``playout.QuickBids``) is from its bid
 (up to ``playout.QUICK_TRIES`` deals, else the likeliest): cheap inference from the bids."""
