@@ -12,6 +12,7 @@ decision time p50/p99; the last line is JSON with the figures. Hands run in para
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import math
 import multiprocessing
@@ -221,7 +222,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--save", default=None, help="write each hand's result to this file (JSON lines)"
     )
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="MODULE.NAME=JSON",
+        help="assign a module constant before playing (a variant), e.g. "
+        "bot.ai.hard.PLAY_SEARCH=true; repeatable",
+    )
     a = p.parse_args(argv)
+    for spec in a.set:
+        assign(spec)
     if a.baseline == "ismcts" or a.duplicate:
         return _duplicate(a)
     if a.rules:
@@ -236,9 +247,22 @@ def main(argv: list[str] | None = None) -> int:
     Settings.model_validate(rules).resolve(a.players)
     cfg = Config(a.candidate, a.baseline, rules, a.players, a.budget, a.iterations, a.seed)
     fig = run(cfg, a.hands, a.workers, save=a.save)
+    fig["set"] = a.set
     print(report(fig))
     print(json.dumps(fig))
     return 0
+
+
+def assign(spec: str) -> None:
+    """``MODULE.NAME=JSON``: set a module constant that already exists (a switch of a level)."""
+    name, eq, value = spec.partition("=")
+    module, dot, attr = name.rpartition(".")
+    if not eq or not dot:
+        raise SystemExit(f"--set {spec!r}: write MODULE.NAME=JSON")
+    mod = importlib.import_module(module)
+    if not hasattr(mod, attr):
+        raise SystemExit(f"--set {spec!r}: {module} has no {attr}")
+    setattr(mod, attr, json.loads(value))
 
 
 def _duplicate(a: argparse.Namespace) -> int:
@@ -253,6 +277,7 @@ def _duplicate(a: argparse.Namespace) -> int:
     deals = max(1, math.ceil(a.hands / 4))
     results, times = reference.run(m, deals, first_deal=a.first_deal, save=a.save)
     fig = reference.figures(m, results, times)
+    fig["set"] = a.set
     print(reference.report(fig))
     print(json.dumps(fig))
     return 0

@@ -1,30 +1,32 @@
-"""The ``hard`` level: determinised sampling (PIMC). Each sample deals the unseen cards of the
-sanitised game again (respecting known voids and the cards played), tries every candidate
-decision on it and plays the hand out on the engine's fast path, every seat playing as
-``normal`` does from its own knowledge (``MODEL_OTHERS``, ``OWN_MODEL``);
+"""The ``hard`` level. Bids by information-set tree search (``bot.ai.search``, ``BID_SEARCH``);
+card play by the same search against players unlike ``normal`` (``PLAY_SEARCH``,
+``ADAPTIVE``), else, and wherever the search can't play, by determinised sampling (PIMC): each
+sample deals the unseen cards of the sanitised game again (respecting known voids and the cards
+played), tries every candidate decision on it and plays the hand out on the engine's fast path,
+every seat playing as ``normal`` does from its own knowledge (``MODEL_OTHERS``, ``OWN_MODEL``);
 the decision with the best mean score under the table's scoring wins.
 
 Budget: ``deadline`` (a ``time.perf_counter`` value) or a fixed number of ``iterations``
-(samples), the latter for reproducible tests.
+(samples, or the search's iterations), the latter for reproducible tests.
 """
 
 from __future__ import annotations
 
-import functools
 import math
 import random
 import time
 from collections.abc import Callable, Hashable
 from typing import TypeVar
 
-from bot.engine import SUITS, Action, Bid, ChooseTrump, Game, Phase, Play, score
+from bot.engine import SUITS, Action, Bid, ChooseTrump, Game, Phase, Play
 
-from . import normal
-from .cards import JOKER_WINS, NO_TRUMPS, Suits, bits, note_void, one_of_each_face, suits_for
+from . import normal, search
+from .cards import NO_TRUMPS, Suits, bits, note_void, one_of_each_face, suits_for
 from .common import seats_after, successors
 from .evaluate import card_probs, utility
-from .infer import BidModel, PlayModel, consistent_sample
+from .infer import BidModel, PlayModel, consistent_sample, unlike_normal
 from .knowledge import Table
+from .playout import quick_pick
 from .sanitise import Determiniser
 
 INFER = True
@@ -41,79 +43,6 @@ _BIDDING = Phase.BIDDING
 _TRUMP = Phase.TRUMP_CHOICE
 
 
-@functools.lru_cache(maxsize=4096)
-def _wants(scoring: str, bid: int, won: int, left: int, n: int, k: int) -> bool:
-    need = bid - won
-    if 0 < need <= left:
-        return True
-    now = utility(scoring, score(scoring, bid, won, n, k))
-    return utility(scoring, score(scoring, bid, won + 1, n, k)) > now
-
-
-def _pick(g: Game, s: int, m: int, suits: Suits, bids: list[int], scoring: str) -> int:
-    """The rollout policy: bid-aware, and (the sample being a full deal) it looks at the
-    other hands to see which cards can still be beaten."""
-    st = suits.strength
-    eff = suits.eff
-    beaters = suits.beaters
-    masks = suits.masks
-    n = g.cards_each
-    seats = g.seats
-    k = len(seats)
-    mine = g.hand_mask(s)
-    left = mine.bit_count()
-    won = g.tricks_won[s]
-    want = _wants(scoring, bids[s], won, left, n, k)
-    cards = bits(m)
-    trick = g.trick_ids
-    after = seats_after(successors(seats), s, k - len(trick) - 1)
-
-    def beaten(c: int, led: int) -> bool:
-        bm = beaters[c]
-        for q in after:
-            h = g.hand_mask(q)
-            f = h & masks[led] if led < 4 else 0
-            if (f or h) & bm:
-                return True
-        return False
-
-    if trick:
-        best = trick[suits.winner_index(trick)]
-        led = eff[trick[0]]
-        if led == JOKER_WINS:
-            led = 4
-        winners = [c for c in cards if suits.beats(c, best)]
-        if want:
-            if winners:
-                safe = [c for c in winners if not beaten(c, led)]
-                if safe:
-                    return min(safe, key=st.__getitem__)
-                return max(winners, key=st.__getitem__)
-            return min(cards, key=st.__getitem__)
-        losers = [c for c in cards if c not in winners]
-        if losers:
-            return max(losers, key=st.__getitem__)
-        overtaken = [c for c in cards if beaten(c, led)]
-        if overtaken:
-            return max(overtaken, key=st.__getitem__)
-        return max(cards, key=st.__getitem__)
-    after = [q for q in seats if q != s]
-    if want:
-        safe = [c for c in cards if not beaten(c, eff[c] if eff[c] < 4 else 4)]
-        if safe:
-            return min(safe, key=st.__getitem__)
-        trump = suits.trump
-        side = [c for c in cards if eff[c] < 4 and eff[c] != trump]
-        if side:
-            # towards a void to ruff: the top card of the shortest side suit
-            return max(side, key=lambda c: (-(mine & masks[eff[c]]).bit_count(), st[c]))
-        return max(cards, key=st.__getitem__)
-    unsafe = [c for c in cards if beaten(c, eff[c] if eff[c] < 4 else 4)]
-    if unsafe:
-        return max(unsafe, key=st.__getitem__)
-    return min(cards, key=st.__getitem__)
-
-
 MODEL_OTHERS = True
 """In play-outs the other seats play as ``normal`` does: from their own cards, the cards
 played and the voids shown, not from the sampled deal's other hands."""
@@ -123,6 +52,21 @@ OWN_MODEL = True
 """In play-outs ``hard``'s own seat also plays as ``normal`` does, from its own knowledge,
 instead of with the quick policy that sees the sampled deal (which overrates how well it can
 duck late: strategy fusion)."""
+
+PLAY_SEARCH = True
+"""Card play by information-set tree search (``bot.ai.search``) instead of the sampling
+race, where the search can play the position (``search.usable``)."""
+
+ADAPTIVE = True
+"""With ``PLAY_SEARCH``: search only when another seat plays unlike ``normal``
+(``infer.unlike_normal``); against players ``normal`` explains, the sampling race, whose model
+of them is then right."""
+ADAPT_SAMPLES = 12
+ADAPT_PLAYS = 2
+
+BID_SEARCH = True
+"""Bids by the same tree search (``search.choose_bid``) where it can bid
+(``search.bids_usable``)."""
 
 SIGHTED = 0.0
 """The chance, per sample and other seat, that the seat plays the play-out with the quick
@@ -152,7 +96,7 @@ def rollout(
         if not m & (m - 1):
             c = m.bit_length() - 1
         elif (s == me and not OWN_MODEL) or others is None or sighted >> s & 1:
-            c = _pick(g, s, m, suits, bids, scoring)
+            c = quick_pick(g, s, m, suits, bids, scoring)
         else:
             c, named = others.choose(g, s, m)
         if others is not None:
@@ -317,6 +261,8 @@ def decide(
         legal = sorted(a.n for a in view.legal_actions if isinstance(a, Bid))
         guess = normal.choose_bid(table)
         cands = [b for b in legal if abs(b - guess) <= 2] or legal
+        if BID_SEARCH and search.bids_usable(table):
+            return Bid(search.choose_bid(table, det, rng, deadline, iterations, cands))
 
         def draw_bidding() -> tuple[Game, dict[int, list[float]]]:
             d = draw()
@@ -339,6 +285,14 @@ def decide(
 
         trump = _race(list(range(4)), draw, trump_value, more, lambda t: -t)
         return ChooseTrump(SUITS[trump])
+
+    if (
+        PLAY_SEARCH
+        and search.usable(table)
+        and (not ADAPTIVE or unlike_normal(table, det, rng, ADAPT_SAMPLES, ADAPT_PLAYS))
+    ):
+        card = search.choose_card(table, det, rng, deadline, iterations)
+        return Play(table.pack.cards[card])
 
     moves = _moves(det.public, me)
     led = det.public.led_id

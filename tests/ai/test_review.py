@@ -7,7 +7,9 @@ import copy
 import random
 from typing import Any
 
-from bot.ai import decide
+import pytest
+
+from bot.ai import decide, hard
 from bot.ai.review import assess, decisions
 from bot.engine import Bid, Card, Game, Play, Settings
 from bot.engine.records import game_from_record, record_from_game
@@ -75,8 +77,12 @@ def test_a_decision_hard_agrees_with_costs_nothing() -> None:
     assert 0.0 <= judged_bid.choice_tricks < 0.5  # K♥ 2♥ 3♣ under spades: about no tricks
 
 
-def test_hard_s_choice_is_the_one_it_makes_in_play() -> None:
-    """With the same seed and samples, the review's ``hard`` chooses what ``decide`` does."""
+def test_hard_s_choice_is_the_one_it_makes_in_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the same seed and samples, the review's ``hard`` (the sampling race: the review
+    needs each candidate's value per sample, which the tree search does not give) chooses what
+    ``decide`` does with the search off."""
+    monkeypatch.setattr(hard, "PLAY_SEARCH", False)
+    monkeypatch.setattr(hard, "BID_SEARCH", False)
     rng = random.Random(4)
     game = Game.new(Settings(preset="first-to-101", max_cards=4), 4, seed=4)
     while game.hand_number == 1:

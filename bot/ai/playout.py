@@ -1,0 +1,266 @@
+"""Cheap play-out policies and a quick model of the others' bids, for ``hard``'s tree search
+(``bot.ai.search``) and its sampling race (``bot.ai.hard``).
+
+Greedy: short of its bid a seat plays its highest card that takes the trick so far (the
+cheapest one when it plays last), else its lowest; otherwise its highest card that does not; a
+leader its highest or lowest card.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import random
+from collections.abc import Callable
+
+from bot.engine import Game, score
+
+from .cards import JOKER_WINS, Suits, bits
+from .common import seats_after, successors
+from .evaluate import utility
+from .knowledge import Table, sample_hands
+from .sanitise import Determiniser
+
+QUICK_SIGMA = 1.0
+"""How fast a deal's weight falls with the distance of a seat's quick estimate from its bid."""
+QUICK_TRIES = 8
+"""Fresh deals tried before the likeliest is taken."""
+
+
+def greedy(
+    g: Game,
+    r: int,
+    bids: list[int],
+    suits: Suits,
+    seats: tuple[int, ...],
+    nxt: dict[int, int],
+    rand: Callable[[], float],
+    eps: list[float],
+) -> list[int]:
+    """Play the hand in ``g`` (``r`` cards still in the hands) out with the greedy rule, a
+    random card at chance ``eps[seat]``: the tricks each seat took in all. No duplicated cards
+    and no joker in no trumps. Card sets are bit masks: within a suit a higher id ranks
+    higher."""
+    k = len(seats)
+    beaters = suits.beaters
+    rank = suits.rank
+    masks = suits.masks
+    eff = suits.eff
+    trump = suits.trump
+    tmask = masks[trump] if trump >= 0 else 0
+    sides = [masks[x] for x in range(4) if x != trump]
+
+    def top(m: int) -> int:
+        """The strongest card of ``m``: its highest trump, else its highest-ranked card."""
+        t = m & tmask
+        if t:
+            return t.bit_length() - 1
+        c, cr = -1, -1
+        for sm in sides:
+            x = m & sm
+            if x:
+                x = x.bit_length() - 1
+                if rank[x] > cr:
+                    c, cr = x, rank[x]
+        return c
+
+    def bottom(m: int) -> int:
+        """The weakest card of ``m``: its lowest-ranked side card, else its lowest trump."""
+        c, cr = -1, 1 << 30
+        for sm in sides:
+            x = m & sm
+            if x:
+                x = (x & -x).bit_length() - 1
+                if rank[x] < cr:
+                    c, cr = x, rank[x]
+        if c < 0:
+            t = m & tmask
+            c = (t & -t).bit_length() - 1
+        return c
+
+    hands = [g.hand_mask(q) if q in seats else 0 for q in range(g.players)]
+    won = list(g.tricks_won)
+    trick = g.trick_ids
+    pos = len(trick)
+    best = bseat = -1
+    led = 0
+    if pos:
+        i = suits.winner_index(trick)
+        best = trick[i]
+        bseat = g.leader
+        for _ in range(i):
+            bseat = nxt[bseat]
+        led = masks[eff[trick[0]]]
+    s = g.turn
+    while r:
+        h = hands[s]
+        m = h & led or h if pos else h
+        if not m & (m - 1):
+            c = m.bit_length() - 1
+        elif rand() < eps[s]:
+            j = int(rand() * m.bit_count())
+            while j:
+                m &= m - 1
+                j -= 1
+            c = (m & -m).bit_length() - 1
+        elif pos:
+            win = m & beaters[best]
+            if won[s] < bids[s]:
+                if not win:
+                    c = bottom(m)
+                elif pos == k - 1:  # last to play: the cheapest card that takes it
+                    c = bottom(win)
+                else:
+                    c = top(win)
+            else:
+                c = top(m & ~win or m)
+        else:
+            c = top(m) if won[s] < bids[s] else bottom(m)
+        hands[s] ^= 1 << c
+        if not pos:
+            led = masks[eff[c]]
+            best, bseat = c, s
+        elif beaters[best] >> c & 1:
+            best, bseat = c, s
+        pos += 1
+        r -= 1
+        if pos == k:
+            won[bseat] += 1
+            pos = 0
+            s = bseat
+        else:
+            s = nxt[s]
+    return won
+
+
+TRUMP_VALUE = (0.95, 0.85, 0.7, 0.55, 0.45, 0.4)
+SIDE_VALUE = (0.8, 0.45, 0.2, 0.08)
+
+
+class QuickBids:
+    """A cheap model of the others' bids: a fixed chance of a trick per card by its place from
+    the top of its suit (trumps worth more), summed over the hand a seat was dealt."""
+
+    def __init__(self, table: Table) -> None:
+        pack = table.pack
+        suits = table.suits
+        top = [
+            max((pack.rank_of[c] for c in bits(pack.suit_masks[x])), default=0) for x in range(4)
+        ]
+        value = []
+        for c in range(pack.size):
+            x = pack.suit_of[c]
+            if x == 4:
+                value.append(1.0)
+                continue
+            d = top[x] - pack.rank_of[c]
+            if x == suits.trump:
+                value.append(TRUMP_VALUE[d] if d < len(TRUMP_VALUE) else 0.3)
+            else:
+                value.append(SIDE_VALUE[d] if d < len(SIDE_VALUE) else 0.02)
+        self.value = value
+        usable = not table.blind and table.rules.bidding != "knock" and table.cards_each > 1
+        self.checks = [
+            (q, table.bids[q], table.played_by[q])
+            for q in table.seats
+            if usable and q != table.seat and table.bids[q] >= 0
+        ]
+
+    def weight(self, hands: list[int]) -> float:
+        """How well the deal ``hands`` explains the bids seen (1: every estimate on its bid)."""
+        value = self.value
+        w = 1.0
+        for q, bid, played in self.checks:
+            est = sum(value[c] for c in bits(hands[q] | played))
+            w *= math.exp(-((est - bid) ** 2) / (2 * QUICK_SIGMA**2))
+        return w
+
+    def sample(self, det: Determiniser, rng: random.Random) -> Game:
+        """A fresh deal kept with chance ``weight`` (the likeliest of ``QUICK_TRIES``)."""
+        t = det.table
+        best: list[int] = []
+        best_w = -1.0
+        for _ in range(QUICK_TRIES):
+            hands = sample_hands(
+                rng, det.pool, det.known, det.unknown, t.voids, t.suits.eff, t.seats
+            )
+            w = self.weight(hands)
+            if rng.random() < w:
+                return det.public.with_hands(hands)
+            if w > best_w:
+                best, best_w = hands, w
+        return det.public.with_hands(best)
+
+
+@functools.lru_cache(maxsize=4096)
+def wants(scoring: str, bid: int, won: int, left: int, n: int, k: int) -> bool:
+    need = bid - won
+    if 0 < need <= left:
+        return True
+    now = utility(scoring, score(scoring, bid, won, n, k))
+    return utility(scoring, score(scoring, bid, won + 1, n, k)) > now
+
+
+def quick_pick(g: Game, s: int, m: int, suits: Suits, bids: list[int], scoring: str) -> int:
+    """``hard``'s old play-out policy (``hard.OWN_MODEL`` off, ``hard.SIGHTED``): bid-aware, and
+    (the sample being a full deal) it looks at the other hands to see which cards can still be
+    beaten."""
+    st = suits.strength
+    eff = suits.eff
+    beaters = suits.beaters
+    masks = suits.masks
+    n = g.cards_each
+    seats = g.seats
+    k = len(seats)
+    mine = g.hand_mask(s)
+    left = mine.bit_count()
+    won = g.tricks_won[s]
+    want = wants(scoring, bids[s], won, left, n, k)
+    cards = bits(m)
+    trick = g.trick_ids
+    after = seats_after(successors(seats), s, k - len(trick) - 1)
+
+    def beaten(c: int, led: int) -> bool:
+        bm = beaters[c]
+        for q in after:
+            h = g.hand_mask(q)
+            f = h & masks[led] if led < 4 else 0
+            if (f or h) & bm:
+                return True
+        return False
+
+    if trick:
+        best = trick[suits.winner_index(trick)]
+        led = eff[trick[0]]
+        if led == JOKER_WINS:
+            led = 4
+        winners = [c for c in cards if suits.beats(c, best)]
+        if want:
+            if winners:
+                safe = [c for c in winners if not beaten(c, led)]
+                if safe:
+                    return min(safe, key=st.__getitem__)
+                return max(winners, key=st.__getitem__)
+            return min(cards, key=st.__getitem__)
+        losers = [c for c in cards if c not in winners]
+        if losers:
+            return max(losers, key=st.__getitem__)
+        overtaken = [c for c in cards if beaten(c, led)]
+        if overtaken:
+            return max(overtaken, key=st.__getitem__)
+        return max(cards, key=st.__getitem__)
+    after = [q for q in seats if q != s]
+    if want:
+        safe = [c for c in cards if not beaten(c, eff[c] if eff[c] < 4 else 4)]
+        if safe:
+            return min(safe, key=st.__getitem__)
+        trump = suits.trump
+        side = [c for c in cards if eff[c] < 4 and eff[c] != trump]
+        if side:
+            # towards a void to ruff: the top card of the shortest side suit
+            return max(side, key=lambda c: (-(mine & masks[eff[c]]).bit_count(), st[c]))
+        return max(cards, key=st.__getitem__)
+    unsafe = [c for c in cards if beaten(c, eff[c] if eff[c] < 4 else 4)]
+    if unsafe:
+        return max(unsafe, key=st.__getitem__)
+    return min(cards, key=st.__getitem__)

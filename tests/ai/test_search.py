@@ -1,0 +1,190 @@
+"""hard's card play by information-set tree search (``bot.ai.search``, ``hard.PLAY_SEARCH``):
+legal under every rule option, only the seat's view, within its budget."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from pytest import MonkeyPatch
+
+from bot.ai import Level, decide, hard, infer, playout, search
+from bot.ai.cards import Suits
+from bot.ai.knowledge import Table
+from bot.ai.sanitise import Determiniser, public_game
+from bot.engine import Game, Phase, Play, Settings
+from tests.ai.helpers import play_game, random_settings
+from tests.ai.test_boundary import games_at
+
+VARIANTS = {
+    "pool, random": {"ROLLOUT": "random", "FRESH": False, "QUICK": False, "DEPTH": 99},
+    "pool, greedy": {"ROLLOUT": "greedy", "FRESH": False, "QUICK": False, "DEPTH": 99},
+    "fresh, quick bids, greedy (hard's)": {
+        "ROLLOUT": "greedy",
+        "FRESH": True,
+        "QUICK": True,
+        "DEPTH": 99,
+    },
+    "fresh, bandit": {"ROLLOUT": "random", "FRESH": True, "QUICK": False, "DEPTH": 1},
+}
+
+
+@pytest.fixture(autouse=True, params=list(VARIANTS))
+def searching(monkeypatch: MonkeyPatch, request: pytest.FixtureRequest) -> None:
+    """Every test here with the search for every bid and card (not only against players
+    unlike ``normal``), in each variant."""
+    monkeypatch.setattr(hard, "PLAY_SEARCH", True)
+    monkeypatch.setattr(hard, "ADAPTIVE", False)
+    monkeypatch.setattr(hard, "BID_SEARCH", True)
+    for name, value in VARIANTS[request.param].items():
+        monkeypatch.setattr(search, name, value)
+
+
+def _mid_hand(seed: int, plays: int, settings: Settings | None = None) -> Game:
+    s = settings or Settings(preset="first-to-101", sequence="fixed", max_cards=10)
+    g = Game.new(s, 4, seed=seed)
+    while g.phase is not Phase.PLAYING or plays:
+        if g.phase is Phase.PLAYING:
+            plays -= 1
+        seat = g.turn
+        g.apply(seat, decide(g, seat, level="normal", seed=seed))
+    return g
+
+
+def test_search_finishes_random_games_legally() -> None:
+    rng = random.Random("search")
+    for i in range(12):
+        settings, players = random_settings(rng)
+        game = Game.new(settings, players, seed=i, first_dealer=i % players)
+        play_game(game, ["hard"] * players, rng, iterations=40)
+        assert game.phase is Phase.GAME_OVER
+
+
+def test_search_plays_duplicated_packs_and_the_joker_legally() -> None:
+    rng = random.Random(4)
+    for pack, dup in (("104", "later-wins"), ("104", "cancel"), ("52+joker", "first-wins")):
+        settings = Settings(preset="first-to-101", pack=pack, duplicates=dup, max_cards=6)
+        game = Game.new(settings, 4, seed=7)
+        play_game(game, ["hard", "normal", "hard", "normal"], rng, iterations=60, max_actions=120)
+
+
+@pytest.mark.parametrize("step", [0, 2, 9, 17])
+def test_hidden_cards_do_not_change_the_searchs_decision(step: int) -> None:
+    for seed in (3, 8):
+        one, two, seat = games_at(step, seed)
+        assert one.phase is (Phase.PLAYING if step > 4 else Phase.BIDDING)
+        a = decide(one, seat, level="hard", seed=5, iterations=300)
+        b = decide(two, seat, level="hard", seed=5, iterations=300)
+        assert a == b
+
+
+def test_same_seed_same_card() -> None:
+    g = _mid_hand(21, 5)
+    seat = g.turn
+    a = decide(g, seat, level="hard", seed=2, iterations=500)
+    assert a == decide(g, seat, level="hard", seed=2, iterations=500)
+
+
+def test_the_search_stops_at_its_deadline_with_a_choice() -> None:
+    """A deadline already gone (a stalled process): one batch of iterations, a legal choice;
+    a budget: more than one batch. (Decision times are measured by the arena, not here.)"""
+    for seed in range(4):
+        g = _mid_hand(seed, 2 + seed) if seed else Game.new(Settings(preset="first-to-101"), 4)
+        seat = g.turn
+        decided = search.MEASURED.decisions
+        action = decide(g, seat, level="hard", budget_s=1e-9, seed=seed)
+        assert search.MEASURED.decisions == decided + 1
+        assert search.MEASURED.last[0] == search.BATCH
+        assert action in g.legal_actions(seat)
+        assert decide(g, seat, level="hard", budget_s=0.2, seed=seed) in g.legal_actions(seat)
+        assert search.MEASURED.decisions == decided + 2
+        assert search.MEASURED.last[0] > search.BATCH
+
+
+def test_the_last_trick_goes_to_the_engines_winner() -> None:
+    rng = random.Random(1)
+    for seed in range(20):
+        g = _mid_hand(seed, 0)
+        seat = g.turn
+        table = Table.from_view(g.view(seat), g.rules)
+        s = search._Search(Determiniser(public_game(g, table, rng), table), table, rng)
+        while g.hand_mask(g.seats[0]).bit_count() > 1 or g.trick_ids:
+            p = g.turn
+            g.apply_fast(p, rng.choice([c for c in range(52) if g.legal_mask(p) >> c & 1]))
+        won = list(g.tricks_won)
+        winner = s._last_trick(g)
+        while g.phase is Phase.PLAYING and g.hand_number == 1:
+            g.apply_fast(g.turn, g.legal_mask(g.turn).bit_length() - 1)
+        won[winner] += 1
+        assert tuple(won) == g.history()[0].won
+
+
+def table_suits(g: Game, seat: int) -> Suits:
+    return Table.from_view(g.view(seat), g.rules).suits
+
+
+def test_a_seat_that_bid_nothing_ducks_what_it_can() -> None:
+    """Every seat plays to the lead it must follow: a zero bid throws its lowest card under
+    the trick's winner rather than take it (the search sees only this seat's view)."""
+    for seed in range(40):
+        g = _mid_hand(seed, 1)
+        seat = g.turn
+        if g.bids[seat] != 0 or g.tricks_won[seat]:
+            continue
+        trick = g.trick_ids
+        suits = table_suits(g, seat)
+        best = trick[suits.winner_index(trick)]
+        follow = [c for c in range(g.pack.size) if g.legal_mask(seat) >> c & 1]
+        under = [c for c in follow if not suits.beats(c, best)]
+        if len(follow) < 2 or not under or len(under) == len(follow):
+            continue
+        action = decide(g, seat, level="hard", seed=seed, iterations=2000)
+        assert isinstance(action, Play)
+        assert action.card in [g.pack.cards[c] for c in under]
+        return
+    pytest.skip("no such position in these deals")
+
+
+def test_the_quick_bid_model_weighs_the_real_deal_above_uniform_ones() -> None:
+    rng = random.Random(3)
+    real: list[float] = []
+    uniform: list[float] = []
+    for seed in range(12):
+        g = _mid_hand(seed, 0)
+        seat = g.turn
+        table = Table.from_view(g.view(seat), g.rules)
+        quick = playout.QuickBids(table)
+        assert len(quick.checks) == 3
+        real.append(quick.weight([g.hand_mask(s) for s in range(4)]))
+        det = Determiniser(public_game(g, table, rng), table)
+        for _ in range(20):
+            d = det.sample(rng)
+            uniform.append(quick.weight([d.hand_mask(s) for s in range(4)]))
+    assert sum(real) / len(real) > 1.5 * sum(uniform) / len(uniform)
+
+
+def _after_plays(seed: int, plays: int, others: Level) -> Game:
+    """A 4-player 10-card hand after the bids and ``plays`` cards, seat 0 playing as
+    ``normal`` and the others as ``others``."""
+    g = Game.new(Settings(preset="first-to-101", sequence="fixed", max_cards=10), 4, seed=seed)
+    while g.phase is not Phase.PLAYING or plays:
+        if g.phase is Phase.PLAYING:
+            plays -= 1
+        seat = g.turn
+        level: Level = "normal" if seat == 0 or g.phase is not Phase.PLAYING else others
+        g.apply(seat, decide(g, seat, level=level, seed=seed))
+    return g
+
+
+def test_players_unlike_normal_are_told_from_normal_ones() -> None:
+    flagged = {"normal": 0, "random": 0}
+    for others in flagged:
+        for seed in range(8):
+            g = _after_plays(seed, 12, others)  # type: ignore[arg-type]
+            seat = g.turn
+            table = Table.from_view(g.view(seat), g.rules)
+            rng = random.Random(seed)
+            det = Determiniser(public_game(g, table, rng), table)
+            flagged[others] += infer.unlike_normal(table, det, rng, 12, 2)
+    assert flagged["normal"] <= 2
+    assert flagged["random"] >= 6
