@@ -24,7 +24,7 @@ from . import normal, search
 from .cards import NO_TRUMPS, Suits, bits, note_void, one_of_each_face, suits_for
 from .common import seats_after, successors
 from .evaluate import card_probs, utility
-from .infer import BidModel, PlayModel, consistent_sample, unlike_normal
+from .infer import BidModel, PlayModel, bid_the_rest, consistent_sample, unlike_normal
 from .knowledge import Table
 from .playout import quick_pick
 from .sanitise import Determiniser
@@ -209,19 +209,9 @@ def _best_trump(g: Game, s: int) -> int:
 def _finish_bidding(
     g: Game, me: int, my_bid: int, model: BidModel, probs: dict[int, list[float]]
 ) -> None:
-    """The rest of the bidding, each later bidder bidding as ``normal`` would (``BidModel.bid``)
-    with its sampled hand (``probs``) and the bids it has seen, this seat's candidate among
-    them."""
-    secret = model.secret
-    while g.phase is _BIDDING:
-        s = g.turn
-        m = g.legal_mask(s)
-        if s == me:
-            want = my_bid
-        else:
-            seen = [-1] * g.players if secret else [b if b is not None else -1 for b in g.bids]
-            want = model.bid(s, probs[s], seen)
-        g.apply_fast(s, min(bits(m), key=lambda b: (abs(b - want), b)))
+    """The rest of the bidding (``infer.bid_the_rest``), then a trump chosen if the rules
+    want one."""
+    bid_the_rest(g, me, my_bid, model, probs)
     if g.phase is _TRUMP:
         s = g.turn
         g.apply_fast(s, _best_trump(g, s))

@@ -12,10 +12,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from bot.engine import Game
+from bot.engine import Game, Phase
 
 from . import normal
-from .cards import NO_TRUMPS, TRUMP_PENDING, note_void, one_of_each_face, suits_for
+from .cards import NO_TRUMPS, TRUMP_PENDING, bits, note_void, one_of_each_face, suits_for
 from .common import seats_after, successors
 from .evaluate import card_probs
 from .knowledge import NoDeal, Table, sample_hands
@@ -346,3 +346,21 @@ def unlike_normal(
     for _ in range(samples):
         consistent_sample(det, model, rng, plays)
     return any(not plays.remade_all(q) for q in seats)
+
+
+def bid_the_rest(
+    g: Game, me: int, my_bid: int, model: BidModel, probs: dict[int, list[float]]
+) -> None:
+    """The rest of the bidding in a sample, each later bidder bidding as ``normal`` would
+    (``BidModel.bid``) with its sampled hand (``probs``) and the bids it has seen, this seat's
+    candidate ``my_bid`` among them."""
+    secret = model.secret
+    while g.phase is Phase.BIDDING:
+        s = g.turn
+        m = g.legal_mask(s)
+        if s == me:
+            want = my_bid
+        else:
+            seen = [-1] * g.players if secret else [b if b is not None else -1 for b in g.bids]
+            want = model.bid(s, probs[s], seen)
+        g.apply_fast(s, min(bits(m), key=lambda b: (abs(b - want), b)))

@@ -31,7 +31,7 @@ from bot.engine import Game, Phase, score
 from .cards import TRUMP_PENDING, bits, suits_for
 from .common import successors
 from .evaluate import utility
-from .infer import BidModel, PlayModel, consistent_sample
+from .infer import BidModel, PlayModel, bid_the_rest, consistent_sample
 from .knowledge import Table
 from .playout import QuickBids, greedy
 from .sanitise import Determiniser
@@ -396,7 +396,7 @@ def choose_bid(
         deal = after.get((i, b))
         if deal is None:
             g = draws[i][0].copy()
-            _finish_bidding(g, me, b, model, draws[i][1])
+            bid_the_rest(g, me, b, model, draws[i][1])
             deal = after[i, b] = search.deal(g)
         key = hash(tuple(deal.bids))
         node = edge[3].get(key)
@@ -429,20 +429,3 @@ def choose_bid(
     MEASURED.decisions += 1
     MEASURED.last = (search.iterations, len(draws))
     return search.choice()
-
-
-def _finish_bidding(
-    g: Game, me: int, my_bid: int, model: BidModel, probs: dict[int, list[float]]
-) -> None:
-    """The rest of the bidding: the later bidders bid as ``normal`` would (``BidModel.bid``)
-    with their sampled hands and the bids they have seen, this seat's candidate among them."""
-    secret = model.secret
-    while g.phase is Phase.BIDDING:
-        s = g.turn
-        m = g.legal_mask(s)
-        if s == me:
-            want = my_bid
-        else:
-            seen = [-1] * g.players if secret else [b if b is not None else -1 for b in g.bids]
-            want = model.bid(s, probs[s], seen)
-        g.apply_fast(s, min(bits(m), key=lambda b: (abs(b - want), b)))

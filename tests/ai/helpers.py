@@ -73,3 +73,16 @@ def play_game(
         game.apply(seat, action)
         n += 1
     return n
+
+
+def mid_hand(seed: int, plays: int, settings: Settings | None = None) -> Game:
+    """A hand after the bids and ``plays`` cards, every seat playing as ``normal`` (by default
+    4 players, 10 cards, first-to-101's rules)."""
+    rules = settings or Settings(preset="first-to-101", sequence="fixed", max_cards=10)
+    g = Game.new(rules, 4, seed=seed)
+    while g.phase is not Phase.PLAYING or plays:
+        if g.phase is Phase.PLAYING:
+            plays -= 1
+        seat = g.turn
+        g.apply(seat, decide(g, seat, level="normal", seed=seed))
+    return g

@@ -6,9 +6,10 @@ import random
 
 from pytest import MonkeyPatch
 
-from bot.ai import decide, hard
+from bot.ai import hard
 from bot.ai.hard import PRUNE_FROM, _race
-from bot.engine import Game, Phase, Settings
+from bot.engine import Game
+from tests.ai.helpers import mid_hand
 
 
 def race(means: dict[str, float], spread: float, limit: int = 2000) -> tuple[str, int]:
@@ -52,18 +53,6 @@ def test_candidates_equal_on_every_sample_are_one() -> None:
     assert drawn == PRUNE_FROM
 
 
-def _mid_hand(seed: int) -> Game:
-    """A 4-player, 10-card hand after the bids and ``seed % 7`` cards, played by ``normal``."""
-    g = Game.new(Settings(preset="first-to-101", sequence="fixed", max_cards=10), 4, seed=seed)
-    plays = seed % 7
-    while g.phase is not Phase.PLAYING or plays:
-        if g.phase is Phase.PLAYING:
-            plays -= 1
-        s = g.turn
-        g.apply(s, decide(g, s, level="normal", seed=seed))
-    return g
-
-
 def test_sighted_seats_play_the_quick_policy_in_play_outs(monkeypatch: MonkeyPatch) -> None:
     # the mix of models: a seat in ``sighted`` plays with the quick policy (seeing the deal)
     monkeypatch.setattr(hard, "OWN_MODEL", False)
@@ -71,7 +60,7 @@ def test_sighted_seats_play_the_quick_policy_in_play_outs(monkeypatch: MonkeyPat
     all_sighted: list[float] = []
     modelled: list[float] = []
     for seed in range(12):
-        g = _mid_hand(seed)
+        g = mid_hand(seed, seed % 7)
         me = g.turn
         others = sum(1 << q for q in g.seats if q != me)
         all_sighted.append(hard.rollout(g.copy(), me, "tricks-plus-ten", None, others))
@@ -97,7 +86,7 @@ def test_own_model_plays_hards_own_seat_as_normal_in_play_outs(monkeypatch: Monk
     for own in (False, True):
         monkeypatch.setattr(hard, "OWN_MODEL", own)
         for seed in range(8):
-            g = _mid_hand(seed)
+            g = mid_hand(seed, seed % 7)
             me = g.turn
             asked.clear()
             hard.rollout(g.copy(), me, "tricks-plus-ten")

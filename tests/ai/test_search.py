@@ -13,7 +13,7 @@ from bot.ai.cards import Suits
 from bot.ai.knowledge import Table
 from bot.ai.sanitise import Determiniser, public_game
 from bot.engine import Game, Phase, Play, Settings
-from tests.ai.helpers import play_game, random_settings
+from tests.ai.helpers import mid_hand, play_game, random_settings
 from tests.ai.test_boundary import games_at
 
 VARIANTS = {
@@ -38,17 +38,6 @@ def searching(monkeypatch: MonkeyPatch, request: pytest.FixtureRequest) -> None:
     monkeypatch.setattr(hard, "BID_SEARCH", True)
     for name, value in VARIANTS[request.param].items():
         monkeypatch.setattr(search, name, value)
-
-
-def _mid_hand(seed: int, plays: int, settings: Settings | None = None) -> Game:
-    s = settings or Settings(preset="first-to-101", sequence="fixed", max_cards=10)
-    g = Game.new(s, 4, seed=seed)
-    while g.phase is not Phase.PLAYING or plays:
-        if g.phase is Phase.PLAYING:
-            plays -= 1
-        seat = g.turn
-        g.apply(seat, decide(g, seat, level="normal", seed=seed))
-    return g
 
 
 def test_search_finishes_random_games_legally() -> None:
@@ -79,7 +68,7 @@ def test_hidden_cards_do_not_change_the_searchs_decision(step: int) -> None:
 
 
 def test_same_seed_same_card() -> None:
-    g = _mid_hand(21, 5)
+    g = mid_hand(21, 5)
     seat = g.turn
     a = decide(g, seat, level="hard", seed=2, iterations=500)
     assert a == decide(g, seat, level="hard", seed=2, iterations=500)
@@ -89,7 +78,7 @@ def test_the_search_stops_at_its_deadline_with_a_choice() -> None:
     """A deadline already gone (a stalled process): one batch of iterations, a legal choice;
     a budget: more than one batch. (Decision times are measured by the arena, not here.)"""
     for seed in range(4):
-        g = _mid_hand(seed, 2 + seed) if seed else Game.new(Settings(preset="first-to-101"), 4)
+        g = mid_hand(seed, 2 + seed) if seed else Game.new(Settings(preset="first-to-101"), 4)
         seat = g.turn
         decided = search.MEASURED.decisions
         action = decide(g, seat, level="hard", budget_s=1e-9, seed=seed)
@@ -104,7 +93,7 @@ def test_the_search_stops_at_its_deadline_with_a_choice() -> None:
 def test_the_last_trick_goes_to_the_engines_winner() -> None:
     rng = random.Random(1)
     for seed in range(20):
-        g = _mid_hand(seed, 0)
+        g = mid_hand(seed, 0)
         seat = g.turn
         table = Table.from_view(g.view(seat), g.rules)
         s = search._Search(Determiniser(public_game(g, table, rng), table), table, rng)
@@ -127,7 +116,7 @@ def test_a_seat_that_bid_nothing_ducks_what_it_can() -> None:
     """Every seat plays to the lead it must follow: a zero bid throws its lowest card under
     the trick's winner rather than take it (the search sees only this seat's view)."""
     for seed in range(40):
-        g = _mid_hand(seed, 1)
+        g = mid_hand(seed, 1)
         seat = g.turn
         if g.bids[seat] != 0 or g.tricks_won[seat]:
             continue
@@ -150,7 +139,7 @@ def test_the_quick_bid_model_weighs_the_real_deal_above_uniform_ones() -> None:
     real: list[float] = []
     uniform: list[float] = []
     for seed in range(12):
-        g = _mid_hand(seed, 0)
+        g = mid_hand(seed, 0)
         seat = g.turn
         table = Table.from_view(g.view(seat), g.rules)
         quick = playout.QuickBids(table)
