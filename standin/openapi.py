@@ -351,13 +351,10 @@ class SpecValidator:
 
     def check_request(self, method: str, path: str, body: object) -> list[Violation]:
         """Spec violations in a request body (``None`` = no body); [] when the spec is off."""
-        spec = self._spec
-        if spec is None:
-            return []
         found = self._operation(method, path)
-        if isinstance(found, Violation):
-            return [found]
-        route, op, op_pointer = found
+        if isinstance(found, list):
+            return found
+        spec, route, op, op_pointer = found
         request, pointer = spec.resolve(op.get("requestBody"), f"{op_pointer}/requestBody")
         if request is None:
             if body is None:
@@ -376,13 +373,10 @@ class SpecValidator:
 
     def check_response(self, method: str, path: str, status: int, body: object) -> list[Violation]:
         """Spec violations in a response the stand-in sends; [] when the spec is off."""
-        spec = self._spec
-        if spec is None:
-            return []
         found = self._operation(method, path)
-        if isinstance(found, Violation):
-            return [found]
-        route, op, op_pointer = found
+        if isinstance(found, list):
+            return found
+        spec, route, op, op_pointer = found
         responses = op.get("responses", {})
         code = next(
             (c for c in (str(status), f"{status // 100}XX", "default") if c in responses), None
@@ -403,19 +397,25 @@ class SpecValidator:
         pointer = f"{pointer}/content/{_pointer_escape(media)}/schema"
         return self._validate(route, False, pointer, body, f"response {status}: ")
 
-    def _operation(self, method: str, path: str) -> tuple[str, dict[str, Any], str] | Violation:
-        assert self._spec is not None
+    def _operation(
+        self, method: str, path: str
+    ) -> tuple[_LoadedSpec, str, dict[str, Any], str] | list[Violation]:
+        """The spec, route, operation and its JSON pointer for a call; else what to report:
+        nothing when the spec is off, the violation when the spec has no such operation."""
+        spec = self._spec
+        if spec is None:
+            return []
         method = method.upper()
-        template = self._spec.table.match(method, path)
+        template = spec.table.match(method, path)
         if template is None:
             where = normalise_path(path)
-            return Violation(f"{method} {where}", "", "no such route in the spec")
+            return [Violation(f"{method} {where}", "", "no such route in the spec")]
         route = f"{method} {template}"
-        op = self._spec.doc["paths"][template].get(method.lower())
+        op = spec.doc["paths"][template].get(method.lower())
         if not isinstance(op, dict):
-            return Violation(route, "", "the spec defines no such method for this route")
+            return [Violation(route, "", "the spec defines no such method for this route")]
         pointer = f"/paths/{_pointer_escape(template)}/{method.lower()}"
-        return route, op, pointer
+        return spec, route, op, pointer
 
     def _validate(
         self, route: str, for_requests: bool, pointer: str, body: object, note: str = ""

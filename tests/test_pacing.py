@@ -132,13 +132,19 @@ class Bucket:
         return granted, 0.0 if self.tokens >= 1 else (1 - self.tokens) / rate
 
 
-async def test_processes_sharing_a_bucket_keep_under_the_limit_together() -> None:
-    time = ManualTime()
-    bucket = Bucket(time)
-    busy, quiet = (
+def _sharing(time: ManualTime, bucket: Bucket) -> tuple[Pacer, Pacer]:
+    """Two processes' pacers (10 calls a second, bursts of 2) drawing from one bucket."""
+    one, two = (
         Pacer(rate=10, burst=2, clock=time.clock, sleep=time.sleep, budget=bucket.take)
         for _ in range(2)
     )
+    return one, two
+
+
+async def test_processes_sharing_a_bucket_keep_under_the_limit_together() -> None:
+    time = ManualTime()
+    bucket = Bucket(time)
+    busy, quiet = _sharing(time, bucket)
     calls = {"busy": 0, "quiet": 0}
 
     async def call(pacer: Pacer, name: str) -> None:
@@ -202,10 +208,7 @@ async def test_more_calls_at_once_than_a_burst_are_refused() -> None:
 async def test_calls_made_together_take_two_from_a_shared_bucket() -> None:
     time = ManualTime()
     bucket = Bucket(time)
-    pairs, singles = (
-        Pacer(rate=10, burst=2, clock=time.clock, sleep=time.sleep, budget=bucket.take)
-        for _ in range(2)
-    )
+    pairs, singles = _sharing(time, bucket)
     for n in range(40):  # 20 pairs and 20 single calls: 60 calls at 10 a second
         if n % 2:
             await pairs.wait(calls=2)
