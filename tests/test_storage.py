@@ -114,6 +114,19 @@ async def test_a_known_row_of_the_stored_version_is_given_back_without_reading_i
         await db.load_table(table.id + 100, saved)
 
 
+async def test_a_known_row_comes_back_with_a_deadline_moved_since(db: Database) -> None:
+    """Claiming or postponing a deadline moves `due_at` without a new version: a known row
+    must not bring back the old deadline."""
+    table = await new_table(db)
+    saved = await db.save_table(table, document={"n": 1}, due_at=100.0)
+    assert await db.claim_due(table.id, 100.0, 130.0)
+    claimed = await db.load_table(table.id, saved)
+    assert claimed.due_at == 130.0 and claimed.version == saved.version
+    assert claimed.document == saved.document
+    await db.postpone(table.id, 160.0)
+    assert (await db.load_table(table.id, claimed)).due_at == 160.0
+
+
 async def test_concurrent_saves_of_one_version_apply_once(db: Database) -> None:
     table = await new_table(db)
 
