@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: run test lint typecheck pytest bench bench-bot bench-community bench-stats bench-chart demo arena install clean
+.PHONY: run test lint typecheck pytest bench bench-bot bench-service bench-community bench-stats bench-chart demo arena install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,9 @@ bench: $(BENCH_STAMP)
 
 bench-bot: $(STAMP)
 	$(BIN)/python -m tools.benchbot $(ARGS)
+
+bench-service: $(STAMP)
+	$(BIN)/python -m tools.bench_service $(ARGS)
 
 bench-community: $(STAMP)
 	$(BIN)/python -m tools.bench_community $(ARGS)
