@@ -103,7 +103,17 @@ class BotSettings(BaseSettings):
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
 
-    @field_validator("discord_token", "dev_guild_id", "database_url", "shard_count", mode="before")
+    @field_validator(
+        "discord_token",
+        "dev_guild_id",
+        "database_url",
+        "shard_count",
+        "computer_workers",
+        "review_iterations",
+        "discord_api_base",
+        "discord_gateway_url",
+        mode="before",
+    )
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return None if value == "" else value

@@ -1,10 +1,16 @@
-"""BotSettings: what a process is told about the others (SHARD_COUNT, SHARD_IDS)."""
+"""BotSettings: what a process is told about the others (SHARD_COUNT, SHARD_IDS), and
+.env.example as a true picture of the settings."""
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 import pytest
 
 from bot.config import BotSettings
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize(
@@ -26,3 +32,28 @@ def test_a_process_shares_its_database_only_when_other_shards_run_elsewhere(
         else:
             monkeypatch.setenv(name, value)
     assert BotSettings(_env_file=None).several_processes is several  # type: ignore[call-arg]
+
+
+def test_every_line_of_env_example_loads_as_shown_even_uncommented(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """.env.example's optional lines show each default; uncommented as they stand (an empty
+    value included) they must load to those defaults, not stop the bot at start."""
+    lines = (ROOT / ".env.example").read_text().splitlines()
+    settings = [
+        line.lstrip("# ").strip() for line in lines if re.fullmatch(r"#? ?[A-Z_]+=.*", line.strip())
+    ]
+    assert len(settings) > 15  # the optional tuning block is there too
+    for line in settings:
+        monkeypatch.delenv(line.split("=", 1)[0], raising=False)
+    env = tmp_path / ".env"
+    env.write_text("\n".join(settings) + "\n")
+    loaded = BotSettings(_env_file=env)  # type: ignore[call-arg]
+    defaults = BotSettings(_env_file=None)  # type: ignore[call-arg]
+    assert loaded == defaults
+
+
+def test_env_example_names_every_setting() -> None:
+    text = (ROOT / ".env.example").read_text()
+    named = set(re.findall(r"^#? ?([A-Z_]+)=", text, flags=re.MULTILINE))
+    assert named == {name.upper() for name in BotSettings.model_fields}
