@@ -118,7 +118,9 @@ class Presenter(HandMessages):
                 self.watch_turn(table)
             self.move_on(table_id)
         await self.service.allow_grace()
-        if not self._watching:
+        # Only processes that share the database with others listen for changes: one process
+        # makes every change itself, and would only hear its own back.
+        if self.service.shared_database and not self._watching:
             self._watching = True
             await self.service.watch_changes(self._changed_elsewhere)
         self.automatic.start_scheduler()

@@ -434,9 +434,9 @@ class Session:
             yield version
 
     async def watch_changes(self, callback: Callable[[TableChange], None]) -> None:
-        """Every change any process stores (PostgreSQL; with SQLite there is no other process
-        and this is never called): one that brings a deadline nearer wakes the scheduler, and
-        each goes to `callback`."""
+        """Every change any process stores (PostgreSQL, when other processes share it: the
+        presenter calls this only then): one that brings a deadline nearer wakes the
+        scheduler, and each goes to `callback`."""
 
         def changed(change: TableChange) -> None:
             self._due_moved(change.due_at)

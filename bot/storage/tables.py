@@ -162,8 +162,7 @@ class Tables(Store):
 
     async def watch_tables(self, callback: Callable[[TableChange], None]) -> None:
         """Call `callback` for every table change stored by any process sharing the database
-        (PostgreSQL; with SQLite this process makes every change itself, and it is never
-        called)."""
+        (PostgreSQL; SQLite has no notifications, and this does nothing there)."""
 
         def received(payload: str) -> None:
             change = read_changed(payload)
