@@ -82,11 +82,14 @@ def hand_state(
     actions: they do not act, and the change did not touch their cards, bid or tricks)."""
     phase = game.phase
     away = document.seats[seat].away if document.seats[seat].left else None
+    # A person the host removed no longer sees the seat's cards (a computer plays them on):
+    # their hand message keeps only what everyone sees.
+    removed = away == "kicked"
     my_turn = seat in waiting_for(game) and away is None
     may_change = phase is Phase.BIDDING and seat in game.to_act and not my_turn
     trump_decided = game.trump_id != TRUMP_PENDING
     trump = game.trump if trump_decided else None
-    blind = game.is_blind and phase is not Phase.GAME_OVER
+    blind = game.is_blind and phase is not Phase.GAME_OVER and not removed
     pack = game.pack
     if (
         before is not None
@@ -110,7 +113,7 @@ def hand_state(
         blind_cards = tuple(
             (game.name(s), hand[0]) for s in game.seats if s != seat and (hand := game.hand(s))
         )
-    elif phase is not Phase.GAME_OVER:
+    elif phase is not Phase.GAME_OVER and not removed:
         legal = game.legal_mask(seat) if phase is Phase.PLAYING and my_turn else 0
         cards = card_options(pack, trump, game.hand_mask(seat), legal)
     bid_options: tuple[BidOption, ...] = ()

@@ -203,6 +203,13 @@ async def test_host_controls_kick_hand_over_pause_resume_and_cancel(
         await standin.wait_for(
             lambda: (m := hand_message(cat)) is not None and "host removed you" in str(m.embeds)
         )
+        # Cat no longer sees the seat's cards, which the computer plays on.
+        removed = await bot.tables.service.hand_state(t, cat.id)
+        assert removed.away == "kicked" and removed.cards == () and removed.blind_cards == ()
+        cat_dm = hand_message(cat)
+        assert cat_dm is not None
+        fields = [f.get("name") for e in cat_dm.embeds for f in e.get("fields", [])]
+        assert "Trump" in fields and "Cards" not in fields
         with pytest.raises(Refused, match="removed"):
             await bot.tables.service.come_back(t, cat.id)
         # Hand the host role to Bob: the panel is his now, not Ann's.
