@@ -139,13 +139,21 @@ class TableController(Presenter):
             with self.committed(outcome):
                 table = outcome.table
                 message = interaction.message
-                if message is not None and message.id != table.message_id:
-                    # Pressed in their hand message: it becomes their hand again, in place.
+                private = message is not None and (
+                    interaction.guild_id is None or message.flags.ephemeral
+                )
+                if message is not None and private and message.id != table.message_id:
+                    # Pressed in their hand message (their DM, or an ephemeral hand): it
+                    # becomes their hand again, in place.
                     state = outcome.hands.get(user.id) or await service.hand_state(t, user.id)
                     rendered = render.hand_message(state, table, self._where(table))
                     await interaction.response.edit_message(**rendered.kwargs())
                     if not message.flags.ephemeral and t in self._shown:
                         self._shown[t].last_dm[user.id] = self.hand_shown_as(state, table)
+                elif message is not None and message.id != table.message_id:
+                    # A channel message that is not the table's (an old or duplicate table
+                    # message): everyone reads it, so the hand comes as a private answer.
+                    await self.send_hand(interaction, t)
                 else:
                     await reply(interaction, render.answer(outcome.reply, render.WELCOME_BACK))
         elif kind == "hostctl":
