@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine import Bid, Game, Phase, Play
-from bot.service import DmRef, HandState, Reason, Refused, TableService
+from bot.service import DmRef, HandState, Reason, Refused, TableGone, TableService
 from bot.storage import COMPUTER_IDS, Database, TableStatus
 
 GUILD, CHANNEL = 1, 10
@@ -129,6 +129,24 @@ async def test_refusals_change_nothing(service: TableService) -> None:
     # A refused click leaves the decoded game cached for the next one (no replay).
     assert service.cached_tables() >= {table_id}
     assert service._games[table_id][0] == game_version
+
+
+async def test_clicks_on_a_closed_table_leave_nothing_of_it_in_memory(
+    service: TableService,
+) -> None:
+    table_id = await open_lobby(service, preset="classic")
+    await service.join(table_id, BOB, "Bob")
+    await service.join(table_id, CAT, "Cat")
+    await service.start_game(table_id, ANN)
+    await service.cancel(table_id, ANN)
+    assert service.cached_tables() == set()
+    # Leftover buttons of the closed table: refused, and no lock or cache entry is kept.
+    for _ in range(2):
+        with pytest.raises(TableGone, match="table_closed"):
+            await service.act(table_id, BOB, 1, Bid(0))
+        with pytest.raises(TableGone):
+            await service.cancel(table_id, ANN)
+    assert service.cached_tables() == set()
 
 
 async def test_the_hook_bid_is_shown_disabled_with_its_reason(service: TableService) -> None:

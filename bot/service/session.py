@@ -104,9 +104,9 @@ class Session:
             async with lock:
                 yield
         finally:
-            closed = table_id in self._closing and self._locks.get(table_id) is lock
-            if closed and not lock.locked():
-                del self._locks[table_id]
+            if table_id in self._closing and not lock.locked():
+                if self._locks.get(table_id) is lock:
+                    del self._locks[table_id]
                 self._closing.discard(table_id)
 
     def _game(self, row: TableRow, document: TableDocument, *, to_change: bool) -> Game:
@@ -129,7 +129,11 @@ class Session:
         self._games.pop(table_id, None)
         self._rows.pop(table_id, None)
         self._hands.pop(table_id, None)
-        self._closing.add(table_id)
+        lock = self._locks.get(table_id)
+        if lock is not None and lock.locked():
+            self._closing.add(table_id)  # the lock goes once released (`_lock`)
+        elif lock is not None:
+            del self._locks[table_id]
 
     def cached_tables(self) -> set[int]:
         """The tables this service holds anything in memory for (tests check it empties)."""
@@ -140,10 +144,11 @@ class Session:
         try:
             row = await self.db.load_table(table_id, self._rows.get(table_id))
         except KeyError:
-            self._rows.pop(table_id, None)
+            self._forget(table_id)
             raise TableGone("table_gone") from None
         if not row.status.is_open:
-            self._rows.pop(table_id, None)
+            # A click on a closed table's leftover button: nothing of it stays in memory.
+            self._forget(table_id)
             raise TableGone("table_closed", status=row.status.value)
         self._rows[table_id] = row
         return row
