@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.service import (
     BOARD_ORDERS,
+    CorruptRow,
     Leaderboard,
     Refused,
     TableView,
@@ -232,7 +233,16 @@ class TablesCog(commands.Cog, name="Tables"):
         name="cancel", description="Cancel this channel's table (host or Manage Channels)"
     )
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
-        table = await self._channel_table(interaction)
+        try:
+            table = await self._channel_table(interaction)
+        except CorruptRow:
+            # Neither playable nor showable: its host closes it at once, with no confirmation.
+            closed = await self.service.cancel_unreadable(
+                interaction.channel_id or 0, interaction.user.id, can_manage=can_manage(interaction)
+            )
+            await reply(interaction, render.UNREADABLE_CANCELLED)
+            await self.controller.show_unreadable_closed(closed)
+            return
         if table is None:
             return
         if table.host_id != interaction.user.id and not can_manage(interaction):

@@ -16,7 +16,7 @@ from discord.http import handle_message_parameters
 
 from bot.clock import Clock, SystemClock
 from bot.config import DEFAULTS
-from bot.service import Outcome, TableService, TableView
+from bot.service import Outcome, TableService, TableView, UnreadableClosed
 from cogs import render
 from cogs.pacing import Pacer
 from cogs.refresh import Refresher
@@ -201,6 +201,19 @@ class Showing:
                 await self._post_table(table)
         except discord.Forbidden as error:
             log.warning("table %s: may not edit the table message: %s", table_id, error)
+
+    async def show_unreadable_closed(self, closed: UnreadableClosed) -> None:
+        """The table message of a table cancelled because it could not be read: its text says
+        so, and its buttons go."""
+        self.forget(closed.table_id)
+        if closed.message_id is None:
+            return
+        rendered = render.Rendered(render.UNREADABLE_TABLE_CLOSED, None, None)
+        try:
+            await self.pacer.wait()
+            await self._edit(closed.channel_id, closed.message_id, rendered)
+        except discord.HTTPException as error:
+            log.warning("table %s: could not edit the table message: %s", closed.table_id, error)
 
     async def _post_table(self, table: TableView) -> None:
         """Post the table message anew (a new table, or its message was deleted)."""

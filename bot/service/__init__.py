@@ -30,6 +30,7 @@ from bot.storage import (
     LeaderboardRow,
     TableChange,
     TableStatus,
+    UnreadableClosed,
     computer_level,
 )
 
@@ -61,6 +62,7 @@ __all__ = [
     "TableService",
     "TableStatus",
     "TableView",
+    "UnreadableClosed",
     "computer_level",
     "player_range",
 ]

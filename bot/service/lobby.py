@@ -26,7 +26,7 @@ from bot.service.turns import (
     start_problem,
 )
 from bot.service.views import ChannelDefaults, Notice, Outcome, Reason
-from bot.storage import ChannelBusy, TableRow, TableStatus, VersionConflict
+from bot.storage import ChannelBusy, TableRow, TableStatus, UnreadableClosed, VersionConflict
 from bot.storage import Event as StoredEvent
 
 
@@ -287,6 +287,18 @@ class Lobby(Session):
             )
             outcome.finished = True
             return outcome
+
+    async def cancel_unreadable(
+        self, channel_id: int, user_id: int, *, can_manage: bool = False
+    ) -> UnreadableClosed:
+        """Cancel the channel's open table when its stored state could not be read (so it can
+        be neither played nor shown): by its host or someone who may manage the channel,
+        judged from the row's columns alone."""
+        closed = await self.db.close_unreadable(channel_id, user_id, can_manage=can_manage)
+        if closed is None:
+            raise Refused("host_only", doing="cancel")
+        self._forget(closed.table_id)
+        return closed
 
     async def rematch(self, table_id: int, user_id: int) -> Outcome:
         """After a game: a new lobby in the same channel with the same rules and seats. The

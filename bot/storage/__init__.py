@@ -40,7 +40,7 @@ from bot.storage.rows import (
     VersionConflict,
 )
 from bot.storage.schema import MIGRATIONS
-from bot.storage.tables import TableChange, Tables
+from bot.storage.tables import TableChange, Tables, UnreadableClosed
 
 
 class Database(Tables, Deadlines, Channels, Results, History, RestBudget):
@@ -71,6 +71,7 @@ __all__ = [
     "TableChange",
     "TableRow",
     "TableStatus",
+    "UnreadableClosed",
     "VersionConflict",
     "computer_level",
     "shown_rating",

@@ -52,6 +52,16 @@ class TableChange:
     due_at: float | None
 
 
+@dataclasses.dataclass(frozen=True)
+class UnreadableClosed:
+    """A table whose document could not be read, cancelled from its columns alone: where its
+    table message is."""
+
+    table_id: int
+    channel_id: int
+    message_id: int | None
+
+
 def hand_key(table_id: int, user_id: int) -> int:
     """One advisory-lock key for a person's hand message at a table (two pairs may share one:
     then they only wait for each other)."""
@@ -140,6 +150,34 @@ class Tables(Store):
     async def open_table_in_channel(self, channel_id: int) -> TableRow | None:
         table_id = await self._open_table_id(channel_id, self._db)
         return None if table_id is None else await self.load_table(table_id)
+
+    async def close_unreadable(
+        self, channel_id: int, user_id: int, *, can_manage: bool
+    ) -> UnreadableClosed | None:
+        """Cancel the channel's open table without reading its document (one that could not
+        be read: `CorruptRow`), from its columns alone, when `user_id` hosts it or
+        `can_manage`. None: no open table in the channel, or not theirs to cancel."""
+        async with self._transaction() as db:
+            row = await db.fetchone(
+                "SELECT id, host_id, message_id FROM tables"
+                " WHERE channel_id = ? AND status IN ('lobby', 'playing')",
+                (channel_id,),
+            )
+            if row is None or (row[1] != user_id and not can_manage):
+                return None
+            now = self._clock()
+            changed = await db.fetchone(
+                "UPDATE tables SET status = 'cancelled', version = version + 1, updated_at = ?,"
+                " due_at = NULL WHERE id = ? RETURNING version",
+                (now, row[0]),
+            )
+            assert changed is not None  # the row was just read in this transaction
+            await db.notify(TABLES_CHANGED, changed_payload(row[0], changed[0], None))
+            await self._append_events(
+                db, row[0], [Event("cancelled", {"unreadable": True}, user_id)], now
+            )
+        self.table_saves += 1
+        return UnreadableClosed(table_id=row[0], channel_id=channel_id, message_id=row[2])
 
     @asynccontextmanager
     async def showing(self, table_id: int, user_id: int | None = None) -> AsyncIterator[int | None]:

@@ -26,6 +26,10 @@ CORRUPT_TABLE = (
     "This table's stored state could not be read, so nothing was changed. "
     "Ask the host to cancel it with /ohhell cancel."
 )
+UNREADABLE_CANCELLED = (
+    "This channel's table could not be read, so it was cancelled: /ohhell start opens a new one."
+)
+UNREADABLE_TABLE_CLOSED = "This table was cancelled: its stored state could not be read."
 UNEXPECTED = "Something went wrong — nothing was changed. (reference `{reference}`)"
 MAX_BUTTON_CARDS = 20
 MAX_BID_BUTTONS = 21  # bids 0..20

@@ -95,3 +95,29 @@ async def test_a_click_answered_too_late_is_still_shown(
         await standin.wait_for(
             lambda: any(my_turn_controls(p) for p in people if p is not first), timeout=5
         )
+
+
+async def test_a_corrupt_table_is_cancelled_by_its_host_and_frees_the_channel(
+    standin: StandIn, start_bot: BotFactory, database_url: str
+) -> None:
+    """Every click on a corrupt table says to ask the host to cancel it: /ohhell cancel must
+    then work without reading it, and only for the host (or Manage Channels)."""
+    async with start_bot() as bot:
+        ann, bob, cat = (standin.person(n) for n in ("Ann", "Bob", "Cat"))
+        table, t = await open_table(standin, [ann, bob, cat], preset="classic", max_cards=2)
+        await ann.click(table, f"oh:start:{t}")
+        await standin.wait_for(lambda: all(hand_message(p) for p in (ann, bob, cat)))
+        await bot.tables.idle()
+        await corrupt(database_url, t)
+        refused = await bob.slash(standin.channel, "ohhell cancel")
+        assert refused.ephemeral and "only the host" in (refused.content or "").lower()
+        assert (await bob.click(table, f"oh:scores:{t}")).ephemeral  # still open, still corrupt
+        cancelled = await ann.slash(standin.channel, "ohhell cancel")
+        assert cancelled.ephemeral
+        assert "could not be read, so it was cancelled" in (cancelled.content or "")
+        await standin.wait_for(lambda: "could not be read" in (table.content or ""))
+        assert not table.components
+        assert bot.tables.service.cached_tables() == set()
+        # The channel is free for a new table.
+        opened = await ann.slash(standin.channel, "ohhell start")
+        assert not opened.ephemeral, opened.content
