@@ -16,6 +16,10 @@ log = logging.getLogger(__name__)
 
 POSTPONE_FAILED = 60.0
 """Seconds a deadline that could not be handled waits before it is tried again."""
+SCHEDULER_RETRY = 1.0
+SCHEDULER_RETRY_MAX = 60.0
+"""Seconds the scheduler waits after the database failed it: doubled at each failure in a
+row, up to the most."""
 
 
 class AutomaticMoves:
@@ -92,30 +96,41 @@ class AutomaticMoves:
 
     async def _run_scheduler(self) -> None:
         """One task for every table's deadlines: sleep until the earliest one stored in the
-        database (or until a change may have moved it), handle it, look again."""
-        wake = self.service.due_changed
+        database (or until a change may have moved it), handle it, look again. A failure of
+        the database (a dropped connection, a locked file) is logged and looked at again
+        later: the scheduler must outlive it, or no deadline would fire until a restart."""
+        failures = 0
         while True:
-            wake.clear()
-            self.service.watching = float("inf")
-            due = await self.service.next_due()
-            if due is not None and due[1] <= self.clock.now():
-                if not await self.service.claim(*due):
-                    continue  # another bot process took it
-                try:
-                    outcome = await self.service.tick(due[0])
-                except Exception:
-                    # One bad table must not hold up every other table's deadlines.
-                    log.exception("table %s: a deadline could not be handled", due[0])
-                    await self.service.postpone(due[0], POSTPONE_FAILED)
-                    continue
-                if outcome is not None:
-                    self._spawn(self._publish(outcome))
-                    self.move_on(due[0])
-                continue
-            self.service.watching = float("inf") if due is None else due[1]
-            timeout = None if due is None else due[1] - self.clock.now()
-            if self.deadline_poll is not None:
-                timeout = (
-                    self.deadline_poll if timeout is None else min(timeout, self.deadline_poll)
-                )
-            await self.clock.wait(wake, timeout)
+            try:
+                await self._look_once()
+                failures = 0
+            except Exception:
+                failures += 1
+                pause = min(SCHEDULER_RETRY_MAX, SCHEDULER_RETRY * 2 ** (failures - 1))
+                log.exception("the deadline scheduler failed; it looks again in %.0f s", pause)
+                await self.clock.wait(asyncio.Event(), pause)
+
+    async def _look_once(self) -> None:
+        wake = self.service.due_changed
+        wake.clear()
+        self.service.watching = float("inf")
+        due = await self.service.next_due()
+        if due is not None and due[1] <= self.clock.now():
+            if not await self.service.claim(*due):
+                return  # another bot process took it
+            try:
+                outcome = await self.service.tick(due[0])
+            except Exception:
+                # One bad table must not hold up every other table's deadlines.
+                log.exception("table %s: a deadline could not be handled", due[0])
+                await self.service.postpone(due[0], POSTPONE_FAILED)
+                return
+            if outcome is not None:
+                self._spawn(self._publish(outcome))
+                self.move_on(due[0])
+            return
+        self.service.watching = float("inf") if due is None else due[1]
+        timeout = None if due is None else due[1] - self.clock.now()
+        if self.deadline_poll is not None:
+            timeout = self.deadline_poll if timeout is None else min(timeout, self.deadline_poll)
+        await self.clock.wait(wake, timeout)

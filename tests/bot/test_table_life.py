@@ -4,6 +4,8 @@ per-channel defaults."""
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from bot.clock import ManualClock
@@ -373,3 +375,31 @@ async def test_a_corrupt_table_does_not_hold_up_other_tables_deadlines(
         row = await bot.tables.service.db.load_table(broken_id)
         assert row.due_at is not None and row.due_at > clock.now()  # postponed, not retried
         assert "Waiting for players" in table_embed(broken)["description"]  # left as it was
+
+
+async def test_the_deadline_scheduler_outlives_a_database_failure(
+    standin: StandIn, start_bot: BotFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dropped connection or a locked file fails one look for deadlines: the scheduler
+    logs it and looks again, and turn timers keep firing."""
+    clock = ManualClock()
+    async with start_bot(clock=clock) as bot:
+        people = [standin.person(n) for n in ("Ann", "Bob", "Cat")]
+        await start_game(standin, people, preset="classic", max_cards=3, timer=30)
+        service = bot.tables.service
+        failing = [2]
+        real_next_due = service.next_due
+
+        async def next_due() -> tuple[int, float] | None:
+            if failing[0]:
+                failing[0] -= 1
+                raise sqlite3.OperationalError("database is locked")
+            return await real_next_due()
+
+        monkeypatch.setattr(service, "next_due", next_due)
+        service.due_changed.set()  # look now: the look fails
+        await standin.wait_for(lambda: failing[0] == 1)
+        clock.advance(1)  # the scheduler's first wait after a failure: fails again
+        await standin.wait_for(lambda: failing[0] == 0)
+        clock.advance(31)  # past the second wait and the turn's deadline
+        await standin.wait_for(lambda: said(standin, "ran out of time"))
