@@ -10,7 +10,7 @@ import pytest
 
 from bot.engine import Bid, Game, Phase, Play
 from bot.service import DmRef, HandState, Reason, Refused, TableGone, TableService
-from bot.storage import COMPUTER_IDS, Database, TableStatus
+from bot.storage import COMPUTER_IDS, CorruptRow, Database, TableStatus
 
 GUILD, CHANNEL = 1, 10
 ANN, BOB, CAT = 101, 102, 103
@@ -347,3 +347,25 @@ async def test_a_hand_message_is_played_out_once_nothing_is_left_to_click(
     # Bob plays his last card himself: one card left is not played out; none left is.
     assert (1, False, False) in seen[BOB]
     assert all(out == (cards == 0) for cards, _, out in seen[BOB])
+
+
+@pytest.mark.parametrize(
+    ("part", "damaged"),
+    [("game", '{"v": 1, "hands": "not a list"}'), ("settings", {"max_cards": "lots"})],
+)
+async def test_a_stored_game_or_rules_that_do_not_load_are_a_corrupt_row(
+    service: TableService, part: str, damaged: object
+) -> None:
+    """Answered as a corrupt table (and skipped by the start-up's resume, which catches
+    CorruptRow per table), not as an unexpected error that stops whatever met it."""
+    table_id = await open_lobby(service, preset="classic")
+    await service.join(table_id, BOB, "Bob")
+    await service.join(table_id, CAT, "Cat")
+    await service.start_game(table_id, ANN)
+    row = await service.db.load_table(table_id)
+    await service.db.save_table(row, document={**row.document, part: damaged})
+    for read in (service.table_view, lambda t: service.hand_state(t, ANN)):
+        with pytest.raises(CorruptRow):
+            await read(table_id)
+    with pytest.raises(CorruptRow):
+        await service.act(table_id, ANN, 1, Bid(0))

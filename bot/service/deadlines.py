@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import contextlib
 
-from bot.engine import Bid, EngineError, Game
+from bot.engine import Bid, EngineError
 from bot.service.document import ClosedReason, TableDocument
 from bot.service.errors import Refused, TableGone
 from bot.service.session import Session
-from bot.service.turns import hand_to_computer, load_document, play_forced_cards
+from bot.service.turns import decode_game, hand_to_computer, load_document, play_forced_cards
 from bot.service.views import Notice, Outcome
 from bot.storage import CorruptRow, TableRow, TableStatus, VersionConflict
 from bot.storage import Event as StoredEvent
@@ -56,7 +56,7 @@ class Deadlines(Session):
                     # Opened before deadlines were kept: start its timers now.
                     document.grace_until = now + self.grace
                     if row.status is TableStatus.PLAYING and document.game is not None:
-                        self._sync_turn(document, Game.from_json(document.game))
+                        self._sync_turn(document, decode_game(row, document))
                 try:
                     await self.db.save_table(
                         row,

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from bot.engine import Game
 from bot.service.errors import Refused
 from bot.service.session import Session
-from bot.service.turns import check_dm, check_timer, hand_to_computer, host_after, load_document
+from bot.service.turns import (
+    check_dm,
+    check_timer,
+    decode_game,
+    hand_to_computer,
+    host_after,
+    load_document,
+)
 from bot.service.views import Notice, Outcome, Reason
 from bot.storage import Event as StoredEvent
 from bot.storage import TableStatus
@@ -68,7 +74,7 @@ class HostControls(Session):
                     raise Refused("already_removed", name=name)
                 hand_to_computer(document.seats[seat], "kicked")
                 if document.game is not None:
-                    self._sync_turn(document, Game.from_json(document.game))
+                    self._sync_turn(document, decode_game(row, document))
             outcome = await self._save(
                 row,
                 document,
@@ -146,7 +152,7 @@ class HostControls(Session):
             document.turn_timer = seconds
             document.turn = None
             if document.game is not None and row.status is TableStatus.PLAYING:
-                self._sync_turn(document, Game.from_json(document.game))
+                self._sync_turn(document, decode_game(row, document))
             return await self._save(
                 row,
                 document,

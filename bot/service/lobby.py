@@ -18,6 +18,7 @@ from bot.service.session import Session
 from bot.service.turns import (
     TIMER_FIELD,
     check_timer,
+    decode_game,
     first_error,
     hand_to_computer,
     host_after,
@@ -180,7 +181,7 @@ class Lobby(Session):
             if row.status is TableStatus.PLAYING:
                 hand_to_computer(document.seats[seat], "left")
                 host = host_after(document, row.host_id, user_id)
-                game = Game.from_json(document.game) if document.game is not None else None
+                game = decode_game(row, document) if document.game is not None else None
                 if game is not None:
                     self._sync_turn(document, game)
                 outcome = await self._save(

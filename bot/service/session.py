@@ -19,6 +19,7 @@ from bot.service.seat_views import hand_state, public_game
 from bot.service.turns import (
     Decider,
     computer_to_move,
+    decode_game,
     forced_card_waiting,
     load_document,
     run_in_thread,
@@ -119,7 +120,7 @@ class Session:
             if to_change:
                 del self._games[row.id]
             return cached[1]
-        game = Game.from_json(document.game)
+        game = decode_game(row, document)
         if not to_change:
             self._games[row.id] = (row.version, game)
         return game
@@ -340,7 +341,7 @@ class Session:
         if game is None and document.game and row.status.is_open:
             game = self._game(row, document, to_change=False)
         elif game is None and document.game:
-            game = Game.from_json(document.game)
+            game = decode_game(row, document)
         problem = None
         if row.status is TableStatus.LOBBY:
             problem = start_problem(settings, len(document.seats))

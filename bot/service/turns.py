@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.engine import Action, Event, Game, Phase, Settings, SettingsError
+from bot.engine import Action, EngineError, Event, Game, Phase, Settings, SettingsError
 from bot.service.document import TURN_TIMERS, AwayReason, Seat, TableDocument
 from bot.service.errors import Refused
 from bot.service.players import player_range
@@ -25,11 +25,27 @@ def load_document(row: TableRow) -> TableDocument:
         raise CorruptRow(
             f"table #{row.id} could not be read: {error.error_count()} errors"
         ) from error
+    try:
+        settings_of(document)
+    except ValidationError as error:  # rules no version of the bot stores (or a bad edit)
+        raise CorruptRow(
+            f"table #{row.id} could not be read: its rules: {error.error_count()} errors"
+        ) from error
     if not document.last_activity:
         # Saved before tables kept this: the last save is the best guess (not the epoch, which
         # would expire the table at once).
         document.last_activity = row.updated_at
     return document
+
+
+def decode_game(row: TableRow, document: TableDocument) -> Game:
+    """The row's stored game, decoded (replayed through the rules); a record that does not
+    load is a corrupt row, answered as one, not an unexpected error."""
+    assert document.game is not None
+    try:
+        return Game.from_json(document.game)
+    except (EngineError, ValueError, KeyError, TypeError, IndexError) as error:
+        raise CorruptRow(f"table #{row.id} could not be read: its game: {error}") from error
 
 
 def settings_of(document: TableDocument) -> Settings:
