@@ -107,5 +107,8 @@ class Refresher:
                 if key not in self._stale:
                     return
         finally:
+            # A run that gave up (refused, or failed for good) drops requests that came
+            # meanwhile too: they would meet the same answer.
             self._refreshing.discard(key)
+            self._stale.discard(key)
             self._in_flight.pop(key, None)
