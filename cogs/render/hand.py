@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 import discord
 
 from bot.engine import Phase
 from bot.service import (
+    CardOption,
     HandState,
     TableView,
 )
@@ -185,22 +186,46 @@ def _card_controls(view: Controls, state: HandState, t: int, h: int) -> None:
         return
     cards = state.cards
     if len(cards) <= MAX_BUTTON_CARDS:
-        for i, o in enumerate(cards):
-            view.button(
-                card_text(o.card),
-                custom_id("play", t, h, o.card_id),
-                discord.ButtonStyle.primary if o.allowed else discord.ButtonStyle.secondary,
-                disabled=not (o.allowed and state.my_turn),
-                row=i // 5,
-            )
+        _card_buttons(view, state, cards, t, h)
         _auto_button(view, state, t)
         return
-    # More than 20 cards: one select per suit, listing each face once.
-    by_suit: dict[str, list[Any]] = {}
+    # More than 20 cards: one select a suit (four at most), listing each face once; the joker
+    # has the last row, beside auto-play.
+    joker = next((o for o in cards if o.card.suit is None), None)
+    _suit_selects(view, state, [o for o in cards if o is not joker], t, h)
+    if joker is not None:
+        _card_buttons(view, state, [joker], t, h, row=4)
+    _auto_button(view, state, t)
+
+
+def _card_buttons(
+    view: Controls,
+    state: HandState,
+    cards: Sequence[CardOption],
+    t: int,
+    h: int,
+    row: int | None = None,
+) -> None:
+    """A button a card, five a row (or all in `row`)."""
+    for i, o in enumerate(cards):
+        view.button(
+            card_text(o.card),
+            custom_id("play", t, h, o.card_id),
+            discord.ButtonStyle.primary if o.allowed else discord.ButtonStyle.secondary,
+            disabled=not (o.allowed and state.my_turn),
+            row=i // 5 if row is None else row,
+        )
+
+
+def _suit_selects(
+    view: Controls, state: HandState, cards: list[CardOption], t: int, h: int
+) -> None:
+    """One select a suit (at most four: the joker is not among `cards`)."""
+    by_suit: dict[str, list[CardOption]] = {}
     for o in cards:
-        by_suit.setdefault(o.card.suit or "J", []).append(o)
-    for suit, group in list(by_suit.items())[:4]:
-        faces: dict[str, Any] = {}
+        by_suit.setdefault(o.card.suit or "", []).append(o)
+    for suit, group in by_suit.items():
+        faces: dict[str, CardOption] = {}
         for o in group:
             faces.setdefault(card_text(o.card), o)
         playable = [o for o in faces.values() if o.allowed and state.my_turn]
@@ -211,7 +236,6 @@ def _card_controls(view: Controls, state: HandState, t: int, h: int) -> None:
             [(card_text(o.card), str(o.card_id)) for o in options],
             disabled=not playable,
         )
-    _auto_button(view, state, t)
 
 
 def _auto_button(view: Controls, state: HandState, t: int) -> None:

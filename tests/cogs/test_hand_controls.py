@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -118,3 +119,55 @@ def test_a_played_out_hand_shows_its_last_card_and_bid_and_no_controls(table: An
     every_card = hand_message(_state(cards=0, played_out=True), table, "#cards")
     assert every_card.embed is not None
     assert "Last card" not in {f.name for f in every_card.embed.fields}
+
+
+# -- the joker: every card is offered ------------
+
+SUITS = "CDHS"
+WITH_JOKER = [Card(rank, suit) for suit in SUITS for rank in RANKS] + [Card("JOKER", None)]
+
+
+def _offered(rows: list[list[dict[str, Any]]]) -> set[str]:
+    """The play args the controls offer: enabled play buttons' and select options' values."""
+    out: set[str] = set()
+    for row in rows:
+        for c in row:
+            if c["type"] == 3 and not c["disabled"]:
+                out.update(o["value"] for o in c["options"])
+            elif c["type"] == 2 and not c["disabled"] and c["custom_id"].startswith("oh:play:"):
+                out.add(c["custom_id"].split(":")[4])
+    return out
+
+
+def _joker_hand(count: int, **overrides: Any) -> HandState:
+    """`count` cards from a 53-card pack, the joker first (as a hand message sorts it), spread
+    over all four suits, every card allowed."""
+    ids = [52] + [(i % 4) * 13 + i // 4 for i in range(count - 1)]
+    cards = tuple(CardOption(WITH_JOKER[i], i, True) for i in ids)
+    return dataclasses.replace(_state(**overrides), cards=cards)
+
+
+def _within_discord_limits(rows: list[list[dict[str, Any]]]) -> None:
+    assert len(rows) <= 5
+    for row in rows:
+        assert len(row) <= 5 and (len(row) == 1 or all(c["type"] == 2 for c in row))
+        assert all(len(c.get("options", ())) <= 25 for c in row)
+
+
+@pytest.mark.parametrize("count", [1, 2, 5, 16, 19, 20, 21, 22, 25, 26])
+@pytest.mark.parametrize("trump", ["H", None])
+def test_every_allowed_card_is_offered_with_a_joker_and_four_suits(
+    table: Any, count: int, trump: str | None
+) -> None:
+    state = _joker_hand(count, trump=trump, on_table=(("Bob", Card("2", "C")),))
+    rows = _rows(state, table)
+    _within_discord_limits(rows)
+    assert _offered(rows) == {str(o.card_id) for o in state.cards}
+    assert count < 5 or len({o.card.suit for o in state.cards}) == 5
+
+
+def test_above_twenty_cards_the_joker_is_a_button_beside_auto_play(table: Any) -> None:
+    rows = _rows(_joker_hand(22), table)
+    assert [c["type"] for row in rows[:-1] for c in row] == [3, 3, 3, 3]
+    assert [c["custom_id"] for c in rows[-1]] == ["oh:play:7:3:52", "oh:auto:7:0:1"]
+    assert rows[-1][0]["label"] == "🃏"
