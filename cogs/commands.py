@@ -131,7 +131,13 @@ class TablesCog(commands.Cog, name="Tables"):
             turn_timer=timer,
         )
         rendered = render.table_message(outcome.table)
-        callback = await interaction.response.send_message(**rendered.send_kwargs())
+        try:
+            callback = await interaction.response.send_message(**rendered.send_kwargs())
+        except discord.HTTPException:
+            # Too late for Discord's 3 s (or refused): the table is stored, so it is posted in
+            # the channel instead of left open and unseen, blocking the channel.
+            await self.controller.post_table(outcome.table)
+            return
         message = callback.resource
         if not isinstance(message, discord.InteractionMessage):
             message = await interaction.original_response()

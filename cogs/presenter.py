@@ -190,7 +190,7 @@ class Presenter(HandMessages):
             shown = self._shown.get(table.table_id)
             await self._ping(table, shown.turn if shown else (), outcome.nudge)
         if outcome.opened is not None:
-            await self._post_table(outcome.opened)
+            await self.post_table(outcome.opened)
         if outcome.finished and table.status is not TableStatus.FINISHED:
             await self._close_all_hands(table)
         if not table.status.is_open:

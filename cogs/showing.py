@@ -190,6 +190,10 @@ class Showing:
         table = shown.view if shown and shown.view else await self.service.table_view(table_id)
         message_id = table.message_id
         if message_id is None:
+            if table.status.is_open:
+                # Stored, but never shown: the answer that would have posted it came too late
+                # for Discord, or the bot stopped between the two.
+                await self.post_table(table)
             return
         try:
             async with self.writing(table_id, table.version) as moved:
@@ -198,7 +202,7 @@ class Showing:
                 await self._edit(table.channel_id, message_id, render.table_message(table))
         except discord.NotFound:
             if table.status.is_open:
-                await self._post_table(table)
+                await self.post_table(table)
         except discord.Forbidden as error:
             log.warning("table %s: may not edit the table message: %s", table_id, error)
 
@@ -215,8 +219,9 @@ class Showing:
         except discord.HTTPException as error:
             log.warning("table %s: could not edit the table message: %s", closed.table_id, error)
 
-    async def _post_table(self, table: TableView) -> None:
-        """Post the table message anew (a new table, or its message was deleted)."""
+    async def post_table(self, table: TableView) -> None:
+        """Post the table message anew: a new table (a rematch, or one whose answer could not
+        post it), or one whose message was deleted."""
         sent = await self._send_channel(table.channel_id, None, render.table_message(table))
         if sent is not None:
             self.remember_side(await self.service.set_message(table.table_id, sent.id))

@@ -11,7 +11,13 @@ import pytest
 from standin.server import StandIn
 from tests.bot.conftest import BotFactory
 from tests.databases import execute
-from tools.simulated_people import hand_message, my_turn_controls, open_table, take_turn
+from tools.simulated_people import (
+    hand_message,
+    my_turn_controls,
+    open_table,
+    table_id_of,
+    take_turn,
+)
 
 REFERENCE = re.compile(r"reference `([0-9a-f]{6})`")
 
@@ -121,3 +127,30 @@ async def test_a_corrupt_table_is_cancelled_by_its_host_and_frees_the_channel(
         # The channel is free for a new table.
         opened = await ann.slash(standin.channel, "ohhell start")
         assert not opened.ephemeral, opened.content
+
+
+async def test_a_start_answered_too_late_still_posts_its_table(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    """/ohhell start stores the table before it answers: an answer Discord refuses (after
+    its 3 s) must not leave an open table nobody can see, blocking the channel."""
+    async with start_bot():
+        ann, bob = standin.person("Ann"), standin.person("Bob")
+        deadline, standin.ack_deadline = standin.ack_deadline, 0.0
+        try:
+            late = await ann.slash(standin.channel, "ohhell start")
+        finally:
+            standin.ack_deadline = deadline
+        assert not late.acknowledged
+        table = await standin.wait_for(
+            lambda: next(
+                (
+                    m
+                    for m in standin.messages(standin.channel)
+                    if any(c.startswith("oh:join:") for c in m.custom_ids())
+                ),
+                None,
+            )
+        )
+        joined = await bob.click(table, f"oh:join:{table_id_of(table)}")
+        assert joined.response_type == 7, joined.content
