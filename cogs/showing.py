@@ -198,7 +198,10 @@ class Showing:
         try:
             async with self.writing(table_id, table.version) as moved:
                 if moved is not None:
+                    # Another process moved the table on, and may have posted its message
+                    # anew (the old one deleted): edit the one stored now.
                     table = moved.table
+                    message_id = table.message_id or message_id
                 await self._edit(table.channel_id, message_id, render.table_message(table))
         except discord.NotFound:
             if table.status.is_open:
