@@ -369,3 +369,18 @@ async def test_a_stored_game_or_rules_that_do_not_load_are_a_corrupt_row(
             await read(table_id)
     with pytest.raises(CorruptRow):
         await service.act(table_id, ANN, 1, Bid(0))
+
+
+async def test_a_table_that_does_not_exist_is_refused_as_gone(service: TableService) -> None:
+    """A forged id on a Scores, My hand, Rules or Rematch button: a clear refusal, not an
+    unexpected KeyError."""
+    for read in (
+        service.table_view,
+        service.settings,
+        service.dm_refs,
+        service.newest,
+        lambda t: service.rematch(t, ANN),
+        lambda t: service.hand_state(t, ANN),
+    ):
+        with pytest.raises(TableGone, match="table_gone"):
+            await read(424242)

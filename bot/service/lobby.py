@@ -116,7 +116,7 @@ class Lobby(Session):
         another process writing the same table can cause). None: it could not be stored."""
         async with self._lock(table_id):
             for _ in range(5):
-                row = await self.db.load_table(table_id, self._rows.get(table_id))
+                row = await self._load(table_id, self._rows.get(table_id))
                 try:
                     saved = await self.db.save_table(
                         row, document=row.document, message_id=message_id
@@ -304,7 +304,7 @@ class Lobby(Session):
     async def rematch(self, table_id: int, user_id: int) -> Outcome:
         """After a game: a new lobby in the same channel with the same rules and seats. The
         person who asked is seated; the others' seats wait for them to confirm."""
-        row = await self.db.load_table(table_id)
+        row = await self._load(table_id)
         document = load_document(row)
         if row.status is not TableStatus.FINISHED:
             raise Refused("rematch_not_over")

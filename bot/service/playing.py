@@ -120,7 +120,7 @@ class Playing(Session):
         """Remember (or forget, with None: DMs closed) a person's hand message."""
         async with self._lock(table_id):
             for _ in range(5):
-                row = await self.db.load_table(table_id, self._rows.get(table_id))
+                row = await self._load(table_id, self._rows.get(table_id))
                 document = load_document(row)
                 key = str(user_id)
                 if ref is None:
@@ -143,7 +143,7 @@ class Playing(Session):
 
     async def dm_refs(self, table_id: int) -> dict[int, DmRef]:
         """Every person's hand message at this table, by user id."""
-        row = await self.db.load_table(table_id)
+        row = await self._load(table_id)
         return {int(user): ref for user, ref in load_document(row).dms.items()}
 
     async def step(self, table_id: int) -> Outcome | None:
@@ -172,7 +172,7 @@ class Playing(Session):
             self._decide, document.game, seat, level, document.seed + row.version
         )
         async with self._lock(table_id):
-            current = await self.db.load_table(table_id)
+            current = await self._load(table_id)
             if current.version != row.version:
                 # Only a DM's id stored meanwhile does not waste the decision; anything else
                 # (a seat taken back, a pause, another move) does, and the next step looks again.

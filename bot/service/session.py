@@ -141,6 +141,14 @@ class Session:
         held = set(self._games) | set(self._rows) | set(self._hands) | set(self._locks)
         return held | self._closing
 
+    async def _load(self, table_id: int, known: TableRow | None = None) -> TableRow:
+        """The table's row, open or not; one that does not exist (a forged id, or a database
+        replaced under the bot) is refused as gone, not an unexpected error."""
+        try:
+            return await self.db.load_table(table_id, known)
+        except KeyError:
+            raise TableGone("table_gone") from None
+
     async def _open_row(self, table_id: int) -> TableRow:
         try:
             row = await self.db.load_table(table_id, self._rows.get(table_id))
@@ -453,7 +461,7 @@ class Session:
     async def newest(self, table_id: int) -> Outcome:
         """The table as stored now, in one load: its view, every hand message's state and the
         hand DMs (another process changed it since this one last did)."""
-        row = await self.db.load_table(table_id)
+        row = await self._load(table_id)
         document = load_document(row)
         game = None
         if document.game is not None and row.status.is_open:
@@ -466,7 +474,7 @@ class Session:
         )
 
     async def table_view(self, table_id: int) -> TableView:
-        row = await self.db.load_table(table_id)
+        row = await self._load(table_id)
         return self._table_view(row, load_document(row))
 
     async def hand_state(self, table_id: int, user_id: int) -> HandState:
@@ -481,7 +489,7 @@ class Session:
 
     async def settings(self, table_id: int) -> Settings:
         """The table's rule settings (the host's overrides on its preset)."""
-        return settings_of(load_document(await self.db.load_table(table_id)))
+        return settings_of(load_document(await self._load(table_id)))
 
     async def leaderboard(
         self,
