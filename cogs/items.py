@@ -68,6 +68,34 @@ def custom_id(kind: str, table_id: int, hand: int | None = None, arg: object = N
     return ":".join(parts)
 
 
+# A play button's arg: the card's id in the game's pack; for a joker led in no trumps, also the
+# index of the suit it is named as (0-3: clubs, diamonds, hearts, spades), as <id>-<suit>.
+_PLAY_ARG = re.compile(r"(?P<card>[0-9]{1,4})(?:-(?P<suit>[0-3]))?")
+
+
+@dataclass(frozen=True)
+class CardChoice:
+    """What a play button stands for: a card by its id, and the suit named for a joker led in
+    no trumps (an index into clubs, diamonds, hearts, spades), or None."""
+
+    card_id: int
+    suit: int | None = None
+
+
+def play_arg(card_id: int, suit: int | None = None) -> str:
+    """The arg of the play button for the card `card_id` (named as suit index `suit`)."""
+    return str(card_id) if suit is None else f"{card_id}-{suit}"
+
+
+def card_choice(text: str | None) -> CardChoice | None:
+    """The card (and named suit) a play button's arg carries, or None for anything else."""
+    match = _PLAY_ARG.fullmatch(text) if text is not None else None
+    if match is None:
+        return None
+    suit = match["suit"]
+    return CardChoice(int(match["card"]), None if suit is None else int(suit))
+
+
 class NotOffered(ValueError):
     """A select value the menu never offered (a forged or corrupted click)."""
 

@@ -6,13 +6,13 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.engine import Phase
+from bot.engine import SUITS, Phase
 from bot.service import (
     CardOption,
     HandState,
     TableView,
 )
-from cogs.items import custom_id, select_id
+from cogs.items import custom_id, play_arg, select_id
 from cogs.render.common import (
     COLOUR,
     FIELD_LIMIT,
@@ -120,7 +120,7 @@ def hand_message(state: HandState, table: TableView, where: str) -> Rendered:
             )
     elif state.phase is Phase.PLAYING:
         embed.set_footer(text="Your turn: play a card" if state.my_turn else "Waiting for others")
-        _card_controls(view, state, t, h)
+        _card_controls(view, state, table, t, h)
     else:
         embed.set_footer(text="Waiting for others")
     return Rendered("▶ Your turn" if state.my_turn else None, embed, view)
@@ -178,22 +178,36 @@ def _bid_controls(view: Controls, state: HandState, t: int, h: int) -> None:
         )
 
 
-def _card_controls(view: Controls, state: HandState, t: int, h: int) -> None:
+def _card_controls(view: Controls, state: HandState, table: TableView, t: int, h: int) -> None:
     if state.blind_cards and state.my_turn:
         view.button(
             "Play your card", custom_id("play", t, h, "hidden"), discord.ButtonStyle.primary
         )
         return
     cards = state.cards
-    if len(cards) <= MAX_BUTTON_CARDS:
+    joker = next((o for o in cards if o.card.suit is None), None)
+    naming = joker is not None and _names_the_joker(state, joker)
+    if len(cards) <= MAX_BUTTON_CARDS and not naming:
         _card_buttons(view, state, cards, t, h)
         _auto_button(view, state, t)
         return
-    # More than 20 cards: one select a suit (four at most), listing each face once; the joker
-    # has the last row, beside auto-play.
-    joker = next((o for o in cards if o.card.suit is None), None)
-    _suit_selects(view, state, [o for o in cards if o is not joker], t, h)
-    if joker is not None:
+    # The joker has the last row, beside auto-play (one button a suit it may be named as, when
+    # it is led in no trumps); the other cards fill the four rows above: as buttons, or, above
+    # 20 cards, one select a suit (four at most), listing each face once.
+    others = [o for o in cards if o is not joker]
+    if len(cards) <= MAX_BUTTON_CARDS:
+        _card_buttons(view, state, others, t, h)
+    else:
+        _suit_selects(view, state, others, t, h)
+    if joker is not None and naming:
+        for suit in _joker_suits(state, table):
+            view.button(
+                f"{card_text(joker.card)} as {SUIT_SYMBOLS[suit]}",
+                custom_id("play", t, h, play_arg(joker.card_id, SUITS.index(suit))),
+                discord.ButtonStyle.primary,
+                row=4,
+            )
+    elif joker is not None:
         _card_buttons(view, state, [joker], t, h, row=4)
     _auto_button(view, state, t)
 
@@ -210,7 +224,7 @@ def _card_buttons(
     for i, o in enumerate(cards):
         view.button(
             card_text(o.card),
-            custom_id("play", t, h, o.card_id),
+            custom_id("play", t, h, play_arg(o.card_id)),
             discord.ButtonStyle.primary if o.allowed else discord.ButtonStyle.secondary,
             disabled=not (o.allowed and state.my_turn),
             row=i // 5 if row is None else row,
@@ -236,6 +250,40 @@ def _suit_selects(
             [(card_text(o.card), str(o.card_id)) for o in options],
             disabled=not playable,
         )
+
+
+def _names_the_joker(state: HandState, joker: CardOption) -> bool:
+    """Whether the joker, if played now, is led in no trumps: it is then named a suit."""
+    return (
+        joker.allowed
+        and state.my_turn
+        and state.phase is Phase.PLAYING
+        and state.on_table == ()
+        and state.trump_decided
+        and state.trump is None
+    )
+
+
+def _joker_suits(state: HandState, table: TableView) -> tuple[str, ...]:
+    """The suits the joker may be led as in no trumps: any in the hand's last trick; else not
+    a suit this player failed to follow, nor one they have played and still hold (the rule
+    the engine applies, read from this hand's tricks, which everyone sees). Should the
+    tricks not be at hand, every suit: the engine refuses one the joker may not be."""
+    game = table.game
+    if len(state.cards) == 1 or game is None:
+        return SUITS
+    held = {o.card.suit for o in state.cards}
+    played: set[str] = set()
+    failed: set[str] = set()
+    for trick in game.tricks:
+        led = trick.cards[0].suit or trick.joker_suit
+        for seat, card in zip(trick.seats, trick.cards, strict=True):
+            if seat == state.seat and card.suit is not None:
+                played.add(card.suit)
+                if card.suit != led and led is not None:
+                    failed.add(led)
+    suits = tuple(s for s in SUITS if s not in failed and not (s in held and s in played))
+    return suits or SUITS
 
 
 def _auto_button(view: Controls, state: HandState, t: int) -> None:

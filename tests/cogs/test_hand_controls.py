@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from bot.engine import Card, Phase
 from bot.service import BidOption, CardOption, HandState, TableView
-from cogs.items import CUSTOM_ID, SELECT_ID
+from cogs.items import CUSTOM_ID, SELECT_ID, CardChoice, card_choice, play_arg
 from cogs.render.common import Controls
 from cogs.render.hand import hand_message
 
@@ -121,7 +122,7 @@ def test_a_played_out_hand_shows_its_last_card_and_bid_and_no_controls(table: An
     assert "Last card" not in {f.name for f in every_card.embed.fields}
 
 
-# -- the joker: every card is offered ------------
+# -- the joker: every card is offered, and a joker led in no trumps is named a suit ------------
 
 SUITS = "CDHS"
 WITH_JOKER = [Card(rank, suit) for suit in SUITS for rank in RANKS] + [Card("JOKER", None)]
@@ -171,3 +172,113 @@ def test_above_twenty_cards_the_joker_is_a_button_beside_auto_play(table: Any) -
     assert [c["type"] for row in rows[:-1] for c in row] == [3, 3, 3, 3]
     assert [c["custom_id"] for c in rows[-1]] == ["oh:play:7:3:52", "oh:auto:7:0:1"]
     assert rows[-1][0]["label"] == "🃏"
+
+
+class _PublicGame:
+    tricks: tuple[Any, ...] = ()
+
+
+@pytest.fixture
+def no_trump_table() -> Any:
+    class Table:
+        guild_id, channel_id, message_id = 1, 2, 3
+        game = _PublicGame()
+
+    return Table()
+
+
+@pytest.mark.parametrize("count", [3, 19, 22])
+def test_a_joker_led_in_no_trumps_is_offered_as_each_suit(no_trump_table: Any, count: int) -> None:
+    state = _joker_hand(count, trump=None)
+    rows = _rows(state, no_trump_table)
+    _within_discord_limits(rows)
+    last = rows[-1]
+    assert [c["label"] for c in last[:4]] == ["🃏 as ♣", "🃏 as ♦", "🃏 as ♥", "🃏 as ♠"]
+    assert [c["custom_id"] for c in last] == [
+        "oh:play:7:3:52-0",
+        "oh:play:7:3:52-1",
+        "oh:play:7:3:52-2",
+        "oh:play:7:3:52-3",
+        "oh:auto:7:0:1",
+    ]
+    assert all(CUSTOM_ID.fullmatch(c["custom_id"]) for c in last)
+    # The joker alone, unnamed, is not offered; every other card still is.
+    offered = _offered(rows)
+    assert "52" not in offered
+    assert offered - {f"52-{s}" for s in range(4)} == {str(o.card_id) for o in state.cards[1:]}
+
+
+def test_a_joker_followed_in_no_trumps_or_not_my_turn_names_no_suit(no_trump_table: Any) -> None:
+    following = _joker_hand(5, trump=None, on_table=(("Bob", Card("2", "C")),))
+    waiting = _joker_hand(5, trump=None, my_turn=False, on_table=None)
+    for state in (following, waiting):
+        ids = [c["custom_id"] for row in _rows(state, no_trump_table) for c in row]
+        assert "oh:play:7:3:52" in ids and not any("-" in i for i in ids)
+
+
+def test_the_suits_offered_for_the_joker_are_the_engines() -> None:
+    """Random no-trumps hands with a joker: whenever a seat leads holding the joker, the hand
+    message offers it as exactly the suits the engine allows."""
+    import random
+
+    from bot.engine import Game, Play, Settings
+    from bot.service.document import Seat, TableDocument
+    from bot.service.seat_views import hand_state, public_game
+
+    settings = Settings(preset="nomination", pack="52+joker", trump="rotation", max_cards=9)
+    names = ("Ann", "Bob", "Cat")
+    document = TableDocument(seats=[Seat(user_id=i + 1, name=n) for i, n in enumerate(names)])
+    checked = restricted = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        game = Game.new(settings, players=3, seed=seed, names=names)
+        while game.placing is None and game.hand_number <= 10:
+            seat = game.to_act[0]
+            if (
+                game.phase is Phase.PLAYING
+                and game.trump is None
+                and not game.current_trick()
+                and JOKER_CARD in game.hand(seat)
+                and game.joker_suits(seat)
+            ):
+                state = hand_state(1, document, game, seat)
+                table: Any = SimpleNamespace(
+                    guild_id=1, channel_id=2, message_id=3, game=public_game(game)
+                )
+                labels = [
+                    c["label"]
+                    for row in _rows(state, table)
+                    for c in row
+                    if c["label"].startswith("🃏 as")
+                ]
+                allowed = game.joker_suits(seat)
+                assert labels == [f"🃏 as {'♣♦♥♠'[s]}" for s in range(4) if allowed >> s & 1]
+                checked += 1
+                restricted += allowed != 0b1111
+            action = rng.choice(game.legal_actions(seat))
+            assert isinstance(action, Play) or game.phase is not Phase.PLAYING
+            game.apply(seat, action)
+    assert checked > 25 and restricted > 5, (checked, restricted)
+
+
+JOKER_CARD = Card("JOKER", None)
+
+
+def test_a_play_arg_carries_a_card_id_and_at_most_a_suit_index() -> None:
+    assert play_arg(17) == "17" and card_choice("17") == CardChoice(17)
+    assert play_arg(52, 2) == "52-2" and card_choice("52-2") == CardChoice(52, 2)
+    for forged in (
+        "52-4",
+        "52-",
+        "-2",
+        "52-2-1",
+        "52--2",
+        "x",
+        "",
+        " 5",
+        "٣",
+        "12345",
+        "52-H",
+        None,
+    ):
+        assert card_choice(forged) is None, forged
