@@ -16,6 +16,10 @@ log = logging.getLogger(__name__)
 
 POSTPONE_FAILED = 60.0
 """Seconds a deadline that could not be handled waits before it is tried again."""
+STEP_RETRY = 0.5
+STEP_RETRIES = 6
+"""An automatic move that failed unexpectedly is tried again after 0.5 s, doubled each time,
+at most this many times (about 30 s in all)."""
 SCHEDULER_RETRY = 1.0
 SCHEDULER_RETRY_MAX = 60.0
 """Seconds the scheduler waits after the database failed it: doubled at each failure in a
@@ -65,12 +69,26 @@ class AutomaticMoves:
         )
 
     async def _step_until_people(self, table_id: int) -> None:
+        failures = 0
         while True:
             try:
                 outcome = await self.service.step(table_id)
             except (Refused, CorruptRow) as error:
                 log.warning("table %s: automatic move refused: %s", table_id, error)
                 return
+            except Exception:
+                # A database that failed for a moment, or a computer players' worker that
+                # died: computers have no deadline, so without another try the table would
+                # wait for them until a restart. A step is one unit of work: trying it again
+                # makes at most the one move that is due.
+                failures += 1
+                if failures > STEP_RETRIES:
+                    log.exception("table %s: automatic moves gave up", table_id)
+                    return
+                log.exception("table %s: an automatic move failed; trying again", table_id)
+                await asyncio.sleep(STEP_RETRY * 2 ** (failures - 1))
+                continue
+            failures = 0
             if outcome is None:
                 return
             await self._publish(outcome)

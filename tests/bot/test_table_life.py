@@ -10,12 +10,14 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.service import Refused
+from cogs import automatic
 from standin.driver import Person
 from standin.server import StandIn
 from standin.world import Channel, Message, Perm
 from tests.bot.conftest import BotFactory
 from tests.databases import execute
 from tools.simulated_people import (
+    add_computer,
     game_over,
     hand_message,
     my_turn_controls,
@@ -403,3 +405,29 @@ async def test_the_deadline_scheduler_outlives_a_database_failure(
         await standin.wait_for(lambda: failing[0] == 0)
         clock.advance(31)  # past the second wait and the turn's deadline
         await standin.wait_for(lambda: said(standin, "ran out of time"))
+
+
+async def test_computers_play_on_after_their_move_failed_for_a_moment(
+    standin: StandIn, start_bot: BotFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Computers have no turn timer: an automatic move that fails unexpectedly (the
+    database for a moment, a worker that died) is tried again, or the table waits for ever."""
+    monkeypatch.setattr(automatic, "STEP_RETRY", 0.01, raising=False)
+    async with start_bot() as bot:
+        ann, bob = standin.person("Ann"), standin.person("Bob")
+        table, t = await open_table(standin, [ann, bob], preset="classic", max_cards=2)
+        await add_computer(standin, ann, table, t, "easy")
+        service = bot.tables.service
+        failing = [3]
+        real_step = service.step
+
+        async def step(table_id: int) -> object:
+            if failing[0]:
+                failing[0] -= 1
+                raise BrokenPipeError("the computer players' worker died")
+            return await real_step(table_id)
+
+        monkeypatch.setattr(service, "step", step)
+        await ann.click(table, f"oh:start:{t}")
+        await play_until_over(standin, [ann, bob], table)
+        assert failing[0] == 0 and game_over(table)
