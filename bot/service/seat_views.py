@@ -109,6 +109,7 @@ def hand_state(
         return before
     cards: tuple[CardOption, ...] = ()
     blind_cards: tuple[tuple[str, Card], ...] = ()
+    legal = 0
     if blind:
         blind_cards = tuple(
             (game.name(s), hand[0]) for s in game.seats if s != seat and (hand := game.hand(s))
@@ -118,6 +119,7 @@ def hand_state(
         cards = card_options(pack, trump, game.hand_mask(seat), legal)
     bid_options: tuple[BidOption, ...] = ()
     trump_options: tuple[str, ...] = ()
+    joker_suits: tuple[str, ...] = ()
     bids_so_far = on_table = None
     if phase is Phase.BIDDING and (my_turn or may_change):
         legal_bids = set(bits(game.legal_mask(seat)))
@@ -137,6 +139,11 @@ def hand_state(
         trump_options = tuple(SUITS[s] for s in bits(game.legal_mask(seat)))
     elif my_turn and phase is Phase.PLAYING:
         on_table = tuple((game.name(s), card) for s, card in game.current_trick())
+        joker = pack.joker
+        if not on_table and joker >= 0 and legal >> joker & 1:
+            # Led in a no-trumps hand, the joker is named a suit (0 when not no trumps).
+            named = game.joker_suits(seat)
+            joker_suits = tuple(suit for i, suit in enumerate(SUITS) if named >> i & 1)
     return HandState(
         table_id=table_id,
         seat=seat,
@@ -159,6 +166,7 @@ def hand_state(
         away=away,
         deadline=running_deadline(document) if my_turn else None,
         played_out=played_out(document, game, seat, my_turn, blind),
+        joker_suits=joker_suits,
     )
 
 

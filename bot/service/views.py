@@ -73,6 +73,9 @@ class HandState:
     """A computer plays this seat: why ("left", "timeout", "kicked")."""
     deadline: float | None = None
     """On this player's turn, with a turn timer: when the time runs out (epoch seconds)."""
+    joker_suits: tuple[str, ...] = ()
+    """On this player's turn to lead in a no-trumps hand, holding the joker: the suits it may
+    be named as (the engine's rule), one of which the play must name."""
     played_out: bool = False
     """Nothing is left for this player to do this hand: every card is played, or the last
     one will be played for them (auto-play) while the others finish the last trick. The

@@ -120,7 +120,7 @@ def hand_message(state: HandState, table: TableView, where: str) -> Rendered:
             )
     elif state.phase is Phase.PLAYING:
         embed.set_footer(text="Your turn: play a card" if state.my_turn else "Waiting for others")
-        _card_controls(view, state, table, t, h)
+        _card_controls(view, state, t, h)
     else:
         embed.set_footer(text="Waiting for others")
     return Rendered("▶ Your turn" if state.my_turn else None, embed, view)
@@ -178,7 +178,7 @@ def _bid_controls(view: Controls, state: HandState, t: int, h: int) -> None:
         )
 
 
-def _card_controls(view: Controls, state: HandState, table: TableView, t: int, h: int) -> None:
+def _card_controls(view: Controls, state: HandState, t: int, h: int) -> None:
     if state.blind_cards and state.my_turn:
         view.button(
             "Play your card", custom_id("play", t, h, "hidden"), discord.ButtonStyle.primary
@@ -186,7 +186,7 @@ def _card_controls(view: Controls, state: HandState, table: TableView, t: int, h
         return
     cards = state.cards
     joker = next((o for o in cards if o.card.suit is None), None)
-    naming = joker is not None and _names_the_joker(state, joker)
+    naming = joker is not None and bool(state.joker_suits)
     if len(cards) <= MAX_BUTTON_CARDS and not naming:
         _card_buttons(view, state, cards, t, h)
         _auto_button(view, state, t)
@@ -200,7 +200,7 @@ def _card_controls(view: Controls, state: HandState, table: TableView, t: int, h
     else:
         _suit_selects(view, state, others, t, h)
     if joker is not None and naming:
-        for suit in _joker_suits(state, table):
+        for suit in state.joker_suits:
             view.button(
                 f"{card_text(joker.card)} as {SUIT_SYMBOLS[suit]}",
                 custom_id("play", t, h, play_arg(joker.card_id, SUITS.index(suit))),
@@ -250,40 +250,6 @@ def _suit_selects(
             [(card_text(o.card), str(o.card_id)) for o in options],
             disabled=not playable,
         )
-
-
-def _names_the_joker(state: HandState, joker: CardOption) -> bool:
-    """Whether the joker, if played now, is led in no trumps: it is then named a suit."""
-    return (
-        joker.allowed
-        and state.my_turn
-        and state.phase is Phase.PLAYING
-        and state.on_table == ()
-        and state.trump_decided
-        and state.trump is None
-    )
-
-
-def _joker_suits(state: HandState, table: TableView) -> tuple[str, ...]:
-    """The suits the joker may be led as in no trumps: any in the hand's last trick; else not
-    a suit this player failed to follow, nor one they have played and still hold (the rule
-    the engine applies, read from this hand's tricks, which everyone sees). Should the
-    tricks not be at hand, every suit: the engine refuses one the joker may not be."""
-    game = table.game
-    if len(state.cards) == 1 or game is None:
-        return SUITS
-    held = {o.card.suit for o in state.cards}
-    played: set[str] = set()
-    failed: set[str] = set()
-    for trick in game.tricks:
-        led = trick.cards[0].suit or trick.joker_suit
-        for seat, card in zip(trick.seats, trick.cards, strict=True):
-            if seat == state.seat and card.suit is not None:
-                played.add(card.suit)
-                if card.suit != led and led is not None:
-                    failed.add(led)
-    suits = tuple(s for s in SUITS if s not in failed and not (s in held and s in played))
-    return suits or SUITS
 
 
 def _auto_button(view: Controls, state: HandState, t: int) -> None:

@@ -189,7 +189,7 @@ def no_trump_table() -> Any:
 
 @pytest.mark.parametrize("count", [3, 19, 22])
 def test_a_joker_led_in_no_trumps_is_offered_as_each_suit(no_trump_table: Any, count: int) -> None:
-    state = _joker_hand(count, trump=None)
+    state = _joker_hand(count, trump=None, joker_suits=("C", "D", "H", "S"))
     rows = _rows(state, no_trump_table)
     _within_discord_limits(rows)
     last = rows[-1]
