@@ -101,18 +101,11 @@ class TablesCog(commands.Cog, name="Tables"):
     ) -> None:
         missing = _missing_permissions(interaction)
         if missing:
-            names = ", ".join(name.replace("_", " ").title() for name in missing)
-            await reply(
-                interaction,
-                f"I can't run a table here: I need the {names} permission"
-                f"{'s' if len(missing) > 1 else ''} in this channel.",
-            )
-            return
+            raise Refused("missing_permissions", names=missing)
         existing = await self.service.table_in_channel(interaction.channel_id or 0)
         if existing is not None:
             url = render.jump_url(existing.guild_id, existing.channel_id, existing.message_id)
-            await reply(interaction, f"This channel already has an open table: {url}")
-            return
+            raise Refused("channel_busy", table_id=existing.id, url=url)
         settings = _rule_options(
             preset=preset,
             max_cards=max_cards,
@@ -188,11 +181,10 @@ class TablesCog(commands.Cog, name="Tables"):
         )
         await reply(interaction, render.channel_defaults_text(stored, changed=True))
 
-    async def _channel_table(self, interaction: discord.Interaction[Any]) -> TableView | None:
+    async def _channel_table(self, interaction: discord.Interaction[Any]) -> TableView:
         row = await self.service.table_in_channel(interaction.channel_id or 0)
         if row is None:
-            await reply(interaction, "There is no open table in this channel.")
-            return None
+            raise Refused("no_table_here")
         return await self.service.table_view(row.id)
 
     @ohhell.command(
@@ -200,37 +192,24 @@ class TablesCog(commands.Cog, name="Tables"):
     )
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         table = await self._channel_table(interaction)
-        if table is None:
-            return
         await self.controller.send_hand(interaction, table.table_id)
 
     @ohhell.command(name="scores", description="The score sheet of this channel's table")
     async def scores(self, interaction: discord.Interaction[Any]) -> None:
         table = await self._channel_table(interaction)
-        if table is not None:
-            await reply(interaction, render.scores_text(table))
+        await reply(interaction, render.scores_text(table))
 
     @ohhell.command(name="rules", description="The rules of this channel's table")
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         table = await self._channel_table(interaction)
-        if table is not None:
-            source = (
-                f"\n*Rules from {render.rules_source_text(table.rules_source)}.*"
-                if table.rules_source
-                else ""
-            )
-            timer = f"\nTurn timer: {timer_text(table.turn_timer)}"
-            await reply(interaction, "\n".join(render.rules_summary(table)) + timer + source)
+        await reply(interaction, render.rules_reply(table))
 
     @ohhell.command(name="leave", description="Leave this channel's table")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         table = await self._channel_table(interaction)
-        if table is None:
-            return
         seat = next((s for s in table.seats if s.user_id == interaction.user.id), None)
         if seat is None or seat.left:
-            await reply(interaction, "You are not seated at this table.")
-            return
+            raise Refused("not_seated")
         await interaction.response.send_message(
             **render.leave_confirm(table).send_kwargs(), ephemeral=True
         )
@@ -249,11 +228,8 @@ class TablesCog(commands.Cog, name="Tables"):
             await reply(interaction, render.UNREADABLE_CANCELLED)
             await self.controller.show_unreadable_closed(closed)
             return
-        if table is None:
-            return
         if table.host_id != interaction.user.id and not can_manage(interaction):
-            await reply(interaction, "Only the host (or someone with Manage Channels) can cancel.")
-            return
+            raise Refused("host_only", doing="cancel")
         await interaction.response.send_message(
             **render.cancel_confirm(table.table_id).send_kwargs(), ephemeral=True
         )

@@ -70,6 +70,7 @@ from cogs.render.rules import (
     closed_text,
     describe,
     duration_text,
+    rules_reply,
     rules_source_text,
     rules_summary,
 )
@@ -133,6 +134,7 @@ __all__ = [
     "refusal",
     "relative_time",
     "rules_editor",
+    "rules_reply",
     "rules_source_text",
     "rules_summary",
     "scores_text",

@@ -34,7 +34,18 @@ REASONS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "not_seated": lambda p: "you are not seated at this table",
     "not_started": lambda p: "the game has not started yet",
     "rules_invalid": lambda p: f"those rules are not valid: {p['problem']}",
-    "channel_busy": lambda p: f"this channel already has an open table (#{p['table_id']})",
+    "channel_busy": lambda p: (
+        f"this channel already has an open table: {p['url']}"
+        if p.get("url")
+        else f"this channel already has an open table (#{p['table_id']})"
+    ),
+    "no_table_here": lambda p: "there is no open table in this channel",
+    "missing_permissions": lambda p: (
+        "I can't run a table here: I need the "
+        + ", ".join(name.replace("_", " ").title() for name in p["names"])
+        + (" permissions" if len(p["names"]) > 1 else " permission")
+        + " in this channel"
+    ),
     "already_seated": lambda p: "you are already seated at this table",
     "join_first": lambda p: "only seated players can add a computer player: join first",
     "no_level": lambda p: f"there is no computer level {p['level']!r}",

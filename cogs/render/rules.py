@@ -93,6 +93,15 @@ def rules_summary(table: TableView) -> tuple[str, ...]:
     return describe(table.settings, max(len(table.seats), 3))
 
 
+def rules_reply(table: TableView) -> str:
+    """What /ohhell rules answers: the table's rules, its turn timer and where they came
+    from."""
+    lines = [*rules_summary(table), f"Turn timer: {timer_text(table.turn_timer)}"]
+    if table.rules_source:
+        lines.append(f"*Rules from {rules_source_text(table.rules_source)}.*")
+    return "\n".join(lines)
+
+
 def channel_defaults_text(defaults: ChannelDefaults | None, *, changed: bool) -> str:
     """What /ohhell settings answers: the channel's defaults, as set now or as they are."""
     if defaults is None:
