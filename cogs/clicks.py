@@ -20,7 +20,7 @@ from bot.service import (
     TableView,
 )
 from cogs import render
-from cogs.errors import answer_error, reply
+from cogs.errors import AfterCommit, answer_error, reply
 from cogs.items import CardChoice, Click, NotOffered, card_choice, parse, whole_number
 from cogs.presenter import IN_FLIGHT_WAIT, Presenter
 
@@ -185,6 +185,8 @@ class TableController(Presenter):
         try:
             yield
             answered = True
+        except Exception as error:
+            raise AfterCommit(error) from error
         finally:
             if publish:
                 self.publish_later(outcome)

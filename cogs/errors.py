@@ -29,7 +29,28 @@ async def reply(interaction: discord.Interaction[Any], text: str) -> None:
         log.warning("interaction %s expired before its answer: %s", interaction.id, text)
 
 
+class AfterCommit(Exception):
+    """An error met after a click's change was stored (while answering it): the change stands
+    and is shown all the same (`TableController.committed`), so the person is told it was
+    done, not that nothing was changed."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(error)
+        self.error = error
+
+
 async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    if isinstance(error, AfterCommit):
+        reference = secrets.token_hex(3)
+        log.error(
+            "error after a stored change [ref %s] (user %s, %s)",
+            reference,
+            interaction.user.id,
+            _what(interaction),
+            exc_info=error.error,
+        )
+        await reply(interaction, render.SAVED_NOT_SHOWN.format(reference=reference))
+        return
     if isinstance(error, Refused):
         await reply(interaction, render.refusal(error))
         return

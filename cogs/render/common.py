@@ -30,6 +30,9 @@ UNREADABLE_CANCELLED = (
     "This channel's table could not be read, so it was cancelled: /ohhell start opens a new one."
 )
 UNREADABLE_TABLE_CLOSED = "This table was cancelled: its stored state could not be read."
+SAVED_NOT_SHOWN = (
+    "Done: that is saved, but this message could not be updated. (reference `{reference}`)"
+)
 UNEXPECTED = "Something went wrong — nothing was changed. (reference `{reference}`)"
 MAX_BUTTON_CARDS = 20
 MAX_BID_BUTTONS = 21  # bids 0..20

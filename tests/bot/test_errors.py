@@ -154,3 +154,36 @@ async def test_a_start_answered_too_late_still_posts_its_table(
         )
         joined = await bob.click(table, f"oh:join:{table_id_of(table)}")
         assert joined.response_type == 7, joined.content
+
+
+async def test_an_error_after_a_stored_move_says_it_was_saved(
+    standin: StandIn,
+    start_bot: BotFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The bid is stored, then answering it fails: the bidder must not be told that nothing
+    was changed (they might bid again), and the next person still gets their turn."""
+    async with start_bot() as bot:
+        people = [standin.person(n) for n in ("Ann", "Bob", "Cat")]
+        table, t = await open_table(standin, people, preset="classic", max_cards=2)
+        await people[0].click(table, f"oh:start:{t}")
+        first = await standin.wait_for(
+            lambda: next((p for p in people if my_turn_controls(p)), None)
+        )
+        message, ids = my_turn_controls(first) or (None, [])
+        assert message is not None
+
+        async def broken(*args: Any, **kwargs: Any) -> None:
+            raise RuntimeError("a bug in the answer")
+
+        monkeypatch.setattr(bot.tables, "_answer_act", broken)
+        answered = await take_turn(first, message, ids[0])
+        assert answered.ephemeral
+        assert "Done: that is saved" in (answered.content or ""), answered.content
+        assert "nothing was changed" not in (answered.content or "")
+        found = REFERENCE.search(answered.content or "")
+        assert found is not None and any(found[1] in r.getMessage() for r in caplog.records)
+        await standin.wait_for(
+            lambda: any(my_turn_controls(p) for p in people if p is not first), timeout=5
+        )
