@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
+from standin.driver import Person
 from standin.server import StandIn
+from standin.world import Message
 from tests.bot.conftest import BotFactory
 from tests.databases import execute
 from tools.simulated_people import (
@@ -27,6 +29,18 @@ async def corrupt(database_url: str, table_id: int) -> None:
     await execute(
         database_url, "UPDATE tables SET document = '{not json' WHERE id = ?", (table_id,)
     )
+
+
+async def first_turn(standin: StandIn) -> tuple[list[Person], Person, Message, list[str]]:
+    """A classic game of three started: the people, the first to act, and their hand message
+    with its controls."""
+    people = [standin.person(n) for n in ("Ann", "Bob", "Cat")]
+    table, t = await open_table(standin, people, preset="classic", max_cards=2)
+    await people[0].click(table, f"oh:start:{t}")
+    first = await standin.wait_for(lambda: next((p for p in people if my_turn_controls(p)), None))
+    message, ids = my_turn_controls(first) or (None, [])
+    assert message is not None
+    return people, first, message, ids
 
 
 async def test_a_corrupt_row_is_answered_by_every_command_and_button(
@@ -82,14 +96,7 @@ async def test_a_click_answered_too_late_is_still_shown(
     all) and Discord refuses it: the change is shown all the same, and the next person gets
     their turn."""
     async with start_bot():
-        people = [standin.person(n) for n in ("Ann", "Bob", "Cat")]
-        table, t = await open_table(standin, people, preset="classic", max_cards=2)
-        await people[0].click(table, f"oh:start:{t}")
-        first = await standin.wait_for(
-            lambda: next((p for p in people if my_turn_controls(p)), None)
-        )
-        message, ids = my_turn_controls(first) or (None, [])
-        assert message is not None
+        people, first, message, ids = await first_turn(standin)
         deadline, standin.ack_deadline = standin.ack_deadline, 0.0
         try:
             late = await take_turn(first, message, ids[0])
@@ -165,14 +172,7 @@ async def test_an_error_after_a_stored_move_says_it_was_saved(
     """The bid is stored, then answering it fails: the bidder must not be told that nothing
     was changed (they might bid again), and the next person still gets their turn."""
     async with start_bot() as bot:
-        people = [standin.person(n) for n in ("Ann", "Bob", "Cat")]
-        table, t = await open_table(standin, people, preset="classic", max_cards=2)
-        await people[0].click(table, f"oh:start:{t}")
-        first = await standin.wait_for(
-            lambda: next((p for p in people if my_turn_controls(p)), None)
-        )
-        message, ids = my_turn_controls(first) or (None, [])
-        assert message is not None
+        people, first, message, ids = await first_turn(standin)
 
         async def broken(*args: Any, **kwargs: Any) -> None:
             raise RuntimeError("a bug in the answer")
