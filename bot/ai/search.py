@@ -82,7 +82,7 @@ class Measured:
 
 MEASURED = Measured()
 
-Edge = list  # [visits, total reward of the seat that moved, availability, child node]
+Edge = list[Any]  # [visits, total reward of the seat that moved, availability, child node]
 
 
 def usable(table: Table) -> bool:
@@ -265,7 +265,7 @@ class _Search:
 
     def lead(self) -> int:
         """How many more visits the most visited root card has than the next."""
-        visits = sorted((e[0] for e in self.root.values()), reverse=True)
+        visits: list[int] = sorted((e[0] for e in self.root.values()), reverse=True)
         return visits[0] - visits[1] if len(visits) > 1 else visits[0]
 
     def choice(self) -> int:
@@ -410,11 +410,10 @@ def choose_bid(
     def start_fresh() -> tuple[_Deal, dict[int, Edge], list[Any]]:
         b, edge = search.select(search.root, cands)
         g = quick.sample(det, rng) if QUICK else det.sample(rng)
-        value = quick.value
         while g.phase is Phase.BIDDING:
             s = g.turn
             m = g.legal_mask(s)
-            want = b if s == me else round(sum(value[c] for c in bits(g.hand_mask(s))))
+            want = b if s == me else round(quick.estimate(g.hand_mask(s)))
             g.apply_fast(s, min(bits(m), key=lambda x: (abs(x - want), x)))
         deal = search.deal(g)
         key = hash(tuple(deal.bids))
