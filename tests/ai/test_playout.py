@@ -89,3 +89,47 @@ def test_fast_deals_are_uniform_and_rarely_fall_back(monkeypatch: MonkeyPatch) -
     for c in bits(det.pool):
         for s in table.seats:
             assert abs(fast[c][s] - ref[c][s]) < 0.06 * n + 1
+
+
+def _later_bids(monkeypatch: MonkeyPatch, noise: float) -> tuple[int, int]:
+    """Over bid searches from the first seat: how many later bids the search's deals held,
+    and how many were not the legal bid nearest the bidder's quick estimate."""
+    from bot.ai import decide, hard, search
+    from bot.engine import Game, Phase, Settings
+
+    monkeypatch.setattr(hard, "BID_SEARCH", True)
+    monkeypatch.setattr(search, "FRESH", True)
+    monkeypatch.setattr(search, "LATER_NOISE", noise)
+    monkeypatch.setattr(search, "LATER_BIAS", 0.0)
+    seen: list[tuple[int, int, int]] = []
+    real = search._Search.deal
+
+    def spy(self: search._Search, g: Game) -> search._Deal:
+        for s in g.seats:
+            if s != self.me:
+                seen.append((s, g.hand_mask(s), g.bids[s] or 0))
+        return real(self, g)
+
+    monkeypatch.setattr(search._Search, "deal", spy)
+    total = off = 0
+    for seed in range(3):
+        g = Game.new(Settings(preset="first-to-101", sequence="fixed", max_cards=10), 4, seed=seed)
+        assert g.phase is Phase.BIDDING
+        table = Table.from_view(g.view(g.turn), g.rules)
+        quick = playout.QuickBids(table)
+        seen.clear()
+        decide(g, g.turn, level="hard", seed=seed, iterations=300)
+        for s, hand, bid in seen:
+            total += 1
+            want = round(quick.estimate(hand))
+            # the last bidder may be hooked off its estimate: one away at most
+            off += abs(bid - want) > (1 if s == (g.turn + 3) % 4 else 0)
+    return total, off
+
+
+def test_later_bidders_bid_their_estimate_or_vary_about_it(monkeypatch: MonkeyPatch) -> None:
+    total, off = _later_bids(monkeypatch, 0.0)
+    assert total > 500
+    assert off == 0
+    total, off = _later_bids(monkeypatch, 0.9)
+    assert off > 0.1 * total
