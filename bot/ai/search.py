@@ -67,6 +67,12 @@ QUICK = True
 """With ``FRESH``: each fresh deal is kept with a chance that falls with how far a quick
 estimate of each other seat's tricks (a fixed value a card, ``playout.QuickBids``) is from its bid
 (up to ``playout.QUICK_TRIES`` deals, else the likeliest): cheap inference from the bids."""
+LATER_NOISE = 0.0
+"""With ``FRESH``, in bidding: the later bidders bid their quick estimate plus ``LATER_BIAS``
+plus a normal error of this spread (0: no error), where their bids vary about it (measured:
+bid less quick estimate has spread 0.87 for ``hard`` and 0.89 for ISMCTS-1000, mean +0.14
+and +0.20, 960 hands each)."""
+LATER_BIAS = 0.0
 INFER = True
 """Determinisations follow the others' bids and plays; else uniform (``Determiniser.sample``)."""
 
@@ -82,7 +88,7 @@ class Measured:
 
 MEASURED = Measured()
 
-Edge = list  # [visits, total reward of the seat that moved, availability, child node]
+Edge = list[Any]  # [visits, total reward of the seat that moved, availability, child node]
 
 
 def usable(table: Table) -> bool:
@@ -265,7 +271,7 @@ class _Search:
 
     def lead(self) -> int:
         """How many more visits the most visited root card has than the next."""
-        visits = sorted((e[0] for e in self.root.values()), reverse=True)
+        visits: list[int] = sorted((e[0] for e in self.root.values()), reverse=True)
         return visits[0] - visits[1] if len(visits) > 1 else visits[0]
 
     def choice(self) -> int:
@@ -410,11 +416,14 @@ def choose_bid(
     def start_fresh() -> tuple[_Deal, dict[int, Edge], list[Any]]:
         b, edge = search.select(search.root, cands)
         g = quick.sample(det, rng) if QUICK else det.sample(rng)
-        value = quick.value
         while g.phase is Phase.BIDDING:
             s = g.turn
             m = g.legal_mask(s)
-            want = b if s == me else round(sum(value[c] for c in bits(g.hand_mask(s))))
+            if s == me:
+                want = b
+            else:
+                est = quick.estimate(g.hand_mask(s)) + LATER_BIAS
+                want = round(est + rng.gauss(0.0, LATER_NOISE) if LATER_NOISE else est)
             g.apply_fast(s, min(bits(m), key=lambda x: (abs(x - want), x)))
         deal = search.deal(g)
         key = hash(tuple(deal.bids))
