@@ -58,6 +58,19 @@ def test_fast_deals_keep_what_the_seat_knows(plays: int) -> None:
         assert voided  # the positions do test the voids
 
 
+def _seat_counts(
+    quick: playout.QuickBids, det: Determiniser, rng: random.Random, n: int
+) -> list[list[int]]:
+    """How often each unseen card lands on each seat over `n` deals."""
+    counts = [[0] * 4 for _ in range(52)]
+    for _ in range(n):
+        hands = quick._deal(det, rng)
+        for s in det.table.seats:
+            for c in bits(hands[s] & det.pool):
+                counts[c][s] += 1
+    return counts
+
+
 def test_fast_deals_are_uniform_and_rarely_fall_back(monkeypatch: MonkeyPatch) -> None:
     """Each unseen card goes to each seat about as often as the slow sampler puts it there;
     the slow sampler is only the fallback."""
@@ -72,20 +85,10 @@ def test_fast_deals_are_uniform_and_rarely_fall_back(monkeypatch: MonkeyPatch) -
     monkeypatch.setattr(playout, "sample_hands", counted)
     rng = random.Random(9)
     n = 3000
-    fast = [[0] * 4 for _ in range(52)]
-    for _ in range(n):
-        hands = quick._deal(det, rng)
-        for s in table.seats:
-            for c in bits(hands[s] & det.pool):
-                fast[c][s] += 1
+    fast = _seat_counts(quick, det, rng, n)
     assert calls[0] < n // 10
     monkeypatch.setattr(playout, "FAST", False)
-    ref = [[0] * 4 for _ in range(52)]
-    for _ in range(n):
-        hands = quick._deal(det, rng)
-        for s in table.seats:
-            for c in bits(hands[s] & det.pool):
-                ref[c][s] += 1
+    ref = _seat_counts(quick, det, rng, n)
     for c in bits(det.pool):
         for s in table.seats:
             assert abs(fast[c][s] - ref[c][s]) < 0.06 * n + 1

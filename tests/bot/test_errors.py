@@ -31,6 +31,22 @@ async def corrupt(database_url: str, table_id: int) -> None:
     )
 
 
+async def corrupt_game(
+    standin: StandIn, bot: Any, database_url: str
+) -> tuple[tuple[Person, Person], Message, int]:
+    """A classic game of Ann, Bob and Cat started, then its row corrupted: Ann (the host)
+    and Bob, the table message and its id."""
+    ann, bob, cat = (standin.person(n) for n in ("Ann", "Bob", "Cat"))
+    table, t = await open_table(standin, [ann, bob, cat], preset="classic", max_cards=2)
+    await ann.click(table, f"oh:start:{t}")
+    # The hand DMs are sent, then stored: once they are out, wait for the storing, or a
+    # save of the good document could land over the bad one.
+    await standin.wait_for(lambda: all(hand_message(p) for p in (ann, bob, cat)))
+    await bot.tables.idle()
+    await corrupt(database_url, t)
+    return (ann, bob), table, t
+
+
 async def first_turn(standin: StandIn) -> tuple[list[Person], Person, Message, list[str]]:
     """A classic game of three started: the people, the first to act, and their hand message
     with its controls."""
@@ -47,14 +63,7 @@ async def test_a_corrupt_row_is_answered_by_every_command_and_button(
     standin: StandIn, start_bot: BotFactory, database_url: str
 ) -> None:
     async with start_bot() as bot:
-        ann, bob, cat = (standin.person(n) for n in ("Ann", "Bob", "Cat"))
-        table, t = await open_table(standin, [ann, bob, cat], preset="classic", max_cards=2)
-        await ann.click(table, f"oh:start:{t}")
-        # The hand DMs are sent, then stored: once they are out, wait for the storing, or a
-        # save of the good document could land over the bad one.
-        await standin.wait_for(lambda: all(hand_message(p) for p in (ann, bob, cat)))
-        await bot.tables.idle()
-        await corrupt(database_url, t)
+        (ann, bob), table, t = await corrupt_game(standin, bot, database_url)
         for command in ("ohhell hand", "ohhell scores", "ohhell rules", "ohhell leave"):
             result = await ann.slash(standin.channel, command)
             assert result.ephemeral, (command, result)
@@ -116,12 +125,7 @@ async def test_a_corrupt_table_is_cancelled_by_its_host_and_frees_the_channel(
     """Every click on a corrupt table says to ask the host to cancel it: /ohhell cancel must
     then work without reading it, and only for the host (or Manage Channels)."""
     async with start_bot() as bot:
-        ann, bob, cat = (standin.person(n) for n in ("Ann", "Bob", "Cat"))
-        table, t = await open_table(standin, [ann, bob, cat], preset="classic", max_cards=2)
-        await ann.click(table, f"oh:start:{t}")
-        await standin.wait_for(lambda: all(hand_message(p) for p in (ann, bob, cat)))
-        await bot.tables.idle()
-        await corrupt(database_url, t)
+        (ann, bob), table, t = await corrupt_game(standin, bot, database_url)
         refused = await bob.slash(standin.channel, "ohhell cancel")
         assert refused.ephemeral and "only the host" in (refused.content or "").lower()
         assert (await bob.click(table, f"oh:scores:{t}")).ephemeral  # still open, still corrupt
