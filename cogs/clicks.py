@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.engine import JOKER, SUITS, Bid, ChooseTrump, Play, SettingsError
+from bot.engine import SUITS, Bid, ChooseTrump, Play
 from bot.engine.cards import HIDDEN
 from bot.service import (
     Outcome,
@@ -234,8 +234,15 @@ class TableController(Presenter):
             raise Refused("not_for_you")
         t, user = click.table_id, interaction.user
         chosen = self._action(click)
-        action = await self._named_joker(t, chosen) if isinstance(chosen, CardChoice) else chosen
-        outcome = await self.service.act(t, user.id, click.hand, action, dm_channel=dm)
+        if isinstance(chosen, CardChoice):
+            # A card by its id; a joker led in no trumps also names its suit (the engine
+            # refuses a suit named for any other card or moment).
+            named = None if chosen.suit is None else SUITS[chosen.suit]
+            outcome = await self.service.act(
+                t, user.id, click.hand, chosen.card_id, named=named, dm_channel=dm
+            )
+        else:
+            outcome = await self.service.act(t, user.id, click.hand, chosen, dm_channel=dm)
         with self.committed(outcome, move_on=outcome.automatic):
             await self._answer_act(interaction, click, outcome)
 
@@ -279,9 +286,9 @@ class TableController(Presenter):
                     )
 
     @staticmethod
-    def _action(click: Click) -> Bid | Play | ChooseTrump | int | CardChoice:
-        """The action a game control stands for; a card as its id in the pack, or (a joker led
-        in no trumps) as its id and the suit it is named as."""
+    def _action(click: Click) -> Bid | Play | ChooseTrump | CardChoice:
+        """The action a game control stands for; a card as its id in the pack (and, for a joker
+        led in no trumps, the suit it is named as)."""
         kind = click.kind
         value = click.values[0] if click.values else click.arg
         if value is None:
@@ -300,20 +307,7 @@ class TableController(Presenter):
         choice = card_choice(value)
         if choice is None or (choice.suit is not None and kind != "play"):
             raise Refused("not_for_you")
-        return choice.card_id if choice.suit is None else choice
-
-    async def _named_joker(self, table_id: int, choice: CardChoice) -> Play:
-        """The joker led in no trumps as the suit a button names. Only the joker is ever named
-        a suit: a suit with any other card's id is refused here; the engine checks the rest
-        (the joker held, a lead in no trumps, a suit it may be named as)."""
-        table = await self.service.table_view(table_id)
-        try:
-            joker = table.settings.resolve(len(table.seats)).pack.joker
-        except SettingsError:
-            joker = -1
-        if choice.suit is None or joker < 0 or choice.card_id != joker:
-            raise Refused("not_offered")
-        return Play(JOKER, SUITS[choice.suit])
+        return choice
 
     async def send_hand(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         state = await self.service.hand_state(table_id, interaction.user.id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.engine import HIDDEN, Action, EngineError, Play
+from bot.engine.cards import SuitLetter
 from bot.service.document import DmRef
 from bot.service.errors import Refused
 from bot.service.session import Session
@@ -33,12 +34,15 @@ class Playing(Session):
         hand_number: int,
         action: Action | int,
         *,
+        named: SuitLetter | None = None,
         dm_channel: int | None = None,
     ) -> Outcome:
         """A person's bid, trump choice or card. ``hand_number`` comes from the button, so a
         click on an earlier hand's message is refused instead of acting on this one. A card
-        may be given by its id in the game's pack (what a play button carries). A click from a
-        DM gives its channel: it must be this person's own hand DM.
+        may be given by its id in the game's pack (what a play button carries), with `named`
+        the suit a joker led in no trumps is named as (the engine refuses a suit named for any
+        other card or moment). A click from a DM gives its channel: it must be this person's
+        own hand DM.
 
         Another bot process may store a change between the load and the save (a hand DM's
         id, another person's click): the click is then tried again on the newer state, as one
@@ -46,7 +50,7 @@ class Playing(Session):
         for attempt in range(1, CONFLICT_ATTEMPTS + 1):
             try:
                 return await self._act_once(
-                    table_id, user_id, hand_number, action, dm_channel=dm_channel
+                    table_id, user_id, hand_number, action, named=named, dm_channel=dm_channel
                 )
             except Refused as refusal:
                 if refusal.code != "conflict" or attempt == CONFLICT_ATTEMPTS:
@@ -60,6 +64,7 @@ class Playing(Session):
         hand_number: int,
         action: Action | int,
         *,
+        named: SuitLetter | None = None,
         dm_channel: int | None,
     ) -> Outcome:
         async with self._lock(table_id):
@@ -69,7 +74,7 @@ class Playing(Session):
             if isinstance(action, int):
                 if not 0 <= action < game.pack.size:
                     raise Refused("no_card")
-                action = Play(game.pack.cards[action])
+                action = Play(game.pack.cards[action], named)
             seat = document.seat_of(user_id)
             if seat is None:
                 raise Refused("not_seated")
