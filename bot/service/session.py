@@ -151,10 +151,10 @@ class Session:
 
     async def _open_row(self, table_id: int) -> TableRow:
         try:
-            row = await self.db.load_table(table_id, self._rows.get(table_id))
-        except KeyError:
+            row = await self._load(table_id, self._rows.get(table_id))
+        except TableGone:
             self._forget(table_id)
-            raise TableGone("table_gone") from None
+            raise
         if not row.status.is_open:
             # A click on a closed table's leftover button: nothing of it stays in memory.
             self._forget(table_id)
