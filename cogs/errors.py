@@ -41,15 +41,9 @@ class AfterCommit(Exception):
 
 async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     if isinstance(error, AfterCommit):
-        reference = secrets.token_hex(3)
-        log.error(
-            "error after a stored change [ref %s] (user %s, %s)",
-            reference,
-            interaction.user.id,
-            _what(interaction),
-            exc_info=error.error,
+        await _report(
+            interaction, error.error, "error after a stored change", render.SAVED_NOT_SHOWN
         )
-        await reply(interaction, render.SAVED_NOT_SHOWN.format(reference=reference))
         return
     if isinstance(error, Refused):
         await reply(interaction, render.refusal(error))
@@ -58,16 +52,24 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
         log.error("%s", error)
         await reply(interaction, render.CORRUPT_TABLE)
         return
+    await _report(interaction, error, "unexpected error", render.UNEXPECTED)
+
+
+async def _report(
+    interaction: discord.Interaction[Any], error: BaseException, kind: str, text: str
+) -> None:
+    """Log `error` under a short reference, and tell the person `text` with that reference."""
     reference = secrets.token_hex(3)
     log.error(
-        "unexpected error [ref %s] (user %s, %s)",
+        "%s [ref %s] (user %s, %s)",
+        kind,
         reference,
         interaction.user.id,
         _what(interaction),
         exc_info=error,
     )
     try:
-        await reply(interaction, render.UNEXPECTED.format(reference=reference))
+        await reply(interaction, text.format(reference=reference))
     except discord.HTTPException:
         log.warning("could not tell user %s about error %s", interaction.user.id, reference)
 
