@@ -19,10 +19,8 @@ def showed_a_hand(message: Message) -> bool:
 
 
 async def post_table_anew(bot: Any, table_id: int) -> None:
-    """The bot posts the table message again, as when it finds its message gone (the method is
-    being renamed from `_post_table` to `post_table`: either will do)."""
-    post = getattr(bot.tables, "post_table", None) or bot.tables._post_table
-    await post(await bot.tables.service.table_view(table_id))
+    """The bot posts the table message again, as when it finds its message gone."""
+    await bot.tables.post_table(await bot.tables.service.table_view(table_id))
 
 
 async def test_back_on_an_old_table_message_answers_privately(

@@ -174,23 +174,10 @@ def test_above_twenty_cards_the_joker_is_a_button_beside_auto_play(table: Any) -
     assert rows[-1][0]["label"] == "🃏"
 
 
-class _PublicGame:
-    tricks: tuple[Any, ...] = ()
-
-
-@pytest.fixture
-def no_trump_table() -> Any:
-    class Table:
-        guild_id, channel_id, message_id = 1, 2, 3
-        game = _PublicGame()
-
-    return Table()
-
-
 @pytest.mark.parametrize("count", [3, 19, 22])
-def test_a_joker_led_in_no_trumps_is_offered_as_each_suit(no_trump_table: Any, count: int) -> None:
+def test_a_joker_led_in_no_trumps_is_offered_as_each_suit(table: Any, count: int) -> None:
     state = _joker_hand(count, trump=None, joker_suits=("C", "D", "H", "S"))
-    rows = _rows(state, no_trump_table)
+    rows = _rows(state, table)
     _within_discord_limits(rows)
     last = rows[-1]
     assert [c["label"] for c in last[:4]] == ["🃏 as ♣", "🃏 as ♦", "🃏 as ♥", "🃏 as ♠"]
@@ -208,11 +195,11 @@ def test_a_joker_led_in_no_trumps_is_offered_as_each_suit(no_trump_table: Any, c
     assert offered - {f"52-{s}" for s in range(4)} == {str(o.card_id) for o in state.cards[1:]}
 
 
-def test_a_joker_followed_in_no_trumps_or_not_my_turn_names_no_suit(no_trump_table: Any) -> None:
+def test_a_joker_followed_in_no_trumps_or_not_my_turn_names_no_suit(table: Any) -> None:
     following = _joker_hand(5, trump=None, on_table=(("Bob", Card("2", "C")),))
     waiting = _joker_hand(5, trump=None, my_turn=False, on_table=None)
     for state in (following, waiting):
-        ids = [c["custom_id"] for row in _rows(state, no_trump_table) for c in row]
+        ids = [c["custom_id"] for row in _rows(state, table) for c in row]
         assert "oh:play:7:3:52" in ids and not any("-" in i for i in ids)
 
 
@@ -223,7 +210,7 @@ def test_the_suits_offered_for_the_joker_are_the_engines() -> None:
 
     from bot.engine import Game, Play, Settings
     from bot.service.document import Seat, TableDocument
-    from bot.service.seat_views import hand_state, public_game
+    from bot.service.seat_views import hand_state
 
     settings = Settings(preset="nomination", pack="52+joker", trump="rotation", max_cards=9)
     names = ("Ann", "Bob", "Cat")
@@ -242,9 +229,7 @@ def test_the_suits_offered_for_the_joker_are_the_engines() -> None:
                 and game.joker_suits(seat)
             ):
                 state = hand_state(1, document, game, seat)
-                table: Any = SimpleNamespace(
-                    guild_id=1, channel_id=2, message_id=3, game=public_game(game)
-                )
+                table: Any = SimpleNamespace(guild_id=1, channel_id=2, message_id=3)
                 labels = [
                     c["label"]
                     for row in _rows(state, table)
