@@ -199,27 +199,24 @@ class QuickBids:
         the hands, tried again up to twice where it gives a seat a suit it showed out of, then
         ``knowledge.sample_hands``)."""
         t = det.table
-        if not FAST:
-            return sample_hands(
-                rng, det.pool, det.known, det.unknown, t.voids, t.suits.eff, t.seats
-            )
-        if self._det is not det:
-            self._prepare(det)
-        rand = rng.random
-        cards = self._cards
-        for _ in range(3):
-            keys = [rand() for _ in cards]
-            order = [cards[i] for i in sorted(range(len(cards)), key=keys.__getitem__)]
-            hands = list(det.known)
-            i = 0
-            for s, u in self._places:
-                h = hands[s]
-                for c in order[i : i + u]:
-                    h |= 1 << c
-                hands[s] = h
-                i += u
-            if not any(hands[s] & f for s, f in self._forbid):
-                return hands
+        if FAST:
+            if self._det is not det:
+                self._prepare(det)
+            rand = rng.random
+            cards = self._cards
+            for _ in range(3):
+                keys = [rand() for _ in cards]
+                order = [cards[i] for i in sorted(range(len(cards)), key=keys.__getitem__)]
+                hands = list(det.known)
+                i = 0
+                for s, u in self._places:
+                    h = hands[s]
+                    for c in order[i : i + u]:
+                        h |= 1 << c
+                    hands[s] = h
+                    i += u
+                if not any(hands[s] & f for s, f in self._forbid):
+                    return hands
         return sample_hands(rng, det.pool, det.known, det.unknown, t.voids, t.suits.eff, t.seats)
 
     def _prepare(self, det: Determiniser) -> None:
