@@ -83,6 +83,19 @@ class TablesCog(commands.Cog, name="Tables"):
         # Permission overwrites changed, perhaps given back to the bot: catch up.
         await self.controller.channel_changed(after.id)
 
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.controller.channel_gone(channel.guild.id, channel.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.controller.channel_gone(payload.guild_id, payload.thread_id)
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        known = [c.id for c in guild.channels] + [t.id for t in guild.threads]
+        await self.controller.guild_gone(guild.id, known)
+
     @ohhell.command(name="start", description="Open a table in this channel")
     @app_commands.describe(**RULE_OPTION_HELP)
     @app_commands.choices(**RULE_OPTION_CHOICES)

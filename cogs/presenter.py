@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import discord
@@ -19,11 +19,13 @@ from bot.clock import Clock
 from bot.config import DEFAULTS
 from bot.service import (
     CorruptRow,
+    Gone,
     Outcome,
     TableChange,
     TableService,
     TableStatus,
     TableView,
+    UnreadableClosed,
 )
 from cogs import render
 from cogs.automatic import AutomaticMoves
@@ -218,6 +220,37 @@ class Presenter(HandMessages):
             if await self._send_channel(channel_id, post) is None:
                 return  # still refused: kept for the next try
         self._missed.pop(table_id, None)
+
+    async def channel_gone(
+        self, guild_id: int, channel_id: int, why: Gone = "channel_deleted"
+    ) -> None:
+        """A channel or thread deleted, or out of reach with its server: its open table is
+        cancelled, the players' hand messages say why, and nothing is kept for the channel."""
+        for table_id, (channel, _) in list(self._missed.items()):
+            if channel == channel_id:
+                del self._missed[table_id]
+        try:
+            closed = await self.service.channel_gone(guild_id, channel_id, why)
+        except Exception:
+            log.exception("channel %s: its table could not be closed", channel_id)
+            return
+        if isinstance(closed, UnreadableClosed):
+            self.forget(closed.table_id)
+        elif closed is not None:
+            await self.publish(closed)
+
+    async def guild_gone(self, guild_id: int, channel_ids: Iterable[int]) -> None:
+        """The bot was removed from a server: every table there is cancelled as above, and
+        what was kept for its channels (`channel_ids`, as the bot knew them) goes."""
+        known = set(channel_ids)
+        for table_id, (channel, _) in list(self._missed.items()):
+            if channel in known:
+                del self._missed[table_id]
+        for channel_id in await self.service.channels_with_tables(guild_id):
+            await self.channel_gone(guild_id, channel_id, "bot_removed")
+
+    def _channel_missing(self, table: TableView) -> None:
+        self._spawn(self.channel_gone(table.guild_id, table.channel_id))
 
     async def channel_changed(self, channel_id: int) -> None:
         """A channel's permissions may have changed: post what its tables missed."""

@@ -25,6 +25,10 @@ from cogs.shown import Shown
 log = logging.getLogger(__name__)
 
 
+UNKNOWN_CHANNEL = 10003
+"""Discord's error code for a channel that does not exist (deleted)."""
+
+
 class Showing:
     """Per-table memory and the Discord calls every kind of message shares."""
 
@@ -203,11 +207,17 @@ class Showing:
                     table = moved.table
                     message_id = table.message_id or message_id
                 await self._edit(table.channel_id, message_id, render.table_message(table))
-        except discord.NotFound:
-            if table.status.is_open:
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_CHANNEL:
+                # Deleted while the bot was not listening (stopped, or the event was lost).
+                self._channel_missing(table)
+            elif table.status.is_open:
                 await self.post_table(table)
         except discord.Forbidden as error:
             log.warning("table %s: may not edit the table message: %s", table_id, error)
+
+    def _channel_missing(self, table: TableView) -> None:
+        """A call found the table's channel deleted. The presenter closes the table."""
 
     async def show_unreadable_closed(self, closed: UnreadableClosed) -> None:
         """The table message of a table cancelled because it could not be read: its text says

@@ -228,6 +228,31 @@ class StandIn(Gateway, ApplicationHandlers, ChannelHandlers, InteractionHandlers
         self.world.allow_bot(channel, *perms)
         await self._announce_channel("CHANNEL_UPDATE", channel)
 
+    async def delete_channel(self, channel: Channel) -> None:
+        """Delete a channel (with its threads) or a thread, announced by CHANNEL_DELETE or
+        THREAD_DELETE."""
+        assert channel.guild is not None
+        gone = self.world.delete_channel(channel)
+        for c in gone:
+            if c.is_thread:
+                data = {
+                    "id": str(c.id),
+                    "guild_id": str(channel.guild.id),
+                    "parent_id": str(c.parent.id if c.parent else 0),
+                    "type": int(c.kind),
+                }
+                await self.dispatch("THREAD_DELETE", data, guild_id=channel.guild.id)
+            else:
+                data = payloads.channel(c, self.world)
+                await self.dispatch("CHANNEL_DELETE", data, guild_id=channel.guild.id)
+        self._notify()
+
+    async def remove_bot(self, guild: Guild) -> None:
+        """The bot is removed from `guild`, announced by GUILD_DELETE (not unavailable)."""
+        await self.dispatch("GUILD_DELETE", {"id": str(guild.id)}, guild_id=guild.id)
+        self.world.remove_guild(guild)
+        self._notify()
+
     async def _announce_channel(self, event: str, channel: Channel) -> None:
         assert channel.guild is not None
         data = payloads.channel(channel, self.world)

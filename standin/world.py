@@ -361,6 +361,22 @@ class World:
         for perm in perms:
             channel.bot_denied &= ~perm
 
+    def delete_channel(self, channel: Channel) -> list[Channel]:
+        """Delete a guild channel or thread, with a channel's threads; the deleted ones, the
+        channel first. Their messages stay readable here, but no call reaches them."""
+        assert channel.guild is not None, "DM channels are not deleted"
+        gone = [channel] + [c for c in channel.guild.channels if c.parent is channel]
+        for c in gone:
+            channel.guild.channels.remove(c)
+            del self.channels[c.id]
+        return gone
+
+    def remove_guild(self, guild: Guild) -> None:
+        """The bot leaves `guild` (kicked, or the guild deleted): no call reaches its channels."""
+        del self.guilds[guild.id]
+        for c in guild.channels:
+            self.channels.pop(c.id, None)
+
     # --- lookups --------------------------------------------------------------------------
 
     def user_named(self, name: str) -> User:

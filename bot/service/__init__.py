@@ -8,6 +8,7 @@ from bot.service.document import (
     Seat,
     TableDocument,
 )
+from bot.service.places import Gone
 from bot.service.players import player_range
 from bot.service.service import Decider, Refused, TableGone, TableService
 from bot.service.views import (
@@ -45,6 +46,7 @@ __all__ = [
     "CorruptRow",
     "Decider",
     "DmRef",
+    "Gone",
     "HandState",
     "Leaderboard",
     "LeaderboardRow",

@@ -89,12 +89,13 @@ class RulesSource(BaseModel):
 
 
 class ClosedReason(BaseModel):
-    """Why a table closed by itself: nobody started it, or nobody played, for `after` seconds."""
+    """Why a table closed without its host: nobody started it, or nobody played, for `after`
+    seconds; or its channel was deleted, or the bot was removed from its server."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    kind: Literal["expired", "abandoned"]
-    after: float
+    kind: Literal["expired", "abandoned", "channel_deleted", "bot_removed"]
+    after: float = 0.0
 
 
 class TableDocument(BaseModel):

@@ -13,6 +13,7 @@ from bot.service.errors import Refused, TableGone
 from bot.service.history import History
 from bot.service.host import HostControls
 from bot.service.lobby import Lobby
+from bot.service.places import Places
 from bot.service.playing import Playing
 from bot.service.turns import TIMER_FIELD, Decider
 
@@ -25,6 +26,6 @@ __all__ = [
 ]
 
 
-class TableService(Lobby, Playing, HostControls, Deadlines, History):
+class TableService(Lobby, Playing, HostControls, Deadlines, History, Places):
     """Tables in channels: lobby, play, host controls, deadlines, finished games looked at
-    again. Knows nothing of Discord."""
+    again, tables whose channel is gone. Knows nothing of Discord."""

@@ -151,6 +151,15 @@ class Tables(Store):
         table_id = await self._open_table_id(channel_id, self._db)
         return None if table_id is None else await self.load_table(table_id)
 
+    async def open_table_channels(self, guild_id: int) -> list[int]:
+        """The channels (and threads) of a guild that have an open table."""
+        rows = await self._db.fetchall(
+            "SELECT channel_id FROM tables WHERE guild_id = ? AND status IN ('lobby', 'playing')"
+            " ORDER BY id",
+            (guild_id,),
+        )
+        return [int(row[0]) for row in rows]
+
     async def close_unreadable(
         self, channel_id: int, user_id: int, *, can_manage: bool
     ) -> UnreadableClosed | None:

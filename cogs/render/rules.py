@@ -135,9 +135,13 @@ def duration_text(seconds: float) -> str:
 
 
 def closed_text(reason: ClosedReason | str) -> str:
-    """Why a table closed by itself (older tables saved the words)."""
+    """Why a table closed without its host (older tables saved the words)."""
     if isinstance(reason, str):
         return reason
+    if reason.kind == "channel_deleted":
+        return "its channel was deleted"
+    if reason.kind == "bot_removed":
+        return "the bot was removed from the server"
     if reason.kind == "expired":
         return f"nobody started the game within {duration_text(reason.after)}"
     return f"nobody played for {duration_text(reason.after)}"
