@@ -119,7 +119,8 @@ def check_play(g: GameState, seat: int, action: Play) -> tuple[int, int]:
         )
     h = g._hands[seat]
     card = action.card
-    if card == HIDDEN:
+    unseen = card == HIDDEN
+    if unseen:
         if not g._blind or h.bit_count() != 1:
             raise IllegalPlay(
                 "only a blind hand's unseen card may be played unseen", rule="card-not-held"
@@ -145,6 +146,12 @@ def check_play(g: GameState, seat: int, action: Play) -> tuple[int, int]:
         )
     named = -1
     if is_joker and g._ntj and not g._trick:
+        if action.suit is None and unseen:
+            # A blind seat leads the joker without seeing it, so it can't name a suit: the
+            # first suit it may be named (a blind hand has one card, the last trick: any suit
+            # wins, and every other seat has one card to play).
+            m = joker_suits(g, seat)
+            return ok[0], (m & -m).bit_length() - 1
         if action.suit is None:
             raise IllegalPlay(
                 "name the suit of the joker you lead (no trumps)",

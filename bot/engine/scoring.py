@@ -145,7 +145,10 @@ def end_hand(g: GameState) -> None:
         if g._kind == NORMAL and g._seq < len(r.sizes):
             next_hand(g, NORMAL, tuple(range(g._np)))
             return
-    elif max(g._totals) < r.target:
+    elif g._kind == NORMAL and max(g._totals) < r.target:
+        # Only an ordinary hand can fall short of the target: an extra hand is played because
+        # the target was reached with a tie for first, and settles that tie even if the totals
+        # fall back below the target (RULES: "until one leads").
         next_hand(g, NORMAL, tuple(range(g._np)))
         return
     keys = ranking_keys(g)

@@ -55,7 +55,9 @@ def view(g: GameState, seat: int) -> PlayerView:
     has_bid = tuple(b >= 0 for b in g._bids)
     legal = tuple(legal_actions(g, seat))
     if blind and g._phase is PLAYING:
-        legal = tuple(Play(HIDDEN) for _ in legal)
+        # One unseen card, one action: a joker led in no trumps is offered once too, not once
+        # per suit it may be named (that would show the seat its card).
+        legal = (Play(HIDDEN),) if legal else ()
     return PlayerView(
         seat=seat,
         names=g._names,

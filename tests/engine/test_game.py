@@ -21,8 +21,9 @@ from bot.engine import (
     Settings,
     WrongPhase,
 )
+from bot.engine.records import game_from_record
 
-from .helpers import bids, deal, play_randomly
+from .helpers import bids, deal, play_randomly, plays, record
 
 C = Card.parse
 ONE = [["2C"], ["AH"], ["QH"], ["5S"]]
@@ -322,3 +323,33 @@ def test_a_deal_that_is_not_the_seeds_is_saved_and_loaded() -> None:
     assert text != g.to_json() and '"hands":[[0,null,' not in text
     assert Game.from_json(text).hand_mask(1) == hands[1]
     assert Game.from_json(text).to_json() == text
+
+
+def test_a_target_tie_is_settled_by_extra_hands_even_if_the_totals_fall_below_it() -> None:
+    # RULES: end "the first to a target score"; ties for first "another hand with the same
+    # number of cards until one leads". Seats 0 and 1 reach the target together (10 each); in
+    # the extra hand everyone misses and all totals fall below 10, but seat 0 now leads: the
+    # game is over, not back to ordinary hands.
+    rules = {
+        "preset": "first-to-101",
+        "scoring": "exact-tens",
+        "max_cards": 2,
+        "target": 10,
+        "ties": "extra-hand",
+    }
+    first = bids((1, 1), (2, 1), (0, 1)) + plays(
+        (1, "AS"), (2, "2S"), (0, "3S"), (1, "3H"), (2, "2H"), (0, "AH")
+    )
+    extra = {
+        "dealer": 1,
+        "cards": [["2H", "2S"], ["3H", "3S"], ["AH", "AS"]],
+        "turned": "2C",
+        "actions": bids((2, 0), (0, 1), (1, 2))
+        + plays((2, "AH"), (0, "2H"), (1, "3H"), (2, "AS"), (0, "2S"), (1, "3S")),
+    }
+    rec = record(rules, [["AH", "3S"], ["AS", "3H"], ["2H", "2S"]], "2C", first, more_hands=[extra])
+    g = game_from_record(rec)
+    assert [h.kind for h in g.history()] == ["normal", "extra"]
+    assert g.totals == (0, -10, -30)
+    assert g.phase is Phase.GAME_OVER
+    assert g.placing == (1, 2, 3)

@@ -464,6 +464,23 @@ def test_blind_one_card_hand_hides_only_your_own_card() -> None:
     assert g.view(2).trick == ((1, C("AH")),)
 
 
+def test_a_blind_joker_led_in_no_trumps_is_played_unseen() -> None:
+    # RULES, blind round: "the player's own card stays hidden from them until played"; the
+    # joker led in no trumps has its suit named. A seat that can't see its card can't know to
+    # name one: the view offers one Play(HIDDEN), as for any other card (four would show it is
+    # the joker), and the engine plays it, naming a suit itself (the last trick: any suit).
+    rules = {**BASE, "max_cards": 1, "blind": "all", "pack": "52+joker", "ace_no_trumps": True}
+    g = deal(rules, [["2C"], ["JOKER"], ["QH"], ["5S"]], "AS", bids((1, 1), (2, 0), (3, 0)))
+    g.apply(0, Bid(1))
+    assert g.trump is None and g.is_blind and g.to_act == (1,)
+    assert g.view(1).legal_actions == (Play(HIDDEN),)
+    g.apply(1, Play(HIDDEN))
+    assert g.view(2).trick == ((1, JOKER),)
+    for seat in (2, 3, 0):
+        g.apply(seat, Play(HIDDEN))
+    assert g.history()[0].won == (0, 1, 0, 0)
+
+
 def test_blind_last_is_only_the_final_one_card_hand() -> None:
     r = Settings(preset="oh-hell", blind="last", sequence="up-down", max_cards=3).resolve(4)
     assert [r.is_blind(i, n) for i, n in enumerate(r.sizes)] == [False, False, False, False, True]
