@@ -58,7 +58,11 @@ def describe(settings: Settings, players: int) -> tuple[str, ...]:
 def _sequence_text(rules: Rules) -> str:
     sizes = rules.sizes
     if rules.end == "target":
-        return f"{rules.max_cards} cards every hand until someone reaches {rules.target}"
+        # The sequence is dealt over and over until then.
+        if len(set(sizes)) == 1:
+            return f"{sizes[0]} cards every hand until someone reaches {rules.target}"
+        shown = " ".join(str(n) for n in sizes)
+        return f"{shown} cards, over and over, until someone reaches {rules.target}"
     if len(set(sizes)) == 1:
         return f"{len(sizes)} hands of {sizes[0]} cards"
     shown = " ".join(str(n) for n in sizes)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import Bid, Card, ChooseTrump, Play
+from bot.engine import Bid, Card, ChooseTrump, Play, Settings
 from bot.service import Notice, Reason
 from cogs import render
 
@@ -95,3 +95,20 @@ def test_the_texts_the_presenter_sends_come_from_render() -> None:
         "https://discord.com/channels/9/5/7"
     )
     assert "time runs out" not in render.turn_ping_text((1,), "url")
+
+
+@pytest.mark.parametrize(
+    ("settings", "text"),
+    [
+        (Settings(preset="first-to-101"), "Hands: 10 cards every hand until someone reaches 101"),
+        (
+            Settings(preset="classic", end="target", target=50, max_cards=3),
+            "Hands: 1 2 3 2 1 cards, over and over, until someone reaches 50",
+        ),
+        (Settings(preset="classic", max_cards=3), "Hands: 5 hands: 1 2 3 2 1 cards"),
+    ],
+)
+def test_the_hands_line_says_what_the_engine_deals(settings: Settings, text: str) -> None:
+    """A target game deals its sequence over and over (`Rules.size_at`): the rules card says
+    so, not "N cards every hand" when the hands change size."""
+    assert render.describe(settings, 4)[1] == text
