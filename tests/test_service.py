@@ -384,3 +384,25 @@ async def test_a_table_that_does_not_exist_is_refused_as_gone(service: TableServ
     ):
         with pytest.raises(TableGone, match="table_gone"):
             await read(424242)
+
+
+async def test_a_table_whose_game_does_not_load_does_not_stop_the_start_up_grace(timed) -> None:
+    """At start-up every open table gets its grace. A table kept without a deadline (saved
+    before deadlines existed, or with abandonment off and its one nudge sent) whose stored
+    game does not load is a corrupt row: it is left as it is, and every other table still
+    gets its grace (the scheduler starts only after this)."""
+    service, clock = timed
+    t = await started(service, preset="classic", max_cards=3)
+    row = await service.db.load_table(t)
+    await service.db.save_table(
+        row, document={**row.document, "game": '{"v": 1, "hands": "not a list"}'}, due_at=None
+    )
+    broken = await service.db.load_table(t)
+    other = await service.open_table(
+        guild_id=GUILD, channel_id=CHANNEL + 1, user_id=BOB, name="Bob", settings={}
+    )
+    clock.now += service.lobby_timeout + 5  # the other table's lobby expired while down
+    assert await service.allow_grace() == 1
+    assert await service.db.load_table(t) == broken  # the corrupt row: nothing changed
+    lobby = await service.db.load_table(other.table.table_id)
+    assert lobby.due_at == clock.now + service.grace

@@ -53,10 +53,17 @@ class Deadlines(Session):
                 elif row.due_at is not None:
                     continue
                 else:
-                    # Opened before deadlines were kept: start its timers now.
+                    # Opened before deadlines were kept: start its timers now. A game that
+                    # does not load is a corrupt row, left as it is like the others above:
+                    # one bad table must not keep every other from its grace (the scheduler
+                    # starts only after this).
                     document.grace_until = now + self.grace
                     if row.status is TableStatus.PLAYING and document.game is not None:
-                        self._sync_turn(document, decode_game(row, document))
+                        try:
+                            game = decode_game(row, document)
+                        except CorruptRow:
+                            continue
+                        self._sync_turn(document, game)
                 try:
                     await self.db.save_table(
                         row,
