@@ -406,3 +406,27 @@ async def test_a_table_whose_game_does_not_load_does_not_stop_the_start_up_grace
     assert await service.db.load_table(t) == broken  # the corrupt row: nothing changed
     lobby = await service.db.load_table(other.table.table_id)
     assert lobby.due_at == clock.now + service.grace
+
+
+async def test_a_hand_dm_or_table_message_stored_after_the_table_closed_leaves_nothing_in_memory(
+    service: TableService,
+) -> None:
+    """The presenter stores a hand DM's id or the table message's id after sending it, in the
+    background: the table may have closed meanwhile (cancelled while a new hand's DMs were
+    being sent). Nothing of a closed table stays in memory, its lock included."""
+    table_id = await open_lobby(service, preset="classic")
+    await service.join(table_id, BOB, "Bob")
+    await service.join(table_id, CAT, "Cat")
+    await service.start_game(table_id, ANN)
+    await service.cancel(table_id, ANN)
+    assert service.cached_tables() == set()
+    await service.record_dm(table_id, BOB, DmRef(channel_id=7, message_id=8, hand=1))
+    await service.set_message(table_id, 99)
+    assert service.cached_tables() == set()
+    for store in (
+        lambda t: service.record_dm(t, BOB, None),
+        lambda t: service.set_message(t, 99),
+    ):
+        with pytest.raises(TableGone, match="table_gone"):
+            await store(424242)
+    assert service.cached_tables() == set()

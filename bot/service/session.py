@@ -147,14 +147,11 @@ class Session:
         try:
             return await self.db.load_table(table_id, known)
         except KeyError:
+            self._forget(table_id)  # the lock its caller may have taken goes too
             raise TableGone("table_gone") from None
 
     async def _open_row(self, table_id: int) -> TableRow:
-        try:
-            row = await self._load(table_id, self._rows.get(table_id))
-        except TableGone:
-            self._forget(table_id)
-            raise
+        row = await self._load(table_id, self._rows.get(table_id))
         if not row.status.is_open:
             # A click on a closed table's leftover button: nothing of it stays in memory.
             self._forget(table_id)
@@ -322,9 +319,17 @@ class Session:
 
     def _side_saved(self, row: TableRow, saved: TableRow, document: TableDocument) -> Outcome:
         """A save that left the game as it was (the table message's id, a DM's): the decoded
-        game stays good for the new version, and the views say what changed."""
-        if saved.status.is_open:
-            self._rows[saved.id] = saved
+        game stays good for the new version, and the views say what changed. Stored at a
+        table closed meanwhile (the presenter sends messages in the background), it leaves
+        nothing of the table in memory."""
+        if not saved.status.is_open:
+            self._forget(saved.id)
+            return Outcome(
+                table=self._table_view(saved, document),
+                dm_refs={int(user): ref for user, ref in document.dms.items()},
+                same_game_as=row.version,
+            )
+        self._rows[saved.id] = saved
         cached = self._games.get(row.id)
         game = None
         if cached is not None and cached[0] == row.version:
