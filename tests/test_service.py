@@ -430,3 +430,29 @@ async def test_a_hand_dm_or_table_message_stored_after_the_table_closed_leaves_n
         with pytest.raises(TableGone, match="table_gone"):
             await store(424242)
     assert service.cached_tables() == set()
+
+
+async def test_a_table_closed_by_another_process_is_dropped_from_memory_once_seen_closed(
+    service: TableService, database_url: str
+) -> None:
+    """Two processes on one database: this one played at a table (its game, row, hand states
+    and lock are held), the other cancels it. When this one next looks at the table (the
+    presenter brings a message up to date with `newest`, or shows it), it finds it closed and
+    drops everything it held for it, as it does for a table it closed itself."""
+    elsewhere = TableService(
+        await Database.open(database_url), decide=first_legal, run_blocking=None
+    )
+    try:
+        table_id = await open_lobby(service, preset="classic")
+        await service.join(table_id, BOB, "Bob")
+        await service.join(table_id, CAT, "Cat")
+        await service.start_game(table_id, ANN)
+        await service.act(table_id, await whose_turn(service, table_id), 1, Bid(0))
+        assert table_id in service.cached_tables()
+        await elsewhere.cancel(table_id, ANN)
+        assert (await service.newest(table_id)).table.status is TableStatus.CANCELLED
+        assert service.cached_tables() == set()
+        assert (await service.table_view(table_id)).status is TableStatus.CANCELLED
+        assert service.cached_tables() == set()
+    finally:
+        await elsewhere.db.close()

@@ -143,18 +143,21 @@ class Session:
 
     async def _load(self, table_id: int, known: TableRow | None = None) -> TableRow:
         """The table's row, open or not; one that does not exist (a forged id, or a database
-        replaced under the bot) is refused as gone, not an unexpected error."""
+        replaced under the bot) is refused as gone, not an unexpected error. A table found
+        closed (here, or by another process sharing the database) leaves nothing in memory."""
         try:
-            return await self.db.load_table(table_id, known)
+            row = await self.db.load_table(table_id, known)
         except KeyError:
             self._forget(table_id)  # the lock its caller may have taken goes too
             raise TableGone("table_gone") from None
+        if not row.status.is_open:
+            self._forget(table_id)
+        return row
 
     async def _open_row(self, table_id: int) -> TableRow:
         row = await self._load(table_id, self._rows.get(table_id))
         if not row.status.is_open:
-            # A click on a closed table's leftover button: nothing of it stays in memory.
-            self._forget(table_id)
+            # A click on a closed table's leftover button (`_load` dropped it from memory).
             raise TableGone("table_closed", status=row.status.value)
         self._rows[table_id] = row
         return row
