@@ -114,6 +114,26 @@ async def test_a_known_row_of_the_stored_version_is_given_back_without_reading_i
         await db.load_table(table.id + 100, saved)
 
 
+async def test_a_save_that_keeps_the_deadline_keeps_one_claimed_since_the_load(
+    db: Database,
+) -> None:
+    """`due_at=KEEP` (a hand DM's id, the table message's id stored) leaves the stored deadline
+    as it is, even when it was claimed (or postponed) after the row was loaded: writing back
+    the loaded one would end the claim's lease at once, and the deadline would be taken and
+    handled a second time while its first handler is still at it."""
+    table = await new_table(db)
+    saved = await db.save_table(table, document={"n": 1}, due_at=100.0)
+    loaded = await db.load_table(table.id)
+    assert await db.claim_due(table.id, 100.0, 130.0)  # another process takes the deadline
+    kept = await db.save_table(loaded, document={"n": 2})
+    assert kept.due_at == 130.0
+    stored = await db.load_table(table.id)
+    assert stored.due_at == 130.0 and stored.version == saved.version + 1
+    assert await db.load_table(table.id, kept) is kept
+    assert await db.next_due() == (table.id, 130.0)
+    assert not await db.claim_due(table.id, 100.0, 160.0)  # not due a second time
+
+
 async def test_a_known_row_comes_back_with_a_deadline_moved_since(db: Database) -> None:
     """Claiming or postponing a deadline moves `due_at` without a new version: a known row
     must not bring back the old deadline."""

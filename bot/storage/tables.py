@@ -244,14 +244,16 @@ class Tables(Store):
         """
         now = self._clock()
         new_status = status or table.status
-        due = table.due_at if isinstance(due_at, Keep) else due_at
-        if not new_status.is_open:
-            due = None
+        # KEEP leaves the stored deadline alone: claiming or postponing one moves it without a
+        # new version, so `table.due_at` may be older than what is stored.
+        keep = isinstance(due_at, Keep) and new_status.is_open
+        due = None if isinstance(due_at, Keep) or not new_status.is_open else due_at
         async with self._transaction() as db:
             changed = await db.fetchone(
                 "UPDATE tables SET document = ?, status = ?, host_id = ?, message_id = ?,"
-                " preset = ?, version = version + 1, updated_at = ?, due_at = ?"
-                " WHERE id = ? AND version = ? RETURNING version",
+                " preset = ?, version = version + 1, updated_at = ?,"
+                f" due_at = {'due_at' if keep else '?'}"
+                " WHERE id = ? AND version = ? RETURNING version, due_at",
                 (
                     dumps(document),
                     new_status,
@@ -259,7 +261,7 @@ class Tables(Store):
                     table.message_id if message_id is None else message_id,
                     table.preset if preset is None else preset,
                     now,
-                    due,
+                    *(() if keep else (due,)),
                     table.id,
                     table.version,
                 ),
@@ -268,6 +270,7 @@ class Tables(Store):
                 raise VersionConflict(
                     f"table #{table.id} changed since version {table.version} was loaded"
                 )
+            due = changed[1]
             await db.notify(TABLES_CHANGED, changed_payload(table.id, table.version + 1, due))
             await self._append_events(db, table.id, events, now)
             if results:
