@@ -456,3 +456,41 @@ async def test_a_table_closed_by_another_process_is_dropped_from_memory_once_see
         assert service.cached_tables() == set()
     finally:
         await elsewhere.db.close()
+
+
+async def test_a_deadline_that_meets_another_process_save_is_handled_on_the_newer_state(
+    timed,
+) -> None:
+    """Two processes: between the scheduler's load of a table whose nudge is due and its save,
+    the other process stores a hand DM's id. The nudge's save meets a real version conflict:
+    it is handled again on the newer row (once), not raised to the scheduler, which would log
+    it as a failure and put the table's deadlines off by a minute."""
+    service, clock = timed
+    elsewhere = TableService(
+        await Database.open(service.db.url), decide=first_legal, run_blocking=None, clock=clock
+    )
+    try:
+        t = await started(service, preset="classic", max_cards=3)
+        waiting = await whose_turn(service, t)
+        clock.now += 61  # the two-minute timer is past halfway: the nudge is due
+        save = service.db.save_table
+        interrupted = []
+
+        async def another_process_first(*args, **kwargs):
+            if not interrupted:
+                interrupted.append(
+                    await elsewhere.record_dm(t, BOB, DmRef(channel_id=7, message_id=8, hand=1))
+                )
+            return await save(*args, **kwargs)
+
+        service.db.save_table = another_process_first  # type: ignore[method-assign]
+        before = (await service.db.load_table(t)).version
+        outcome = await service.tick(t)
+        assert interrupted and interrupted[0] is not None
+        assert outcome is not None and outcome.nudge == (waiting,)
+        row = await service.db.load_table(t)
+        assert row.version == before + 2 and row.document["dms"][str(BOB)]["message_id"] == 8
+        assert row.document["turn"]["nudged"]
+        assert row.due_at == (await service.table_view(t)).deadline  # the turn's own deadline
+    finally:
+        await elsewhere.db.close()
