@@ -494,3 +494,59 @@ async def test_a_deadline_that_meets_another_process_save_is_handled_on_the_newe
         assert row.due_at == (await service.table_view(t)).deadline  # the turn's own deadline
     finally:
         await elsewhere.db.close()
+
+
+async def test_a_computer_move_that_meets_another_process_save_is_made_on_the_newer_state(
+    service: TableService, database_url: str
+) -> None:
+    """Two processes: while one makes a computer's move, the other stores a hand DM's id. The
+    move's save meets a real version conflict: the step is tried again on the newer row and
+    makes the move once. Refused, the stepper would stop, and a computer has no turn timer:
+    the game would wait for it until a restart."""
+    elsewhere = TableService(
+        await Database.open(database_url), decide=first_legal, run_blocking=None
+    )
+    try:
+        table_id = await open_lobby(service, preset="classic", max_cards=3)
+        await service.join(table_id, BOB, "Bob")
+        await service.add_computer(table_id, ANN, "easy")
+        await service.start_game(table_id, ANN)
+        for _ in range(10):
+            states = [await service.hand_state(table_id, user) for user in (ANN, BOB)]
+            mover = next((s for s in states if s.my_turn), None)
+            if mover is None:
+                break  # the computer's turn
+            user = ANN if mover is states[0] else BOB
+            await service.act(table_id, user, mover.hand_number, choose(mover))
+        else:
+            raise AssertionError("the computer never had a turn")
+        save = service.db.save_table
+        interrupted = []
+
+        async def another_process_first(*args, **kwargs):
+            if not interrupted:
+                interrupted.append(
+                    await elsewhere.record_dm(
+                        table_id, BOB, DmRef(channel_id=7, message_id=8, hand=1)
+                    )
+                )
+            return await save(*args, **kwargs)
+
+        service.db.save_table = another_process_first  # type: ignore[method-assign]
+        before = (await service.db.load_table(table_id)).version
+        events = len(await service.db.events(table_id))
+        outcome = await service.step(table_id)
+        assert interrupted and interrupted[0] is not None
+        assert outcome is not None
+        row = await service.db.load_table(table_id)
+        assert row.version == before + 2 == outcome.table.version
+        assert row.document["dms"][str(BOB)]["message_id"] == 8
+        computer = 2
+        moves = [
+            e
+            for e in (await service.db.events(table_id))[events:]
+            if e.kind in ("BidMade", "TrumpChosen", "CardPlayed") and e.payload["seat"] == computer
+        ]
+        assert len(moves) == 1  # made once, on the newer state
+    finally:
+        await elsewhere.db.close()
