@@ -466,3 +466,41 @@ async def test_processes_share_one_rest_budget(postgres_url: str) -> None:
     finally:
         await one.close()
         await two.close()
+
+
+async def test_an_unreadable_table_cancelled_as_another_process_finishes_it_stays_finished(
+    postgres_url: str,
+) -> None:
+    """`close_unreadable` cancels from the row's columns alone. Another process (a bot version
+    that can read the row) finishes the game at the same moment: the cancel, whose read found
+    the table open, waits for that save's row lock, and must then find the table no longer
+    open and leave it finished, not turn a game with stored results and ratings into a
+    cancelled one."""
+    import asyncpg
+
+    db = await Database.open(postgres_url)
+    finishing = await asyncpg.connect(postgres_url)
+    try:
+        table = await new_table(db)
+        saving = finishing.transaction()
+        await saving.start()
+        await finishing.execute(
+            "UPDATE tables SET status = 'finished', version = version + 1 WHERE id = $1",
+            table.id,
+        )
+        cancel = asyncio.create_task(db.close_unreadable(10, 100, can_manage=False))
+        for _ in range(500):  # until the cancel waits for the finishing save's row lock
+            if await db._db.fetchone("SELECT 1 FROM pg_locks WHERE NOT granted LIMIT 1"):
+                break
+            assert not cancel.done(), await cancel
+            await asyncio.sleep(0.01)
+        else:
+            raise AssertionError("the cancel never waited for the row")
+        await saving.commit()
+        assert await cancel is None
+        stored = await db.load_table(table.id)
+        assert stored.status is TableStatus.FINISHED and stored.version == table.version + 1
+        assert [e.kind for e in await db.events(table.id)] == []
+    finally:
+        await finishing.close()
+        await db.close()

@@ -156,7 +156,8 @@ class Tables(Store):
     ) -> UnreadableClosed | None:
         """Cancel the channel's open table without reading its document (one that could not
         be read: `CorruptRow`), from its columns alone, when `user_id` hosts it or
-        `can_manage`. None: no open table in the channel, or not theirs to cancel."""
+        `can_manage`. None: no open table in the channel (or it closed meanwhile), or not
+        theirs to cancel."""
         async with self._transaction() as db:
             row = await db.fetchone(
                 "SELECT id, host_id, message_id FROM tables"
@@ -166,12 +167,15 @@ class Tables(Store):
             if row is None or (row[1] != user_id and not can_manage):
                 return None
             now = self._clock()
+            # Still open: on PostgreSQL another process may have closed it (finished the game,
+            # with its results) since the read above, which does not lock the row.
             changed = await db.fetchone(
                 "UPDATE tables SET status = 'cancelled', version = version + 1, updated_at = ?,"
-                " due_at = NULL WHERE id = ? RETURNING version",
+                " due_at = NULL WHERE id = ? AND status IN ('lobby', 'playing') RETURNING version",
                 (now, row[0]),
             )
-            assert changed is not None  # the row was just read in this transaction
+            if changed is None:
+                return None
             await db.notify(TABLES_CHANGED, changed_payload(row[0], changed[0], None))
             await self._append_events(
                 db, row[0], [Event("cancelled", {"unreadable": True}, user_id)], now
