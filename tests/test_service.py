@@ -550,3 +550,32 @@ async def test_a_computer_move_that_meets_another_process_save_is_made_on_the_ne
         assert len(moves) == 1  # made once, on the newer state
     finally:
         await elsewhere.db.close()
+
+
+async def test_a_turn_deadline_at_a_table_cancelled_while_its_move_is_decided_is_let_go(
+    tmp_path: Path,
+) -> None:
+    """A person ran out of time; while a computer decides their move (outside the table's
+    lock), the host cancels the table. The deadline is then let go quietly: nothing to do at
+    a closed table, not a failure the scheduler logs and answers by giving the closed table a
+    deadline again."""
+    database = await Database.open(tmp_path / "cancelled.sqlite3")
+    clock = Clock()
+    host = TableService(database, decide=first_legal, run_blocking=None, clock=clock)
+
+    async def cancelled_meanwhile(function, *args):
+        await host.cancel(t, ANN)
+        return function(*args)
+
+    service = TableService(
+        database, decide=first_legal, run_blocking=cancelled_meanwhile, clock=clock
+    )
+    try:
+        t = await started(service, preset="classic", max_cards=3)
+        clock.now += 121  # the two-minute timer ran out
+        assert await service.tick(t) is None
+        row = await database.load_table(t)
+        assert row.status is TableStatus.CANCELLED and row.due_at is None
+        assert service.cached_tables() == set()
+    finally:
+        await database.close()

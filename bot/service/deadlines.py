@@ -134,7 +134,10 @@ class Deadlines(Session):
             self._decide, game_json, seat, "normal", document.seed + version
         )
         async with self._lock(table_id):
-            row, document, game = await self._playing(table_id)
+            try:
+                row, document, game = await self._playing(table_id)
+            except TableGone:
+                return None  # closed while the move was decided: nothing is due any more
             if row.version != version:
                 # Something was saved meanwhile (a DM's id, say): the deadline is looked at
                 # again at once, not when the claim's lease runs out.
