@@ -579,3 +579,47 @@ async def test_a_turn_deadline_at_a_table_cancelled_while_its_move_is_decided_is
         assert service.cached_tables() == set()
     finally:
         await database.close()
+
+
+async def finished_game(service: TableService, channel_id: int, **settings: object) -> int:
+    """Ann and Bob with a computer, played to the end (each person's first allowed choice)."""
+    opened = await service.open_table(
+        guild_id=GUILD, channel_id=channel_id, user_id=ANN, name="Ann", settings=dict(settings)
+    )
+    table_id = opened.table.table_id
+    await service.join(table_id, BOB, "Bob")
+    await service.add_computer(table_id, ANN, "easy")
+    await service.start_game(table_id, ANN)
+    for _ in range(500):
+        await run_automatic(service, table_id)
+        if (await service.table_view(table_id)).status is TableStatus.FINISHED:
+            return table_id
+        for user in (ANN, BOB):
+            state = await service.hand_state(table_id, user)
+            if state.my_turn:
+                await service.act(table_id, user, state.hand_number, choose(state))
+                break
+    raise AssertionError("the game did not finish")
+
+
+async def test_one_finished_game_that_does_not_load_leaves_history_and_stats_working(
+    service: TableService,
+) -> None:
+    """A stored finished game whose record no longer loads (damaged, or of a format this bot
+    cannot replay) is left out of what is worked out from many games (a history page, a
+    player's bid errors), and asked for alone it is answered as a corrupt row: not an
+    unexpected error for the whole server's /ohhell history and every player's /ohhell stats."""
+    good = await finished_game(service, CHANNEL, preset="classic", max_cards=2)
+    bad = await finished_game(service, CHANNEL + 1, preset="classic", max_cards=2)
+    row = await service.db.load_table(bad)
+    await service.db.save_table(row, document={**row.document, "game": '{"v": 1}'})
+    page = await service.history(GUILD, 1)
+    assert [entry.game for entry in page.entries] == [bad, good]
+    assert page.entries[0].players == ("Ann", "Bob", "Computer (easy)")
+    assert page.entries[0].winners == () and page.entries[1].winners
+    stats = await service.player_stats(GUILD, ANN)
+    assert stats.games == 2 and stats.detail.games == 2
+    assert stats.detail.hands == 3  # the good game's hands of 1, 2 and 1 cards only
+    assert (await service.game_record(GUILD, CHANNEL, good)).game == good
+    with pytest.raises(CorruptRow):
+        await service.game_record(GUILD, CHANNEL, bad)
