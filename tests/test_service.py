@@ -623,3 +623,47 @@ async def test_one_finished_game_that_does_not_load_leaves_history_and_stats_wor
     assert (await service.game_record(GUILD, CHANNEL, good)).game == good
     with pytest.raises(CorruptRow):
         await service.game_record(GUILD, CHANNEL, bad)
+
+
+async def test_a_look_at_a_table_that_closes_during_its_load_leaves_nothing_in_memory(
+    service: TableService,
+) -> None:
+    """A reader (My hand, the presenter bringing a message up to date) loads a table while a
+    click closes it: on PostgreSQL the load awaits the database, and the close may commit and
+    drop the table from memory in between. The reader must not then put the closed table's
+    row and game back in memory, where nothing would ever drop them again."""
+    load = service.db.load_table
+    for channel, read in enumerate(
+        (
+            lambda t: service.hand_state(t, ANN),
+            lambda t: service.newest(t),
+            lambda t: service.table_view(t),
+        ),
+        start=CHANNEL,
+    ):
+        opened = await service.open_table(
+            guild_id=GUILD, channel_id=channel, user_id=ANN, name="Ann", settings={}
+        )
+        table_id = opened.table.table_id
+        await service.join(table_id, BOB, "Bob")
+        await service.join(table_id, CAT, "Cat")
+        await service.start_game(table_id, ANN)
+        closing: list[asyncio.Task[object]] = []
+
+        async def closed_meanwhile(*args, table_id=table_id, closing=closing, **kwargs):
+            row = await load(*args, **kwargs)
+            if not closing:  # the reader's load is back; a click closes the table meanwhile
+                closing.append(asyncio.create_task(service.cancel(table_id, ANN)))
+                await asyncio.wait(closing, timeout=1.0)
+            return row
+
+        service.db.load_table = closed_meanwhile  # type: ignore[method-assign]
+        try:
+            await read(table_id)
+        except TableGone:
+            pass
+        finally:
+            service.db.load_table = load  # type: ignore[method-assign]
+        await closing[0]
+        assert (await service.db.load_table(table_id)).status is TableStatus.CANCELLED
+        assert service.cached_tables() == set()

@@ -468,32 +468,41 @@ class Session:
 
     async def newest(self, table_id: int) -> Outcome:
         """The table as stored now, in one load: its view, every hand message's state and the
-        hand DMs (another process changed it since this one last did)."""
-        row = await self._load(table_id)
-        document = load_document(row)
-        game = None
-        if document.game is not None and row.status.is_open:
-            game = self._game(row, document, to_change=False)
-        hands = None if game is None else self._all_hands(row.id, document, game)
-        return Outcome(
-            table=self._table_view(row, document, game),
-            every_hand=hands,
-            dm_refs={int(user): ref for user, ref in document.dms.items()},
-        )
+        hand DMs (another process changed it since this one last did).
+
+        Readers that keep what they load in memory (this, `table_view`, `hand_state`) take the
+        table's lock too: a change closing the table while their load is on its way to the
+        database (PostgreSQL) would otherwise drop the table from memory before they put its
+        row and game back, for good."""
+        async with self._lock(table_id):
+            row = await self._load(table_id)
+            document = load_document(row)
+            game = None
+            if document.game is not None and row.status.is_open:
+                game = self._game(row, document, to_change=False)
+            hands = None if game is None else self._all_hands(row.id, document, game)
+            return Outcome(
+                table=self._table_view(row, document, game),
+                every_hand=hands,
+                dm_refs={int(user): ref for user, ref in document.dms.items()},
+            )
 
     async def table_view(self, table_id: int) -> TableView:
-        row = await self._load(table_id)
-        return self._table_view(row, load_document(row))
+        async with self._lock(table_id):  # see `newest`
+            row = await self._load(table_id)
+            return self._table_view(row, load_document(row))
 
     async def hand_state(self, table_id: int, user_id: int) -> HandState:
-        row = await self._open_row(table_id)
-        document = load_document(row)
-        seat = document.seat_of(user_id)
-        if seat is None:
-            raise Refused("not_seated")
-        if document.game is None:
-            raise Refused("not_started")
-        return hand_state(row.id, document, self._game(row, document, to_change=False), seat)
+        async with self._lock(table_id):  # see `newest`
+            row = await self._open_row(table_id)
+            document = load_document(row)
+            seat = document.seat_of(user_id)
+            if seat is None:
+                raise Refused("not_seated")
+            if document.game is None:
+                raise Refused("not_started")
+            game = self._game(row, document, to_change=False)
+            return hand_state(row.id, document, game, seat)
 
     async def settings(self, table_id: int) -> Settings:
         """The table's rule settings (the host's overrides on its preset)."""
