@@ -14,7 +14,7 @@ from bot.engine import Game
 from bot.engine.records import record_from_game
 from bot.service import Refused, TableService
 from bot.service.review import COSTLIEST, MIN_COST, SURE, Review, ReviewService
-from bot.storage import Database, TableStatus
+from bot.storage import CorruptRow, Database, TableStatus
 from tests.test_service import ANN, BOB, CAT, GUILD, choose, first_legal, run_automatic
 
 OTHER_GUILD = 2
@@ -196,4 +196,18 @@ async def test_a_refused_or_failed_review_frees_the_person(
     assert reviews.running() == set()
     with pytest.raises(Refused):
         await reviews.review(GUILD, CAT, table_id)
+    assert reviews.running() == set()
+
+
+async def test_a_finished_game_that_does_not_load_is_a_corrupt_row(
+    database: Database, tables: TableService
+) -> None:
+    """A stored game whose record no longer loads is answered as a corrupt row (a clear
+    answer), not an unexpected error, and the person may review again at once."""
+    mine = await play_a_game(tables, preset="classic", max_cards=1)
+    row = await database.load_table(mine)
+    await database.save_table(row, document={**row.document, "game": '{"v": 1}'})
+    reviews = reviews_of(database)
+    with pytest.raises(CorruptRow):
+        await reviews.review(GUILD, ANN, mine)
     assert reviews.running() == set()

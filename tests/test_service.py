@@ -384,3 +384,286 @@ async def test_a_table_that_does_not_exist_is_refused_as_gone(service: TableServ
     ):
         with pytest.raises(TableGone, match="table_gone"):
             await read(424242)
+
+
+async def test_a_table_whose_game_does_not_load_does_not_stop_the_start_up_grace(timed) -> None:
+    """At start-up every open table gets its grace. A table kept without a deadline (saved
+    before deadlines existed, or with abandonment off and its one nudge sent) whose stored
+    game does not load is a corrupt row: it is left as it is, and every other table still
+    gets its grace (the scheduler starts only after this)."""
+    service, clock = timed
+    t = await started(service, preset="classic", max_cards=3)
+    row = await service.db.load_table(t)
+    await service.db.save_table(
+        row, document={**row.document, "game": '{"v": 1, "hands": "not a list"}'}, due_at=None
+    )
+    broken = await service.db.load_table(t)
+    other = await service.open_table(
+        guild_id=GUILD, channel_id=CHANNEL + 1, user_id=BOB, name="Bob", settings={}
+    )
+    clock.now += service.lobby_timeout + 5  # the other table's lobby expired while down
+    assert await service.allow_grace() == 1
+    assert await service.db.load_table(t) == broken  # the corrupt row: nothing changed
+    lobby = await service.db.load_table(other.table.table_id)
+    assert lobby.due_at == clock.now + service.grace
+
+
+async def test_a_hand_dm_or_table_message_stored_after_the_table_closed_leaves_nothing_in_memory(
+    service: TableService,
+) -> None:
+    """The presenter stores a hand DM's id or the table message's id after sending it, in the
+    background: the table may have closed meanwhile (cancelled while a new hand's DMs were
+    being sent). Nothing of a closed table stays in memory, its lock included."""
+    table_id = await open_lobby(service, preset="classic")
+    await service.join(table_id, BOB, "Bob")
+    await service.join(table_id, CAT, "Cat")
+    await service.start_game(table_id, ANN)
+    await service.cancel(table_id, ANN)
+    assert service.cached_tables() == set()
+    await service.record_dm(table_id, BOB, DmRef(channel_id=7, message_id=8, hand=1))
+    await service.set_message(table_id, 99)
+    assert service.cached_tables() == set()
+    for store in (
+        lambda t: service.record_dm(t, BOB, None),
+        lambda t: service.set_message(t, 99),
+    ):
+        with pytest.raises(TableGone, match="table_gone"):
+            await store(424242)
+    assert service.cached_tables() == set()
+
+
+async def test_a_table_closed_by_another_process_is_dropped_from_memory_once_seen_closed(
+    service: TableService, database_url: str
+) -> None:
+    """Two processes on one database: this one played at a table (its game, row, hand states
+    and lock are held), the other cancels it. When this one next looks at the table (the
+    presenter brings a message up to date with `newest`, or shows it), it finds it closed and
+    drops everything it held for it, as it does for a table it closed itself."""
+    elsewhere = TableService(
+        await Database.open(database_url), decide=first_legal, run_blocking=None
+    )
+    try:
+        table_id = await open_lobby(service, preset="classic")
+        await service.join(table_id, BOB, "Bob")
+        await service.join(table_id, CAT, "Cat")
+        await service.start_game(table_id, ANN)
+        await service.act(table_id, await whose_turn(service, table_id), 1, Bid(0))
+        assert table_id in service.cached_tables()
+        await elsewhere.cancel(table_id, ANN)
+        assert (await service.newest(table_id)).table.status is TableStatus.CANCELLED
+        assert service.cached_tables() == set()
+        assert (await service.table_view(table_id)).status is TableStatus.CANCELLED
+        assert service.cached_tables() == set()
+    finally:
+        await elsewhere.db.close()
+
+
+async def test_a_deadline_that_meets_another_process_save_is_handled_on_the_newer_state(
+    timed,
+) -> None:
+    """Two processes: between the scheduler's load of a table whose nudge is due and its save,
+    the other process stores a hand DM's id. The nudge's save meets a real version conflict:
+    it is handled again on the newer row (once), not raised to the scheduler, which would log
+    it as a failure and put the table's deadlines off by a minute."""
+    service, clock = timed
+    elsewhere = TableService(
+        await Database.open(service.db.url), decide=first_legal, run_blocking=None, clock=clock
+    )
+    try:
+        t = await started(service, preset="classic", max_cards=3)
+        waiting = await whose_turn(service, t)
+        clock.now += 61  # the two-minute timer is past halfway: the nudge is due
+        save = service.db.save_table
+        interrupted = []
+
+        async def another_process_first(*args, **kwargs):
+            if not interrupted:
+                interrupted.append(
+                    await elsewhere.record_dm(t, BOB, DmRef(channel_id=7, message_id=8, hand=1))
+                )
+            return await save(*args, **kwargs)
+
+        service.db.save_table = another_process_first  # type: ignore[method-assign]
+        before = (await service.db.load_table(t)).version
+        outcome = await service.tick(t)
+        assert interrupted and interrupted[0] is not None
+        assert outcome is not None and outcome.nudge == (waiting,)
+        row = await service.db.load_table(t)
+        assert row.version == before + 2 and row.document["dms"][str(BOB)]["message_id"] == 8
+        assert row.document["turn"]["nudged"]
+        assert row.due_at == (await service.table_view(t)).deadline  # the turn's own deadline
+    finally:
+        await elsewhere.db.close()
+
+
+async def test_a_computer_move_that_meets_another_process_save_is_made_on_the_newer_state(
+    service: TableService, database_url: str
+) -> None:
+    """Two processes: while one makes a computer's move, the other stores a hand DM's id. The
+    move's save meets a real version conflict: the step is tried again on the newer row and
+    makes the move once. Refused, the stepper would stop, and a computer has no turn timer:
+    the game would wait for it until a restart."""
+    elsewhere = TableService(
+        await Database.open(database_url), decide=first_legal, run_blocking=None
+    )
+    try:
+        table_id = await open_lobby(service, preset="classic", max_cards=3)
+        await service.join(table_id, BOB, "Bob")
+        await service.add_computer(table_id, ANN, "easy")
+        await service.start_game(table_id, ANN)
+        for _ in range(10):
+            states = [await service.hand_state(table_id, user) for user in (ANN, BOB)]
+            mover = next((s for s in states if s.my_turn), None)
+            if mover is None:
+                break  # the computer's turn
+            user = ANN if mover is states[0] else BOB
+            await service.act(table_id, user, mover.hand_number, choose(mover))
+        else:
+            raise AssertionError("the computer never had a turn")
+        save = service.db.save_table
+        interrupted = []
+
+        async def another_process_first(*args, **kwargs):
+            if not interrupted:
+                interrupted.append(
+                    await elsewhere.record_dm(
+                        table_id, BOB, DmRef(channel_id=7, message_id=8, hand=1)
+                    )
+                )
+            return await save(*args, **kwargs)
+
+        service.db.save_table = another_process_first  # type: ignore[method-assign]
+        before = (await service.db.load_table(table_id)).version
+        events = len(await service.db.events(table_id))
+        outcome = await service.step(table_id)
+        assert interrupted and interrupted[0] is not None
+        assert outcome is not None
+        row = await service.db.load_table(table_id)
+        assert row.version == before + 2 == outcome.table.version
+        assert row.document["dms"][str(BOB)]["message_id"] == 8
+        computer = 2
+        moves = [
+            e
+            for e in (await service.db.events(table_id))[events:]
+            if e.kind in ("BidMade", "TrumpChosen", "CardPlayed") and e.payload["seat"] == computer
+        ]
+        assert len(moves) == 1  # made once, on the newer state
+    finally:
+        await elsewhere.db.close()
+
+
+async def test_a_turn_deadline_at_a_table_cancelled_while_its_move_is_decided_is_let_go(
+    tmp_path: Path,
+) -> None:
+    """A person ran out of time; while a computer decides their move (outside the table's
+    lock), the host cancels the table. The deadline is then let go quietly: nothing to do at
+    a closed table, not a failure the scheduler logs and answers by giving the closed table a
+    deadline again."""
+    database = await Database.open(tmp_path / "cancelled.sqlite3")
+    clock = Clock()
+    host = TableService(database, decide=first_legal, run_blocking=None, clock=clock)
+
+    async def cancelled_meanwhile(function, *args):
+        await host.cancel(t, ANN)
+        return function(*args)
+
+    service = TableService(
+        database, decide=first_legal, run_blocking=cancelled_meanwhile, clock=clock
+    )
+    try:
+        t = await started(service, preset="classic", max_cards=3)
+        clock.now += 121  # the two-minute timer ran out
+        assert await service.tick(t) is None
+        row = await database.load_table(t)
+        assert row.status is TableStatus.CANCELLED and row.due_at is None
+        assert service.cached_tables() == set()
+    finally:
+        await database.close()
+
+
+async def finished_game(service: TableService, channel_id: int, **settings: object) -> int:
+    """Ann and Bob with a computer, played to the end (each person's first allowed choice)."""
+    opened = await service.open_table(
+        guild_id=GUILD, channel_id=channel_id, user_id=ANN, name="Ann", settings=dict(settings)
+    )
+    table_id = opened.table.table_id
+    await service.join(table_id, BOB, "Bob")
+    await service.add_computer(table_id, ANN, "easy")
+    await service.start_game(table_id, ANN)
+    for _ in range(500):
+        await run_automatic(service, table_id)
+        if (await service.table_view(table_id)).status is TableStatus.FINISHED:
+            return table_id
+        for user in (ANN, BOB):
+            state = await service.hand_state(table_id, user)
+            if state.my_turn:
+                await service.act(table_id, user, state.hand_number, choose(state))
+                break
+    raise AssertionError("the game did not finish")
+
+
+async def test_one_finished_game_that_does_not_load_leaves_history_and_stats_working(
+    service: TableService,
+) -> None:
+    """A stored finished game whose record no longer loads (damaged, or of a format this bot
+    cannot replay) is left out of what is worked out from many games (a history page, a
+    player's bid errors), and asked for alone it is answered as a corrupt row: not an
+    unexpected error for the whole server's /ohhell history and every player's /ohhell stats."""
+    good = await finished_game(service, CHANNEL, preset="classic", max_cards=2)
+    bad = await finished_game(service, CHANNEL + 1, preset="classic", max_cards=2)
+    row = await service.db.load_table(bad)
+    await service.db.save_table(row, document={**row.document, "game": '{"v": 1}'})
+    page = await service.history(GUILD, 1)
+    assert [entry.game for entry in page.entries] == [bad, good]
+    assert page.entries[0].players == ("Ann", "Bob", "Computer (easy)")
+    assert page.entries[0].winners == () and page.entries[1].winners
+    stats = await service.player_stats(GUILD, ANN)
+    assert stats.games == 2 and stats.detail.games == 2
+    assert stats.detail.hands == 3  # the good game's hands of 1, 2 and 1 cards only
+    assert (await service.game_record(GUILD, CHANNEL, good)).game == good
+    with pytest.raises(CorruptRow):
+        await service.game_record(GUILD, CHANNEL, bad)
+
+
+async def test_a_look_at_a_table_that_closes_during_its_load_leaves_nothing_in_memory(
+    service: TableService,
+) -> None:
+    """A reader (My hand, the presenter bringing a message up to date) loads a table while a
+    click closes it: on PostgreSQL the load awaits the database, and the close may commit and
+    drop the table from memory in between. The reader must not then put the closed table's
+    row and game back in memory, where nothing would ever drop them again."""
+    load = service.db.load_table
+    for channel, read in enumerate(
+        (
+            lambda t: service.hand_state(t, ANN),
+            lambda t: service.newest(t),
+            lambda t: service.table_view(t),
+        ),
+        start=CHANNEL,
+    ):
+        opened = await service.open_table(
+            guild_id=GUILD, channel_id=channel, user_id=ANN, name="Ann", settings={}
+        )
+        table_id = opened.table.table_id
+        await service.join(table_id, BOB, "Bob")
+        await service.join(table_id, CAT, "Cat")
+        await service.start_game(table_id, ANN)
+        closing: list[asyncio.Task[object]] = []
+
+        async def closed_meanwhile(*args, table_id=table_id, closing=closing, **kwargs):
+            row = await load(*args, **kwargs)
+            if not closing:  # the reader's load is back; a click closes the table meanwhile
+                closing.append(asyncio.create_task(service.cancel(table_id, ANN)))
+                await asyncio.wait(closing, timeout=1.0)
+            return row
+
+        service.db.load_table = closed_meanwhile  # type: ignore[method-assign]
+        try:
+            await read(table_id)
+        except TableGone:
+            pass
+        finally:
+            service.db.load_table = load  # type: ignore[method-assign]
+        await closing[0]
+        assert (await service.db.load_table(table_id)).status is TableStatus.CANCELLED
+        assert service.cached_tables() == set()

@@ -114,6 +114,26 @@ async def test_a_known_row_of_the_stored_version_is_given_back_without_reading_i
         await db.load_table(table.id + 100, saved)
 
 
+async def test_a_save_that_keeps_the_deadline_keeps_one_claimed_since_the_load(
+    db: Database,
+) -> None:
+    """`due_at=KEEP` (a hand DM's id, the table message's id stored) leaves the stored deadline
+    as it is, even when it was claimed (or postponed) after the row was loaded: writing back
+    the loaded one would end the claim's lease at once, and the deadline would be taken and
+    handled a second time while its first handler is still at it."""
+    table = await new_table(db)
+    saved = await db.save_table(table, document={"n": 1}, due_at=100.0)
+    loaded = await db.load_table(table.id)
+    assert await db.claim_due(table.id, 100.0, 130.0)  # another process takes the deadline
+    kept = await db.save_table(loaded, document={"n": 2})
+    assert kept.due_at == 130.0
+    stored = await db.load_table(table.id)
+    assert stored.due_at == 130.0 and stored.version == saved.version + 1
+    assert await db.load_table(table.id, kept) is kept
+    assert await db.next_due() == (table.id, 130.0)
+    assert not await db.claim_due(table.id, 100.0, 160.0)  # not due a second time
+
+
 async def test_a_known_row_comes_back_with_a_deadline_moved_since(db: Database) -> None:
     """Claiming or postponing a deadline moves `due_at` without a new version: a known row
     must not bring back the old deadline."""
@@ -446,3 +466,41 @@ async def test_processes_share_one_rest_budget(postgres_url: str) -> None:
     finally:
         await one.close()
         await two.close()
+
+
+async def test_an_unreadable_table_cancelled_as_another_process_finishes_it_stays_finished(
+    postgres_url: str,
+) -> None:
+    """`close_unreadable` cancels from the row's columns alone. Another process (a bot version
+    that can read the row) finishes the game at the same moment: the cancel, whose read found
+    the table open, waits for that save's row lock, and must then find the table no longer
+    open and leave it finished, not turn a game with stored results and ratings into a
+    cancelled one."""
+    import asyncpg
+
+    db = await Database.open(postgres_url)
+    finishing = await asyncpg.connect(postgres_url)
+    try:
+        table = await new_table(db)
+        saving = finishing.transaction()
+        await saving.start()
+        await finishing.execute(
+            "UPDATE tables SET status = 'finished', version = version + 1 WHERE id = $1",
+            table.id,
+        )
+        cancel = asyncio.create_task(db.close_unreadable(10, 100, can_manage=False))
+        for _ in range(500):  # until the cancel waits for the finishing save's row lock
+            if await db._db.fetchone("SELECT 1 FROM pg_locks WHERE NOT granted LIMIT 1"):
+                break
+            assert not cancel.done(), await cancel
+            await asyncio.sleep(0.01)
+        else:
+            raise AssertionError("the cancel never waited for the row")
+        await saving.commit()
+        assert await cancel is None
+        stored = await db.load_table(table.id)
+        assert stored.status is TableStatus.FINISHED and stored.version == table.version + 1
+        assert [e.kind for e in await db.events(table.id)] == []
+    finally:
+        await finishing.close()
+        await db.close()

@@ -7,6 +7,7 @@ import contextlib
 from bot.engine import Bid, EngineError
 from bot.service.document import ClosedReason, TableDocument
 from bot.service.errors import Refused, TableGone
+from bot.service.playing import CONFLICT_ATTEMPTS
 from bot.service.session import Session
 from bot.service.turns import decode_game, hand_to_computer, load_document, play_forced_cards
 from bot.service.views import Notice, Outcome
@@ -53,10 +54,17 @@ class Deadlines(Session):
                 elif row.due_at is not None:
                     continue
                 else:
-                    # Opened before deadlines were kept: start its timers now.
+                    # Opened before deadlines were kept: start its timers now. A game that
+                    # does not load is a corrupt row, left as it is like the others above:
+                    # one bad table must not keep every other from its grace (the scheduler
+                    # starts only after this).
                     document.grace_until = now + self.grace
                     if row.status is TableStatus.PLAYING and document.game is not None:
-                        self._sync_turn(document, decode_game(row, document))
+                        try:
+                            game = decode_game(row, document)
+                        except CorruptRow:
+                            continue
+                        self._sync_turn(document, game)
                 try:
                     await self.db.save_table(
                         row,
@@ -70,7 +78,20 @@ class Deadlines(Session):
 
     async def tick(self, table_id: int) -> Outcome | None:
         """Handle what is due at a table now: lobby expiry, abandonment, a halfway nudge, or a
-        turn deadline (a normal computer decides for whoever ran out of time)."""
+        turn deadline (a normal computer decides for whoever ran out of time).
+
+        Another bot process may store a change between the load and the save (a hand DM's id,
+        a click): what is due is then looked at again on the newer state, as for a person's
+        action (`Playing.act`), instead of failing the scheduler's look."""
+        for attempt in range(1, CONFLICT_ATTEMPTS + 1):
+            try:
+                return await self._tick_once(table_id)
+            except Refused as refusal:
+                if refusal.code != "conflict" or attempt == CONFLICT_ATTEMPTS:
+                    raise
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    async def _tick_once(self, table_id: int) -> Outcome | None:
         async with self._lock(table_id):
             try:
                 row = await self._open_row(table_id)
@@ -113,7 +134,10 @@ class Deadlines(Session):
             self._decide, game_json, seat, "normal", document.seed + version
         )
         async with self._lock(table_id):
-            row, document, game = await self._playing(table_id)
+            try:
+                row, document, game = await self._playing(table_id)
+            except TableGone:
+                return None  # closed while the move was decided: nothing is due any more
             if row.version != version:
                 # Something was saved meanwhile (a DM's id, say): the deadline is looked at
                 # again at once, not when the claim's lease runs out.

@@ -153,7 +153,20 @@ class Playing(Session):
 
     async def step(self, table_id: int) -> Outcome | None:
         """Make the next automatic move, if any: a computer's decision, or a forced card for a
-        person with auto-play on. Returns None when people must act (or the game is over)."""
+        person with auto-play on. Returns None when people must act (or the game is over).
+
+        Another bot process may store a change between the load and the save (a hand DM's
+        id): the step is then tried again on the newer state, as a person's action is (a
+        refused step would stop the computers, which have no turn timer to move them on)."""
+        for attempt in range(1, CONFLICT_ATTEMPTS + 1):
+            try:
+                return await self._step_once(table_id)
+            except Refused as refusal:
+                if refusal.code != "conflict" or attempt == CONFLICT_ATTEMPTS:
+                    raise
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    async def _step_once(self, table_id: int) -> Outcome | None:
         async with self._lock(table_id):
             try:
                 row, document, game = await self._playing(table_id, to_change=False)

@@ -17,7 +17,7 @@ from bot.engine import SUITS, Action, Bid, Card, Game
 from bot.engine.records import record_from_game
 from bot.service.errors import Refused
 from bot.service.seat_views import card_order
-from bot.service.turns import load_document, run_in_thread
+from bot.service.turns import decode_game, load_document, run_in_thread
 from bot.storage import Database, TableStatus
 from bot.storage import Event as StoredEvent
 
@@ -193,7 +193,7 @@ class ReviewService:
         seat = document.seat_of(user_id)
         if seat is None:
             raise Refused("review_not_player", game=table_id)
-        played = Game.from_json(document.game)
+        played = decode_game(row, document)  # a game that does not load: CorruptRow
         record = record_from_game(played)
         everything = list(await self._run_blocking(self._find, record, seat))
         theirs = _made_by(await self.db.events(table_id), record, user_id)

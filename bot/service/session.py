@@ -143,21 +143,21 @@ class Session:
 
     async def _load(self, table_id: int, known: TableRow | None = None) -> TableRow:
         """The table's row, open or not; one that does not exist (a forged id, or a database
-        replaced under the bot) is refused as gone, not an unexpected error."""
+        replaced under the bot) is refused as gone, not an unexpected error. A table found
+        closed (here, or by another process sharing the database) leaves nothing in memory."""
         try:
-            return await self.db.load_table(table_id, known)
+            row = await self.db.load_table(table_id, known)
         except KeyError:
+            self._forget(table_id)  # the lock its caller may have taken goes too
             raise TableGone("table_gone") from None
+        if not row.status.is_open:
+            self._forget(table_id)
+        return row
 
     async def _open_row(self, table_id: int) -> TableRow:
-        try:
-            row = await self._load(table_id, self._rows.get(table_id))
-        except TableGone:
-            self._forget(table_id)
-            raise
+        row = await self._load(table_id, self._rows.get(table_id))
         if not row.status.is_open:
-            # A click on a closed table's leftover button: nothing of it stays in memory.
-            self._forget(table_id)
+            # A click on a closed table's leftover button (`_load` dropped it from memory).
             raise TableGone("table_closed", status=row.status.value)
         self._rows[table_id] = row
         return row
@@ -322,9 +322,17 @@ class Session:
 
     def _side_saved(self, row: TableRow, saved: TableRow, document: TableDocument) -> Outcome:
         """A save that left the game as it was (the table message's id, a DM's): the decoded
-        game stays good for the new version, and the views say what changed."""
-        if saved.status.is_open:
-            self._rows[saved.id] = saved
+        game stays good for the new version, and the views say what changed. Stored at a
+        table closed meanwhile (the presenter sends messages in the background), it leaves
+        nothing of the table in memory."""
+        if not saved.status.is_open:
+            self._forget(saved.id)
+            return Outcome(
+                table=self._table_view(saved, document),
+                dm_refs={int(user): ref for user, ref in document.dms.items()},
+                same_game_as=row.version,
+            )
+        self._rows[saved.id] = saved
         cached = self._games.get(row.id)
         game = None
         if cached is not None and cached[0] == row.version:
@@ -460,32 +468,41 @@ class Session:
 
     async def newest(self, table_id: int) -> Outcome:
         """The table as stored now, in one load: its view, every hand message's state and the
-        hand DMs (another process changed it since this one last did)."""
-        row = await self._load(table_id)
-        document = load_document(row)
-        game = None
-        if document.game is not None and row.status.is_open:
-            game = self._game(row, document, to_change=False)
-        hands = None if game is None else self._all_hands(row.id, document, game)
-        return Outcome(
-            table=self._table_view(row, document, game),
-            every_hand=hands,
-            dm_refs={int(user): ref for user, ref in document.dms.items()},
-        )
+        hand DMs (another process changed it since this one last did).
+
+        Readers that keep what they load in memory (this, `table_view`, `hand_state`) take the
+        table's lock too: a change closing the table while their load is on its way to the
+        database (PostgreSQL) would otherwise drop the table from memory before they put its
+        row and game back, for good."""
+        async with self._lock(table_id):
+            row = await self._load(table_id)
+            document = load_document(row)
+            game = None
+            if document.game is not None and row.status.is_open:
+                game = self._game(row, document, to_change=False)
+            hands = None if game is None else self._all_hands(row.id, document, game)
+            return Outcome(
+                table=self._table_view(row, document, game),
+                every_hand=hands,
+                dm_refs={int(user): ref for user, ref in document.dms.items()},
+            )
 
     async def table_view(self, table_id: int) -> TableView:
-        row = await self._load(table_id)
-        return self._table_view(row, load_document(row))
+        async with self._lock(table_id):  # see `newest`
+            row = await self._load(table_id)
+            return self._table_view(row, load_document(row))
 
     async def hand_state(self, table_id: int, user_id: int) -> HandState:
-        row = await self._open_row(table_id)
-        document = load_document(row)
-        seat = document.seat_of(user_id)
-        if seat is None:
-            raise Refused("not_seated")
-        if document.game is None:
-            raise Refused("not_started")
-        return hand_state(row.id, document, self._game(row, document, to_change=False), seat)
+        async with self._lock(table_id):  # see `newest`
+            row = await self._open_row(table_id)
+            document = load_document(row)
+            seat = document.seat_of(user_id)
+            if seat is None:
+                raise Refused("not_seated")
+            if document.game is None:
+                raise Refused("not_started")
+            game = self._game(row, document, to_change=False)
+            return hand_state(row.id, document, game, seat)
 
     async def settings(self, table_id: int) -> Settings:
         """The table's rule settings (the host's overrides on its preset)."""

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.engine import Game
+from bot.engine import EngineError, Game
 from bot.engine.records import record_from_game
-from bot.storage import PlayerGame
+from bot.storage import CorruptRow, PlayerGame
 
 
 @dataclass(frozen=True)
@@ -131,15 +131,33 @@ def score_chart(game: Game, number: int) -> ScoreChart:
     )
 
 
+UNREADABLE = (EngineError, ValueError, KeyError, TypeError, IndexError, AttributeError)
+"""What a stored document or game that does not load raises (`bot.service.turns.decode_game`)."""
+
+
+def _stored_game(game_json: str) -> Game | None:
+    """A stored game, or None when it does not load (damaged, or a format this bot cannot
+    replay): one such game must not fail a page or a sum over many."""
+    try:
+        return Game.from_json(game_json)
+    except UNREADABLE:
+        return None
+
+
 def names_and_winners(documents: Sequence[str]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-    """For each stored document of a finished table: its seats' names and its winners'."""
-    out = []
+    """For each stored document of a finished table: its seats' names and its winners' (none
+    for a game that does not load)."""
+    out: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
     for text in documents:
-        document = json.loads(text)
-        names = tuple(str(seat.get("name", "?")) for seat in document.get("seats", []))
+        try:
+            document = json.loads(text)
+            names = tuple(str(seat.get("name", "?")) for seat in document.get("seats", []))
+        except UNREADABLE:
+            out.append(((), ()))
+            continue
         winners: tuple[str, ...] = ()
-        if document.get("game"):
-            game = Game.from_json(document["game"])
+        game = _stored_game(document["game"]) if document.get("game") else None
+        if game is not None:
             placing = game.placing or ()
             seat_names = names if len(names) == game.players else game.names
             winners = tuple(seat_names[s] for s, place in enumerate(placing) if place == 1)
@@ -148,8 +166,11 @@ def names_and_winners(documents: Sequence[str]) -> list[tuple[tuple[str, ...], t
 
 
 def record_of(game_json: str, names: Sequence[str]) -> dict[str, Any]:
-    """A stored game's record, with the seats' names as the table shows them."""
-    game = Game.from_json(game_json)
+    """A stored game's record, with the seats' names as the table shows them; a game that does
+    not load is a corrupt row."""
+    game = _stored_game(game_json)
+    if game is None:
+        raise CorruptRow("a finished game could not be read: its game does not load")
     record = record_from_game(game)
     if len(names) == game.players and all(names):
         record["players"] = list(names)
@@ -160,11 +181,15 @@ def game_detail(games: Sequence[PlayerGame], user_id: int) -> GameDetail:
     """Bid errors, from a player's stored games."""
     error = miss = hands = 0
     for played in games:
-        seats = json.loads(played.seats) if played.seats else []
-        seat = next((i for i, s in enumerate(seats) if s.get("user_id") == user_id), None)
-        if seat is None or not played.game:
+        try:
+            seats = json.loads(played.seats) if played.seats else []
+            seat = next((i for i, s in enumerate(seats) if s.get("user_id") == user_id), None)
+        except UNREADABLE:
             continue
-        for h in Game.from_json(played.game).history():
+        game = _stored_game(played.game) if seat is not None and played.game else None
+        if game is None:
+            continue
+        for h in game.history():
             if h.complete and seat in h.seats and h.bids[seat] >= 0:
                 difference = h.bids[seat] - h.won[seat]
                 error += difference

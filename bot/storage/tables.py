@@ -165,7 +165,8 @@ class Tables(Store):
     ) -> UnreadableClosed | None:
         """Cancel the channel's open table without reading its document (one that could not
         be read: `CorruptRow`), from its columns alone, when `user_id` hosts it or
-        `can_manage`. None: no open table in the channel, or not theirs to cancel."""
+        `can_manage`. None: no open table in the channel (or it closed meanwhile), or not
+        theirs to cancel."""
         async with self._transaction() as db:
             row = await db.fetchone(
                 "SELECT id, host_id, message_id FROM tables"
@@ -175,12 +176,15 @@ class Tables(Store):
             if row is None or (row[1] != user_id and not can_manage):
                 return None
             now = self._clock()
+            # Still open: on PostgreSQL another process may have closed it (finished the game,
+            # with its results) since the read above, which does not lock the row.
             changed = await db.fetchone(
                 "UPDATE tables SET status = 'cancelled', version = version + 1, updated_at = ?,"
-                " due_at = NULL WHERE id = ? RETURNING version",
+                " due_at = NULL WHERE id = ? AND status IN ('lobby', 'playing') RETURNING version",
                 (now, row[0]),
             )
-            assert changed is not None  # the row was just read in this transaction
+            if changed is None:
+                return None
             await db.notify(TABLES_CHANGED, changed_payload(row[0], changed[0], None))
             await self._append_events(
                 db, row[0], [Event("cancelled", {"unreadable": True}, user_id)], now
@@ -253,14 +257,16 @@ class Tables(Store):
         """
         now = self._clock()
         new_status = status or table.status
-        due = table.due_at if isinstance(due_at, Keep) else due_at
-        if not new_status.is_open:
-            due = None
+        # KEEP leaves the stored deadline alone: claiming or postponing one moves it without a
+        # new version, so `table.due_at` may be older than what is stored.
+        keep = isinstance(due_at, Keep) and new_status.is_open
+        due = None if isinstance(due_at, Keep) or not new_status.is_open else due_at
         async with self._transaction() as db:
             changed = await db.fetchone(
                 "UPDATE tables SET document = ?, status = ?, host_id = ?, message_id = ?,"
-                " preset = ?, version = version + 1, updated_at = ?, due_at = ?"
-                " WHERE id = ? AND version = ? RETURNING version",
+                " preset = ?, version = version + 1, updated_at = ?,"
+                f" due_at = {'due_at' if keep else '?'}"
+                " WHERE id = ? AND version = ? RETURNING version, due_at",
                 (
                     dumps(document),
                     new_status,
@@ -268,7 +274,7 @@ class Tables(Store):
                     table.message_id if message_id is None else message_id,
                     table.preset if preset is None else preset,
                     now,
-                    due,
+                    *(() if keep else (due,)),
                     table.id,
                     table.version,
                 ),
@@ -277,6 +283,7 @@ class Tables(Store):
                 raise VersionConflict(
                     f"table #{table.id} changed since version {table.version} was loaded"
                 )
+            due = changed[1]
             await db.notify(TABLES_CHANGED, changed_payload(table.id, table.version + 1, due))
             await self._append_events(db, table.id, events, now)
             if results:
