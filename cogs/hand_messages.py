@@ -89,7 +89,7 @@ class HandMessages(Showing):
             self.schedule_table_edit(table_id)  # DMs closed: the table message says so
         elif ref is not None and ref.hand != state.hand_number:
             # After the new hand is out: nobody waits on this edit.
-            self._spawn(self._close_hand_message(ref, table_id=table_id))
+            self._spawn(self._close_hand_message(ref, table_id=table_id, user_id=user_id))
         return None
 
     async def _send_hand(
@@ -134,24 +134,30 @@ class HandMessages(Showing):
         text = render.game_closed_text(table)
         shown = self._shown.get(table.table_id)
         refs = shown.dm_refs if shown is not None else await self.service.dm_refs(table.table_id)
-        for ref in refs.values():
-            self._spawn(self._close_hand_message(ref, text))
+        for user_id, ref in refs.items():
+            self._spawn(
+                self._close_hand_message(ref, text, table_id=table.table_id, user_id=user_id)
+            )
 
     async def _close_hand_message(
-        self, ref: DmRef, text: str | None = None, *, table_id: int | None = None
+        self, ref: DmRef, text: str | None = None, *, table_id: int, user_id: int
     ) -> None:
-        """Take the controls off a finished hand's message, so no stale button looks live."""
-        shown = self._shown.get(table_id) if table_id is not None else None
-        if shown is not None and ref.message_id in shown.closed_dms:
-            return
+        """Take the controls off a finished hand's message, so no stale button looks live.
+        Under the hand message's hold, as every other write to it: another process's answer
+        to a click on it then lands before this, or renders the newest state after it (which
+        closes it too), never an older hand over the closed message."""
+        shown = self._shown.get(table_id)
+        if text is None and shown is not None and ref.message_id in shown.closed_dms:
+            return  # a click's answer closed it already (a game closed early still says so)
         message = self.bot.get_partial_messageable(ref.channel_id).get_partial_message(
             ref.message_id
         )
         with contextlib.suppress(discord.HTTPException):
             await self.pacer.wait(urgent=False)
-            await message.edit(
-                content=text or render.hand_over_text(ref.hand), embed=None, view=None
-            )
+            async with self.holding(table_id, user_id):
+                await message.edit(
+                    content=text or render.hand_over_text(ref.hand), embed=None, view=None
+                )
         if shown is not None:
             shown.closed_dms.add(ref.message_id)
 

@@ -104,6 +104,16 @@ class Showing:
             self.remember(outcome)
             yield outcome
 
+    @contextlib.asynccontextmanager
+    async def holding(self, table_id: int, user_id: int | None = None) -> AsyncIterator[None]:
+        """Hold one message (as `writing`) for a write that shows no state of the table (an
+        old hand's DM closed): other processes' writes to it wait. One process: nothing."""
+        if not self.service.shared_database:
+            yield
+            return
+        async with self.service.showing(table_id, user_id):
+            yield
+
     # Background work
 
     def _spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
