@@ -50,7 +50,7 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
         return
     if isinstance(error, CorruptRow):
         log.error("%s", error)
-        await reply(interaction, render.CORRUPT_TABLE)
+        await reply(interaction, render.CORRUPT_GAME if error.closed else render.CORRUPT_TABLE)
         return
     await _report(interaction, error, "unexpected error", render.UNEXPECTED)
 

@@ -170,7 +170,7 @@ def record_of(game_json: str, names: Sequence[str]) -> dict[str, Any]:
     not load is a corrupt row."""
     game = _stored_game(game_json)
     if game is None:
-        raise CorruptRow("a finished game could not be read: its game does not load")
+        raise CorruptRow("a finished game could not be read: its game does not load", closed=True)
     record = record_from_game(game)
     if len(names) == game.players and all(names):
         record["players"] = list(names)

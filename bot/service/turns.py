@@ -23,13 +23,15 @@ def load_document(row: TableRow) -> TableDocument:
         document = TableDocument.model_validate(row.document)
     except ValidationError as error:
         raise CorruptRow(
-            f"table #{row.id} could not be read: {error.error_count()} errors"
+            f"table #{row.id} could not be read: {error.error_count()} errors",
+            closed=not row.status.is_open,
         ) from error
     try:
         settings_of(document)
     except ValidationError as error:  # rules no version of the bot stores (or a bad edit)
         raise CorruptRow(
-            f"table #{row.id} could not be read: its rules: {error.error_count()} errors"
+            f"table #{row.id} could not be read: its rules: {error.error_count()} errors",
+            closed=not row.status.is_open,
         ) from error
     if not document.last_activity:
         # Saved before tables kept this: the last save is the best guess (not the epoch, which
@@ -45,7 +47,9 @@ def decode_game(row: TableRow, document: TableDocument) -> Game:
     try:
         return Game.from_json(document.game)
     except (EngineError, ValueError, KeyError, TypeError, IndexError) as error:
-        raise CorruptRow(f"table #{row.id} could not be read: its game: {error}") from error
+        raise CorruptRow(
+            f"table #{row.id} could not be read: its game: {error}", closed=not row.status.is_open
+        ) from error
 
 
 def settings_of(document: TableDocument) -> Settings:

@@ -38,7 +38,12 @@ class ChannelBusy(StorageError):
 
 
 class CorruptRow(StorageError):
-    """A stored row could not be read back; the table is left untouched."""
+    """A stored row could not be read back; the table is left untouched. `closed`: a finished
+    (or cancelled, abandoned) table's, which nobody needs to cancel."""
+
+    def __init__(self, message: str, *, closed: bool = False) -> None:
+        super().__init__(message)
+        self.closed = closed
 
 
 @dataclass(frozen=True)
@@ -157,13 +162,16 @@ TABLE_COLUMNS = (
 
 
 def row_to_table(row: Sequence[Any]) -> TableRow:
+    closed = row[5] not in ("lobby", "playing")
     try:
         document = json.loads(row[7])
         status = TableStatus(row[5])
     except (ValueError, TypeError) as error:
-        raise CorruptRow(f"table #{row[0]} could not be read: {error}") from error
+        raise CorruptRow(f"table #{row[0]} could not be read: {error}", closed=closed) from error
     if not isinstance(document, dict):
-        raise CorruptRow(f"table #{row[0]} could not be read: its document is not an object")
+        raise CorruptRow(
+            f"table #{row[0]} could not be read: its document is not an object", closed=closed
+        )
     return TableRow(
         id=row[0],
         guild_id=row[1],

@@ -3,6 +3,7 @@ The names are gathered here, so callers write `render.table_message(...)`."""
 
 from cogs.render.common import (
     COLOUR,
+    CORRUPT_GAME,
     CORRUPT_TABLE,
     FIELD_LIMIT,
     MAX_BID_BUTTONS,
@@ -85,6 +86,7 @@ __all__ = [
     "AWAY_LABELS",
     "BOARD_ORDER_NAMES",
     "COLOUR",
+    "CORRUPT_GAME",
     "CORRUPT_TABLE",
     "FIELD_LIMIT",
     "HOST_DOINGS",

@@ -26,6 +26,7 @@ CORRUPT_TABLE = (
     "This table's stored state could not be read, so nothing was changed. "
     "Ask the host to cancel it with /ohhell cancel."
 )
+CORRUPT_GAME = "This game's stored record could not be read, so it cannot be shown."
 UNREADABLE_CANCELLED = (
     "This channel's table could not be read, so it was cancelled: /ohhell start opens a new one."
 )

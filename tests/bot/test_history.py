@@ -266,3 +266,19 @@ async def test_stats_show_the_rating_its_rank_and_its_chart(
         await nothing.wait_until_loaded()
         empty = nothing.followups[0] if nothing.followups else nothing.reply
         assert empty is not None and "Rating" not in text_of(empty) and not empty.attachments
+
+
+async def test_a_finished_game_that_does_not_load_is_answered_without_asking_to_cancel_it(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    """A finished game's record that no longer loads: /ohhell record says it cannot be shown.
+    It does not say to ask the host to cancel the table, which is over."""
+    async with start_bot() as bot:
+        database = bot.tables.service.db
+        guild, channel = standin.guild.id, standin.channel.id
+        number = await finish_game_in_db(database, guild, channel, ["Ann", "Bob", "Cat"], 5)
+        row = await database.load_table(number)
+        await database.save_table(row, document={**row.document, "game": '{"v": 1}'})
+        asked = await standin.person("Ann").slash(standin.channel, "ohhell record", game=number)
+        assert asked.ephemeral and asked.content is not None
+        assert "could not be read" in asked.content and "cancel" not in asked.content
