@@ -7,7 +7,6 @@ import contextlib
 from bot.engine import Bid, EngineError
 from bot.service.document import ClosedReason, TableDocument
 from bot.service.errors import Refused, TableGone
-from bot.service.playing import CONFLICT_ATTEMPTS
 from bot.service.session import Session
 from bot.service.turns import decode_game, hand_to_computer, load_document, play_forced_cards
 from bot.service.views import Notice, Outcome
@@ -83,13 +82,7 @@ class Deadlines(Session):
         Another bot process may store a change between the load and the save (a hand DM's id,
         a click): what is due is then looked at again on the newer state, as for a person's
         action (`Playing.act`), instead of failing the scheduler's look."""
-        for attempt in range(1, CONFLICT_ATTEMPTS + 1):
-            try:
-                return await self._tick_once(table_id)
-            except Refused as refusal:
-                if refusal.code != "conflict" or attempt == CONFLICT_ATTEMPTS:
-                    raise
-        raise AssertionError("unreachable: the last attempt returns or raises")
+        return await self._on_newest(lambda: self._tick_once(table_id))
 
     async def _tick_once(self, table_id: int) -> Outcome | None:
         async with self._lock(table_id):

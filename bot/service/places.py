@@ -11,13 +11,10 @@ from bot.service.errors import TableGone
 from bot.service.session import Session
 from bot.service.turns import load_document
 from bot.service.views import Outcome
-from bot.storage import CorruptRow, TableStatus, UnreadableClosed, VersionConflict
+from bot.storage import CorruptRow, TableStatus, UnreadableClosed
 from bot.storage import Event as StoredEvent
 
 Gone = Literal["channel_deleted", "bot_removed"]
-
-TRIES = 3
-"""Saves tried against clicks (in other processes) that change the table at the same moment."""
 
 
 class Places(Session):
@@ -32,29 +29,31 @@ class Places(Session):
             await self.db.set_channel_defaults(
                 guild_id=guild_id, channel_id=channel_id, settings=None, set_by=0
             )
-        for _ in range(TRIES):
+        try:
+            return await self._on_newest(lambda: self._cancel_in(channel_id, why))
+        except CorruptRow:
+            closed = await self.db.close_unreadable(channel_id, 0, can_manage=True)
+            if closed is not None:
+                self._forget(closed.table_id)
+            return closed
+
+    async def _cancel_in(self, channel_id: int, why: Gone) -> Outcome | None:
+        row = await self.db.open_table_in_channel(channel_id)
+        if row is None:
+            return None
+        async with self._lock(row.id):
             try:
-                row = await self.db.open_table_in_channel(channel_id)
-                if row is None:
-                    return None
-                async with self._lock(row.id):
-                    row = await self._open_row(row.id)
-                    document = load_document(row)
-                    document.closed_reason = ClosedReason(kind=why)
-                    document.turn = None
-                    outcome = await self._save(
-                        row, document, [StoredEvent(why, {}, None)], status=TableStatus.CANCELLED
-                    )
-                    outcome.finished = True
-                    return outcome
-            except CorruptRow:
-                closed = await self.db.close_unreadable(channel_id, 0, can_manage=True)
-                if closed is not None:
-                    self._forget(closed.table_id)
-                return closed
-            except (VersionConflict, TableGone):
-                continue  # changed or closed meanwhile: look again
-        return None
+                row = await self._open_row(row.id)
+            except TableGone:
+                return None  # closed meanwhile
+            document = load_document(row)
+            document.closed_reason = ClosedReason(kind=why)
+            document.turn = None
+            outcome = await self._save(
+                row, document, [StoredEvent(why, {}, None)], status=TableStatus.CANCELLED
+            )
+            outcome.finished = True
+            return outcome
 
     async def channels_with_tables(self, guild_id: int) -> list[int]:
         """The channels and threads of a server that have an open table."""

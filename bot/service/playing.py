@@ -20,9 +20,6 @@ from bot.service.views import Outcome, Reason
 from bot.storage import Event as StoredEvent
 from bot.storage import VersionConflict
 
-CONFLICT_ATTEMPTS = 3
-"""Tries of a person's action that meets another process's change to the same table."""
-
 
 class Playing(Session):
     """A person's bids, trump choices and cards; their hand DMs; computers' and forced moves."""
@@ -47,15 +44,11 @@ class Playing(Session):
         Another bot process may store a change between the load and the save (a hand DM's
         id, another person's click): the click is then tried again on the newer state, as one
         process would have applied the two one after the other."""
-        for attempt in range(1, CONFLICT_ATTEMPTS + 1):
-            try:
-                return await self._act_once(
-                    table_id, user_id, hand_number, action, named=named, dm_channel=dm_channel
-                )
-            except Refused as refusal:
-                if refusal.code != "conflict" or attempt == CONFLICT_ATTEMPTS:
-                    raise
-        raise AssertionError("unreachable: the last attempt returns or raises")
+        return await self._on_newest(
+            lambda: self._act_once(
+                table_id, user_id, hand_number, action, named=named, dm_channel=dm_channel
+            )
+        )
 
     async def _act_once(
         self,
@@ -158,13 +151,7 @@ class Playing(Session):
         Another bot process may store a change between the load and the save (a hand DM's
         id): the step is then tried again on the newer state, as a person's action is (a
         refused step would stop the computers, which have no turn timer to move them on)."""
-        for attempt in range(1, CONFLICT_ATTEMPTS + 1):
-            try:
-                return await self._step_once(table_id)
-            except Refused as refusal:
-                if refusal.code != "conflict" or attempt == CONFLICT_ATTEMPTS:
-                    raise
-        raise AssertionError("unreachable: the last attempt returns or raises")
+        return await self._on_newest(lambda: self._step_once(table_id))
 
     async def _step_once(self, table_id: int) -> Outcome | None:
         async with self._lock(table_id):

@@ -7,7 +7,7 @@ import contextlib
 import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.config import DEFAULTS
 from bot.engine import Action, Event, Game, Phase, Settings
@@ -41,6 +41,11 @@ from bot.storage import (
     VersionConflict,
 )
 from bot.storage import Event as StoredEvent
+
+T = TypeVar("T")
+
+CONFLICT_ATTEMPTS = 3
+"""Tries of a change that meets another process's change to the same table."""
 
 
 class Session:
@@ -140,6 +145,20 @@ class Session:
         """The tables this service holds anything in memory for (tests check it empties)."""
         held = set(self._games) | set(self._rows) | set(self._hands) | set(self._locks)
         return held | self._closing
+
+    @staticmethod
+    async def _on_newest(attempt: Callable[[], Awaitable[T]]) -> T:
+        """Run `attempt` (a load, the change, a save), again on the newer state when another
+        bot process stored a change to the table between its load and its save (a hand DM's
+        id, another person's click), as one process would have applied the two one after the
+        other; refused as a conflict after `CONFLICT_ATTEMPTS`."""
+        for tried in range(1, CONFLICT_ATTEMPTS + 1):
+            try:
+                return await attempt()
+            except Refused as refusal:
+                if refusal.code != "conflict" or tried == CONFLICT_ATTEMPTS:
+                    raise
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
     async def _load(self, table_id: int, known: TableRow | None = None) -> TableRow:
         """The table's row, open or not; one that does not exist (a forged id, or a database

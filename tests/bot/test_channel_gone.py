@@ -6,11 +6,19 @@ from __future__ import annotations
 from bot.service import TableStatus
 from standin.driver import Person
 from standin.server import StandIn
-from standin.world import Message, Perm
+from standin.world import Channel, Message, Perm
 from tests.bot.conftest import BotFactory
 from tests.bot.test_errors import corrupt
 from tests.bot.test_table_life import start_game
 from tools.simulated_people import hand_message, my_turn_controls, open_table, take_turn
+
+
+async def game_in_new_channel(standin: StandIn) -> tuple[list[Person], Channel, int]:
+    """Ann, Bob and Cat playing a short classic game in a new channel "#cards"."""
+    people = [standin.person(n) for n in ("Ann", "Bob", "Cat")]
+    room = await standin.add_text_channel("cards")
+    _, table_id = await start_game(standin, people, channel=room, preset="classic", max_cards=3)
+    return people, room, table_id
 
 
 def closed_saying(message: Message, text: str) -> bool:
@@ -23,9 +31,7 @@ async def test_a_deleted_channel_cancels_its_table_and_tells_the_players(
 ) -> None:
     async with start_bot() as bot:
         service = bot.tables.service
-        people = [standin.person(n) for n in ("Ann", "Bob", "Cat")]
-        room = await standin.add_text_channel("cards")
-        _, t = await start_game(standin, people, channel=room, preset="classic", max_cards=3)
+        people, room, t = await game_in_new_channel(standin)
         await service.set_channel_defaults(
             guild_id=standin.guild.id,
             channel_id=room.id,
@@ -89,9 +95,7 @@ async def test_a_channel_deleted_while_the_bot_was_not_listening_closes_at_the_n
     standin: StandIn, start_bot: BotFactory
 ) -> None:
     async with start_bot() as bot:
-        people = [standin.person(n) for n in ("Ann", "Bob", "Cat")]
-        room = await standin.add_text_channel("cards")
-        _, t = await start_game(standin, people, channel=room, preset="classic", max_cards=3)
+        people, room, t = await game_in_new_channel(standin)
         await bot.tables.idle()
         # Gone from Discord with no event (the bot was stopped, or the event was lost): the
         # next table-message edit learns it from Discord's "Unknown Channel".
@@ -140,9 +144,7 @@ async def test_a_corrupt_table_in_a_deleted_channel_is_cancelled_from_its_column
     standin: StandIn, start_bot: BotFactory, database_url: str
 ) -> None:
     async with start_bot() as bot:
-        people = [standin.person(n) for n in ("Ann", "Bob", "Cat")]
-        room = await standin.add_text_channel("cards")
-        _, t = await start_game(standin, people, channel=room, preset="classic", max_cards=3)
+        _, room, t = await game_in_new_channel(standin)
         await bot.tables.idle()
         await corrupt(database_url, t)
         await standin.delete_channel(room)
