@@ -130,7 +130,11 @@ class Presenter(HandMessages):
     def _changed_elsewhere(self, change: TableChange) -> None:
         """A change stored by any process (PostgreSQL). Private hand replies (people whose DMs
         are closed) can be edited only by the process that answered them: if this one holds
-        some for a table another process changed, it brings them up to date."""
+        some for a table another process changed, it brings them up to date. A closed table
+        (here, whose outcome is published as usual, or by another process) is forgotten."""
+        if change.closed:
+            self.forget(change.table_id)
+            return
         shown = self._shown.get(change.table_id)
         if shown is None or not shown.ephemeral:
             return

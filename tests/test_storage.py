@@ -21,6 +21,7 @@ from bot.storage import (
     VersionConflict,
 )
 from bot.storage.backends import sqlite_path
+from bot.storage.tables import TableChange, changed_payload, read_changed
 
 
 @pytest.fixture
@@ -504,3 +505,14 @@ async def test_an_unreadable_table_cancelled_as_another_process_finishes_it_stay
     finally:
         await finishing.close()
         await db.close()
+
+
+def test_a_change_notice_says_whether_the_table_closed_and_reads_older_ones() -> None:
+    """NOTIFY's payload: a closed table's says so; one written by a bot from before that word
+    (no deadline, or a deadline alone) still reads as an open table's change."""
+    for due, closed in ((None, False), (12.5, False), (None, True)):
+        payload = changed_payload(7, 3, due, closed=closed)
+        assert read_changed(payload) == TableChange(7, 3, due, closed=closed)
+    assert read_changed("7 3") == TableChange(7, 3, None)
+    assert read_changed("7 3 12.5") == TableChange(7, 3, 12.5)
+    assert read_changed("not ours") is None

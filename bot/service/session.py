@@ -477,10 +477,14 @@ class Session:
     async def watch_changes(self, callback: Callable[[TableChange], None]) -> None:
         """Every change any process stores (PostgreSQL, when other processes share it: the
         presenter calls this only then): one that brings a deadline nearer wakes the
-        scheduler, and each goes to `callback`."""
+        scheduler, one that closed a table drops what this process holds of it (another
+        process may have closed it: this one would not load it again), and each goes to
+        `callback`."""
 
         def changed(change: TableChange) -> None:
             self._due_moved(change.due_at)
+            if change.closed:
+                self._forget(change.table_id)
             callback(change)
 
         await self.db.watch_tables(changed)

@@ -29,27 +29,39 @@ TABLES_CHANGED = "ohhell_tables"
 """The channel on which a PostgreSQL database tells every bot process of each stored change."""
 
 
-def changed_payload(table_id: int, version: int, due_at: float | None) -> str:
-    return f"{table_id} {version} {'' if due_at is None else repr(due_at)}".rstrip()
+def changed_payload(
+    table_id: int, version: int, due_at: float | None, *, closed: bool = False
+) -> str:
+    """What NOTIFY carries: "table version [deadline|-] [closed]" (as short as it can be, so
+    that a bot before the closed word reads an open table's change as it did)."""
+    parts = [str(table_id), str(version)]
+    if due_at is not None or closed:
+        parts.append("-" if due_at is None else repr(due_at))
+    if closed:
+        parts.append("closed")
+    return " ".join(parts)
 
 
 def read_changed(payload: str) -> TableChange | None:
-    """(table, version, deadline) from a notification; None for one that is not ours."""
+    """(table, version, deadline, closed) from a notification; None for one that is not ours.
+    A payload without the closed word (written by a bot before it) is an open table's."""
     parts = payload.split()
     try:
-        return TableChange(int(parts[0]), int(parts[1]), float(parts[2]) if parts[2:] else None)
+        due = None if parts[2:3] in ([], ["-"]) else float(parts[2])
+        return TableChange(int(parts[0]), int(parts[1]), due, closed=parts[3:4] == ["closed"])
     except (ValueError, IndexError):
         return None
 
 
 @dataclasses.dataclass(frozen=True)
 class TableChange:
-    """A change another process (or this one) stored: the table, its new version and when
-    something is next due there."""
+    """A change another process (or this one) stored: the table, its new version, when
+    something is next due there, and whether the change closed it."""
 
     table_id: int
     version: int
     due_at: float | None
+    closed: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -185,7 +197,7 @@ class Tables(Store):
             )
             if changed is None:
                 return None
-            await db.notify(TABLES_CHANGED, changed_payload(row[0], changed[0], None))
+            await db.notify(TABLES_CHANGED, changed_payload(row[0], changed[0], None, closed=True))
             await self._append_events(
                 db, row[0], [Event("cancelled", {"unreadable": True}, user_id)], now
             )
@@ -284,7 +296,10 @@ class Tables(Store):
                     f"table #{table.id} changed since version {table.version} was loaded"
                 )
             due = changed[1]
-            await db.notify(TABLES_CHANGED, changed_payload(table.id, table.version + 1, due))
+            await db.notify(
+                TABLES_CHANGED,
+                changed_payload(table.id, table.version + 1, due, closed=not new_status.is_open),
+            )
             await self._append_events(db, table.id, events, now)
             if results:
                 await self._store_results(
