@@ -41,11 +41,21 @@ class HandMessages(Showing):
         state = shown.hands.get(user_id) if shown else None
         table = shown.view if shown else None
         if state is None or table is None:
+            # Both of one version, in one load: another process may move the game on between
+            # two, and a hand state older than its table view would pass for the newest
+            # under the hold below (and send a finished hand's DM again).
             try:
-                state = await self.service.hand_state(table_id, user_id)
+                newest = await self.service.newest(table_id)
             except Refused:
                 return
-            table = await self.service.table_view(table_id)
+            self.remember(newest)
+            table = newest.table
+            state = (newest.every_hand or {}).get(user_id)
+            if state is None:  # someone the host removed (only what everyone sees), or none
+                try:
+                    state = await self.service.hand_state(table_id, user_id)
+                except Refused:
+                    return
         shows = self.hand_shown_as(state, table)
         if shown is not None and shown.last_dm.get(user_id) == shows:
             return  # the same inputs render the same message: nothing to render or send
@@ -57,21 +67,30 @@ class HandMessages(Showing):
         # first hand's DM channel is opened too, straight before the DM is sent.
         opens_dm = shown is None or user_id not in shown.dm_refs
         await self.pacer.wait(calls=2 if opens_dm else 1)
-        async with self.writing(table_id, table.version, user_id):
+        async with self.writing(table_id, table.version, user_id) as moved:
             newer = self._shown.get(table_id)
-            if newer and newer.view and newer.view.version > table.version:
-                # A change landed while this waited (a click's own answer, or another
-                # process, may already show it, or have sent this hand's DM): render that
-                # instead of overwriting it with an older state.
+            if moved is not None:
+                # Another process moved the table on: what it stored is what to show, even
+                # when this one holds nothing more of the table (closed, and forgotten).
+                fresh = (moved.every_hand or {}).get(user_id)
+                if fresh is None or fresh.hand_number != state.hand_number:
+                    return self.refresh_hand(table_id, user_id)
+                state, table = fresh, moved.table
+            elif newer and newer.view and newer.view.version > table.version:
+                # A change landed while this waited (a click's own answer may already show
+                # it, or have sent this hand's DM): render that instead of overwriting it
+                # with an older state.
                 fresh = newer.hands.get(user_id)
                 if fresh is None or fresh.hand_number != state.hand_number:
                     return self.refresh_hand(table_id, user_id)
                 state, table = fresh, newer.view
-                shows = self.hand_shown_as(state, table)
-                if newer.last_dm.get(user_id) == shows:
-                    return None
+            shows = self.hand_shown_as(state, table)
+            if newer is not None and newer.last_dm.get(user_id) == shows:
+                return None
             rendered = render.hand_message(state, table, self._where(table))
-            if newer is not None and newer.view is not None:
+            if moved is not None:
+                ref = moved.dm_refs.get(user_id)
+            elif newer is not None and newer.view is not None:
                 ref = newer.dm_refs.get(user_id)
             else:
                 ref = await self.service.dm_ref(table_id, user_id)

@@ -31,6 +31,7 @@ from cogs import render
 from cogs.automatic import AutomaticMoves
 from cogs.hand_messages import HandMessages
 from cogs.render.charts import score_chart_png
+from cogs.shown import Shown
 
 log = logging.getLogger(__name__)
 
@@ -130,17 +131,26 @@ class Presenter(HandMessages):
     def _changed_elsewhere(self, change: TableChange) -> None:
         """A change stored by any process (PostgreSQL). Private hand replies (people whose DMs
         are closed) can be edited only by the process that answered them: if this one holds
-        some for a table another process changed, it brings them up to date. A closed table
-        (here, whose outcome is published as usual, or by another process) is forgotten."""
-        if change.closed:
-            self.forget(change.table_id)
-            return
+        some for a table another process changed, it brings them up to date; a table another
+        process closed is forgotten."""
         shown = self._shown.get(change.table_id)
+        if change.closed:
+            if shown is not None and (shown.view is None or shown.view.version < change.version):
+                self._spawn(self._forget_closed(change.table_id, shown))
+            return  # closed here: forgotten once its last outcome is published (`publish`)
         if shown is None or not shown.ephemeral:
             return
         if shown.view is not None and shown.view.version >= change.version:
             return  # this process's own change, or one it already shows
         self._spawn(self._catch_up_private_hands(change.table_id))
+
+    async def _forget_closed(self, table_id: int, shown: Shown) -> None:
+        """Forget a table another process closed, once this one's own outcomes of it in flight
+        are published (one at a time, in order, under its publish lock): forgetting it sooner
+        would let them publish side by side, an older state after a newer."""
+        async with shown.publish_lock:
+            if self._shown.get(table_id) is shown:
+                self.forget(table_id)
 
     async def _catch_up_private_hands(self, table_id: int) -> None:
         self.remember(await self.service.newest(table_id))
