@@ -22,6 +22,7 @@ from bot.storage import (
 )
 from bot.storage.backends import sqlite_path
 from bot.storage.tables import TableChange, changed_payload, read_changed
+from tests.databases import execute
 
 
 @pytest.fixture
@@ -516,3 +517,37 @@ def test_a_change_notice_says_whether_the_table_closed_and_reads_older_ones() ->
     assert read_changed("7 3") == TableChange(7, 3, None)
     assert read_changed("7 3 12.5") == TableChange(7, 3, 12.5)
     assert read_changed("not ours") is None
+
+
+async def test_change_notices_are_heard_again_once_the_listening_connection_is_lost(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A restarted server or a cut connection ends the LISTEN: the backend listens again, so
+    other processes' changes keep reaching this one (private hand replies, closed tables)."""
+    from bot.storage import postgres
+
+    monkeypatch.setattr(postgres, "LISTEN_RETRY", (0.05, 0.2), raising=False)
+    database = await Database.open(postgres_url)
+    heard: list[TableChange] = []
+    try:
+        await database.watch_tables(heard.append)
+        await execute(postgres_url, "SELECT pg_notify('ohhell_tables', '5 2')")
+        for _ in range(100):
+            if TableChange(5, 2, None) in heard:
+                break
+            await asyncio.sleep(0.02)
+        assert heard == [TableChange(5, 2, None)]
+        # The server ends the listening connection (as a restart would).
+        await execute(
+            postgres_url,
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()",
+        )
+        for attempt in range(100):  # notices sent while it was lost are not heard
+            await execute(postgres_url, f"SELECT pg_notify('ohhell_tables', '6 {attempt}')")
+            if any(change.table_id == 6 for change in heard):
+                break
+            await asyncio.sleep(0.05)
+        assert any(change.table_id == 6 for change in heard), heard
+    finally:
+        await database.close()

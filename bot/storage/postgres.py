@@ -3,7 +3,9 @@ connection a transaction, advisory locks for what must not run twice at once."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import logging
 import re
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -21,6 +23,12 @@ from bot.storage.connection import (
     lock_key,
     split_statements,
 )
+
+log = logging.getLogger(__name__)
+
+LISTEN_RETRY = (0.5, 30.0)
+"""Seconds before listening again after the listening connection was lost: the first wait,
+doubled at each failure up to the second."""
 
 
 @functools.lru_cache(maxsize=512)
@@ -132,6 +140,9 @@ class PostgresBackend(PostgresConnection):
         self._pool_size = pool_size
         self._dsn = url
         self._listening: asyncpg.Connection | None = None
+        self._listeners: list[tuple[str, Callable[[str], None]]] = []
+        self._relistening: asyncio.Task[None] | None = None
+        self._closed = False
         self._holding: asyncpg.Pool | None = None
         """The connections that hold locks (`hold`): a pool of their own, so that a holder
         never waits for a connection another holder keeps."""
@@ -164,16 +175,56 @@ class PostgresBackend(PostgresConnection):
                 await connection.execute("SELECT pg_advisory_unlock($1)", lock)
 
     async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        """NOTIFY on `channel` reaches `callback`. The listening connection is opened again
+        when it is lost (a restarted server, a network cut); notices sent meanwhile are not
+        heard, which the deadline scheduler's polling covers."""
+        self._listeners.append((channel, callback))
         if self._listening is None:
-            self._listening = await asyncpg.connect(self._dsn)
-        await self._listening.add_listener(channel, lambda *args: callback(args[-1]))
+            await self._listen_again()
+        else:
+            await self._listening.add_listener(channel, _relay(callback))
+
+    async def _listen_again(self) -> None:
+        connection = await asyncpg.connect(self._dsn)
+        for channel, callback in self._listeners:
+            await connection.add_listener(channel, _relay(callback))
+        connection.add_termination_listener(self._listening_lost)
+        self._listening = connection
+
+    def _listening_lost(self, connection: Any) -> None:
+        if self._closed or connection is not self._listening:
+            return
+        self._listening = None
+        log.warning("the PostgreSQL connection for change notices was lost: listening again")
+        self._relistening = asyncio.get_running_loop().create_task(self._keep_listening())
+
+    async def _keep_listening(self) -> None:
+        wait, longest = LISTEN_RETRY
+        while not self._closed:
+            try:
+                await self._listen_again()
+                return
+            except (OSError, asyncpg.PostgresError) as error:
+                log.warning(
+                    "could not listen for change notices (again in %.1f s): %s", wait, error
+                )
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, longest)
 
     async def close(self) -> None:
+        self._closed = True
+        if self._relistening is not None:
+            self._relistening.cancel()
         if self._listening is not None:
             await self._listening.close()
         if self._holding is not None:
             await self._holding.close()
         await self._pool.close()
+
+
+def _relay(callback: Callable[[str], None]) -> Callable[..., None]:
+    """asyncpg calls a listener with (connection, pid, channel, payload): pass the payload on."""
+    return lambda *args: callback(args[-1])
 
 
 def _without_password(url: str) -> str:
