@@ -134,14 +134,15 @@ class AutomaticMoves:
         self.service.watching = float("inf")
         due = await self.service.next_due()
         if due is not None and due[1] <= self.clock.now():
-            if not await self.service.claim(*due):
+            claimed = await self.service.claim(*due)
+            if claimed is None:
                 return  # another bot process took it
             try:
                 outcome = await self.service.tick(due[0])
             except Exception:
                 # One bad table must not hold up every other table's deadlines.
                 log.exception("table %s: a deadline could not be handled", due[0])
-                await self.service.postpone(due[0], POSTPONE_FAILED)
+                await self.service.postpone(due[0], claimed, POSTPONE_FAILED)
                 return
             if outcome is not None:
                 self._spawn(self._publish(outcome))

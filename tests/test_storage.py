@@ -145,8 +145,23 @@ async def test_a_known_row_comes_back_with_a_deadline_moved_since(db: Database) 
     claimed = await db.load_table(table.id, saved)
     assert claimed.due_at == 130.0 and claimed.version == saved.version
     assert claimed.document == saved.document
-    await db.postpone(table.id, 160.0)
+    assert await db.postpone(table.id, 130.0, 160.0)
     assert (await db.load_table(table.id, claimed)).due_at == 160.0
+
+
+async def test_a_failed_deadline_is_postponed_only_while_its_claim_stands(db: Database) -> None:
+    """A deadline that could not be handled is put off, unless a change saved since its claim
+    (another process's click) set the deadline that counts now, or closed the table."""
+    table = await new_table(db)
+    saved = await db.save_table(table, document={"n": 1}, due_at=100.0)
+    assert await db.claim_due(table.id, 100.0, 130.0)
+    clicked = await db.save_table(saved, document={"n": 2}, due_at=200.0)
+    assert not await db.postpone(table.id, 130.0, 190.0)
+    assert (await db.load_table(table.id)).due_at == 200.0
+    assert await db.claim_due(table.id, 200.0, 230.0)
+    await db.save_table(clicked, document={"n": 3}, status=TableStatus.CANCELLED)
+    assert not await db.postpone(table.id, 230.0, 290.0)
+    assert (await db.load_table(table.id)).due_at is None
 
 
 async def test_concurrent_saves_of_one_version_apply_once(db: Database) -> None:

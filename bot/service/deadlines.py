@@ -25,13 +25,17 @@ class Deadlines(Session):
         """The table whose deadline comes first, and when."""
         return await self.db.next_due()
 
-    async def claim(self, table_id: int, due_at: float) -> bool:
+    async def claim(self, table_id: int, due_at: float) -> float | None:
         """Take a due deadline before handling it (`tick`), so that of several bot processes
-        on one database only one handles it. False: another took it first."""
-        return await self.db.claim_due(table_id, due_at, self.clock() + DEADLINE_LEASE)
+        on one database only one handles it: when the claim's lease ends. None: another took
+        it first."""
+        until = self.clock() + DEADLINE_LEASE
+        return until if await self.db.claim_due(table_id, due_at, until) else None
 
-    async def postpone(self, table_id: int, seconds: float) -> None:
-        await self.db.postpone(table_id, self.clock() + seconds)
+    async def postpone(self, table_id: int, claimed: float, seconds: float) -> None:
+        """A claimed deadline that could not be handled: due again in `seconds`, unless a
+        change saved meanwhile set another."""
+        await self.db.postpone(table_id, claimed, self.clock() + seconds)
 
     async def allow_grace(self) -> int:
         """At start-up: deadlines that passed while the bot was down fall due again after the

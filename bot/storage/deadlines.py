@@ -14,11 +14,19 @@ class Deadlines(Store):
         )
         return None if row is None else (int(row[0]), float(row[1]))
 
-    async def postpone(self, table_id: int, due_at: float) -> None:
-        """Move a table's deadline without touching its document (a table whose deadline could
-        not be handled must not hold up the others)."""
+    async def postpone(self, table_id: int, claimed: float, due_at: float) -> bool:
+        """Move a deadline this process `claimed` (`claim_due`'s `until`) that it could not
+        handle to `due_at`, without touching the document (a table whose deadline could not be
+        handled must not hold up the others). Only while the claim stands: a change saved
+        meanwhile (a click, in another process) set the deadline that counts, and a closed
+        table has none. False: nothing moved."""
         async with self._transaction() as db:
-            await db.execute("UPDATE tables SET due_at = ? WHERE id = ?", (due_at, table_id))
+            changed = await db.execute(
+                "UPDATE tables SET due_at = ? WHERE id = ? AND due_at = ?"
+                " AND status IN ('lobby', 'playing')",
+                (due_at, table_id, claimed),
+            )
+        return changed == 1
 
     async def claim_due(self, table_id: int, due_at: float, until: float) -> bool:
         """Take the deadline `due_at` of a table to handle it: it moves to `until`, so no other
