@@ -3,6 +3,7 @@ legal under every rule option, only the seat's view, within its budget."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -150,6 +151,28 @@ def test_the_quick_bid_model_weighs_the_real_deal_above_uniform_ones() -> None:
             d = det.sample(rng)
             uniform.append(quick.weight([d.hand_mask(s) for s in range(4)]))
     assert sum(real) / len(real) > 1.5 * sum(uniform) / len(uniform)
+
+
+def test_the_quick_bid_model_takes_the_others_bias(monkeypatch: MonkeyPatch) -> None:
+    """``QUICK_BIAS``: a deal is weighed by how far each other seat's estimate plus the bias is
+    from its bid, so a bias of half a trick favours deals whose estimates lie half a trick
+    under the bids."""
+    g = mid_hand(4, 0)
+    table = Table.from_view(g.view(g.turn), g.rules)
+    plain = playout.QuickBids(table)
+    monkeypatch.setattr(playout, "QUICK_BIAS", 0.5)
+    biased = playout.QuickBids(table)
+    for seed in range(6):
+        d = Determiniser(public_game(g, table, random.Random(seed)), table).sample(
+            random.Random(seed)
+        )
+        hands = [d.hand_mask(s) for s in range(4)]
+        want = 1.0
+        for q, bid, played in plain.checks:
+            miss = plain.estimate(hands[q]) + played + 0.5 - bid
+            want *= math.exp(-(miss**2) / (2 * playout.QUICK_SIGMA**2))
+        assert biased.weight(hands) == pytest.approx(want)
+        assert biased.weight(hands) != pytest.approx(plain.weight(hands))
 
 
 def _after_plays(seed: int, plays: int, others: Level) -> Game:
