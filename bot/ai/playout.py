@@ -26,7 +26,9 @@ QUICK_SIGMA = 1.0
 QUICK_BIAS = 0.0
 """The others are taken to bid their quick estimate plus this on average: a deal's weight
 falls with the distance of estimate + ``QUICK_BIAS`` from the bid (0: from the bid itself;
-measured: bid less quick estimate +0.14 for ``hard``, +0.20 for ISMCTS-1000; docs/ai.md)."""
+measured: bid less quick estimate +0.14 for ``hard``, +0.20 for ISMCTS-1000). 0.2, with
+``search.LATER_BIAS`` 0.2: -0.84 (+-0.84) a hand against ISMCTS-1000 paired with 0 over 60
+deals (docs/ai.md, seventh round)."""
 QUICK_TRIES = 8
 """Fresh deals tried before the likeliest is taken."""
 FAST = True
