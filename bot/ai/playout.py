@@ -23,6 +23,12 @@ from .sanitise import Determiniser
 
 QUICK_SIGMA = 1.0
 """How fast a deal's weight falls with the distance of a seat's quick estimate from its bid."""
+QUICK_BIAS = 0.0
+"""The others are taken to bid their quick estimate plus this on average: a deal's weight
+falls with the distance of estimate + ``QUICK_BIAS`` from the bid (0: from the bid itself;
+measured: bid less quick estimate +0.14 for ``hard``, +0.20 for ISMCTS-1000). 0.2, with
+``search.LATER_BIAS`` 0.2: -0.84 (+-0.84) a hand against ISMCTS-1000 paired with 0 over 60
+deals (docs/ai.md, seventh round)."""
 QUICK_TRIES = 8
 """Fresh deals tried before the likeliest is taken."""
 FAST = True
@@ -167,11 +173,12 @@ class QuickBids:
         self._tables = _byte_tables(tuple(value))
         usable = not table.blind and table.rules.bidding != "knock" and table.cards_each > 1
         self.checks = [
-            (q, table.bids[q], self.estimate(table.played_by[q]))
+            (q, table.bids[q], self.estimate(table.played_by[q]) + QUICK_BIAS)
             for q in table.seats
             if usable and q != table.seat and table.bids[q] >= 0
         ]
-        """Each other seat that has bid: its bid and the value of the cards it has played."""
+        """Each other seat that has bid: its bid and the value of the cards it has played (plus
+        ``QUICK_BIAS``)."""
         self._det: Determiniser | None = None
         self._cards: list[int] = []
         self._places: list[tuple[int, int]] = []

@@ -3,6 +3,7 @@ legal under every rule option, only the seat's view, within its budget."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -12,7 +13,7 @@ from bot.ai import Level, decide, hard, infer, playout, search
 from bot.ai.cards import Suits
 from bot.ai.knowledge import Table
 from bot.ai.sanitise import Determiniser, public_game
-from bot.engine import Game, Phase, Play, Settings
+from bot.engine import Card, Game, Phase, Play, Settings
 from tests.ai.helpers import mid_hand, play_game, random_settings
 from tests.ai.test_boundary import games_at
 
@@ -152,6 +153,28 @@ def test_the_quick_bid_model_weighs_the_real_deal_above_uniform_ones() -> None:
     assert sum(real) / len(real) > 1.5 * sum(uniform) / len(uniform)
 
 
+def test_the_quick_bid_model_takes_the_others_bias(monkeypatch: MonkeyPatch) -> None:
+    """``QUICK_BIAS``: a deal is weighed by how far each other seat's estimate plus the bias is
+    from its bid, so a bias of half a trick favours deals whose estimates lie half a trick
+    under the bids."""
+    g = mid_hand(4, 0)
+    table = Table.from_view(g.view(g.turn), g.rules)
+    plain = playout.QuickBids(table)
+    monkeypatch.setattr(playout, "QUICK_BIAS", 0.5)
+    biased = playout.QuickBids(table)
+    for seed in range(6):
+        d = Determiniser(public_game(g, table, random.Random(seed)), table).sample(
+            random.Random(seed)
+        )
+        hands = [d.hand_mask(s) for s in range(4)]
+        want = 1.0
+        for q, bid, played in plain.checks:
+            miss = plain.estimate(hands[q]) + played + 0.5 - bid
+            want *= math.exp(-(miss**2) / (2 * playout.QUICK_SIGMA**2))
+        assert biased.weight(hands) == pytest.approx(want)
+        assert biased.weight(hands) != pytest.approx(plain.weight(hands))
+
+
 def _after_plays(seed: int, plays: int, others: Level) -> Game:
     """A 4-player 10-card hand after the bids and ``plays`` cards, seat 0 playing as
     ``normal`` and the others as ``others``."""
@@ -177,3 +200,66 @@ def test_players_unlike_normal_are_told_from_normal_ones() -> None:
             flagged[others] += infer.unlike_normal(table, det, rng, 12, 2)
     assert flagged["normal"] <= 2
     assert flagged["random"] >= 6
+
+
+def _setting_position(pack: str) -> Game:
+    """Two cards each, clubs trump, seat 3 last to play to the first trick (6C, 8C, 7C played)
+    with AC and 2C, the bids 0, 1, 0 and 0. Seat 3 takes one trick either way: with AC it
+    wins this trick and leads 2C into seat 2's KC (seat 1, bid 1, takes none; seat 2, bid 0,
+    takes one); with 2C seat 1 takes this trick with 8C and leads 3H, and AC takes the last
+    (every other seat makes its bid). Every play after seat 3's is forced."""
+    used = {"6C", "2H", "8C", "3H", "7C", "KC", "AC", "2C"}
+    extra = {"pack": "104", "duplicates": "later-wins"} if pack == "104" else {}
+    settings = Settings(preset="first-to-101", sequence="fixed", max_cards=2, **extra)
+    g = next(
+        g
+        for g in (Game.new(settings, 4, seed=s, first_dealer=3) for s in range(100))
+        if str(g.trump) == "C" and str(g.turned) not in used
+    )
+
+    def card(name: str) -> int:
+        return g.pack.cards.index(Card.parse(name))
+
+    hands = [("6C", "2H"), ("8C", "3H"), ("7C", "KC"), ("AC", "2C")]
+    g = g.with_hands([sum(1 << card(c) for c in h) for h in hands])
+    for seat, bid in enumerate((0, 1, 0, 0)):
+        g.apply_fast(seat, bid)
+    for seat, name in enumerate(("6C", "8C", "7C")):
+        g.apply_fast(seat, card(name))
+    return g
+
+
+def _searched(g: Game, table: Table, iterations: int) -> search._Search:
+    """``iterations`` of the search from ``g`` itself (every hand known)."""
+    rng = random.Random(1)
+    s = search._Search(Determiniser(public_game(g, table, rng), table), table, rng)
+    s.run(iterations, lambda: (s.deal(g), s.root, []))
+    return s
+
+
+@pytest.mark.parametrize("pack", ["52", "104"])
+def test_rivalry_backs_up_the_lead_over_the_others(pack: str, monkeypatch: MonkeyPatch) -> None:
+    """``RIVALRY``: the searching seat's edges hold its points less that share of the others'
+    mean (the others' points: 10, 0, 1 after AC; 10, 11, 10 after 2C; its own 1 either way).
+    At 0 the two cards are worth the same to it; at 1 it plays the card that sets the others."""
+    g = _setting_position(pack)
+    seat = g.turn
+    assert seat == 3
+    table = Table.from_view(g.view(seat), g.rules)
+    key = {
+        name: g.pack.face_of[c] if g.pack.has_duplicates else c
+        for name, c in (
+            ("AC", g.pack.cards.index(Card.parse("AC"))),
+            ("2C", g.pack.cards.index(Card.parse("2C"))),
+        )
+    }
+    for rivalry in (0.0, 0.5, 1.0):
+        monkeypatch.setattr(search, "RIVALRY", rivalry)
+        s = _searched(g, table, 200)
+        ace, two = s.root[key["AC"]], s.root[key["2C"]]
+        assert ace[1] / ace[0] == pytest.approx(1 - rivalry * 11 / 3)
+        assert two[1] / two[0] == pytest.approx(1 - rivalry * 31 / 3)
+        if rivalry:
+            assert s.choice() == key["AC"] and ace[0] > 0.9 * s.iterations
+        else:
+            assert ace[0] == two[0] == 100
