@@ -178,6 +178,25 @@ async def test_concurrent_clicks_apply_once(service: TableService) -> None:
     assert (await service.db.load_table(table_id)).version == before + 1
 
 
+def another_process_saves_first(
+    service: TableService, elsewhere: TableService, table_id: int
+) -> list[object]:
+    """Make the next save of `service` meet another process's change first: `elsewhere`
+    stores a hand DM's id (a new version) just before it. The list gets that change's outcome."""
+    save = service.db.save_table
+    interrupted: list[object] = []
+
+    async def another_process_first(*args, **kwargs):
+        if not interrupted:
+            interrupted.append(
+                await elsewhere.record_dm(table_id, BOB, DmRef(channel_id=7, message_id=8, hand=1))
+            )
+        return await save(*args, **kwargs)
+
+    service.db.save_table = another_process_first  # type: ignore[method-assign]
+    return interrupted
+
+
 async def test_a_click_that_meets_another_process_save_is_applied_on_the_newer_state(
     service: TableService, database_url: str
 ) -> None:
@@ -193,19 +212,7 @@ async def test_a_click_that_meets_another_process_save_is_applied_on_the_newer_s
         await service.join(table_id, CAT, "Cat")
         await service.start_game(table_id, ANN)
         mover = await whose_turn(service, table_id)
-        save = service.db.save_table
-        interrupted = []
-
-        async def another_process_first(*args, **kwargs):
-            if not interrupted:
-                interrupted.append(
-                    await elsewhere.record_dm(
-                        table_id, BOB, DmRef(channel_id=7, message_id=8, hand=1)
-                    )
-                )
-            return await save(*args, **kwargs)
-
-        service.db.save_table = another_process_first  # type: ignore[method-assign]
+        interrupted = another_process_saves_first(service, elsewhere, table_id)
         before = (await service.db.load_table(table_id)).version
         outcome = await service.act(table_id, mover, 1, Bid(0))
         assert interrupted and interrupted[0] is not None
@@ -473,17 +480,7 @@ async def test_a_deadline_that_meets_another_process_save_is_handled_on_the_newe
         t = await started(service, preset="classic", max_cards=3)
         waiting = await whose_turn(service, t)
         clock.now += 61  # the two-minute timer is past halfway: the nudge is due
-        save = service.db.save_table
-        interrupted = []
-
-        async def another_process_first(*args, **kwargs):
-            if not interrupted:
-                interrupted.append(
-                    await elsewhere.record_dm(t, BOB, DmRef(channel_id=7, message_id=8, hand=1))
-                )
-            return await save(*args, **kwargs)
-
-        service.db.save_table = another_process_first  # type: ignore[method-assign]
+        interrupted = another_process_saves_first(service, elsewhere, t)
         before = (await service.db.load_table(t)).version
         outcome = await service.tick(t)
         assert interrupted and interrupted[0] is not None
@@ -520,19 +517,7 @@ async def test_a_computer_move_that_meets_another_process_save_is_made_on_the_ne
             await service.act(table_id, user, mover.hand_number, choose(mover))
         else:
             raise AssertionError("the computer never had a turn")
-        save = service.db.save_table
-        interrupted = []
-
-        async def another_process_first(*args, **kwargs):
-            if not interrupted:
-                interrupted.append(
-                    await elsewhere.record_dm(
-                        table_id, BOB, DmRef(channel_id=7, message_id=8, hand=1)
-                    )
-                )
-            return await save(*args, **kwargs)
-
-        service.db.save_table = another_process_first  # type: ignore[method-assign]
+        interrupted = another_process_saves_first(service, elsewhere, table_id)
         before = (await service.db.load_table(table_id)).version
         events = len(await service.db.events(table_id))
         outcome = await service.step(table_id)
