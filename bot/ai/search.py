@@ -222,54 +222,38 @@ class _Search:
                 depth += 1
             if greedy_out:
                 won = greedy(g, r, d.bids, suits, seats, nxt, rand, eps)
-                if rivalry:
-                    mine = utils[me][won[me]] - share * sum(utils[q][won[q]] for q in others)
-                    for e, s in path:
-                        e[0] += 1
-                        e[1] += mine if s == me else utils[s][won[s]]
-                    continue
-                for e, s in path:
-                    e[0] += 1
-                    e[1] += utils[s][won[s]]
-                continue
-            # a random play-out to the last trick (with duplicates, to the end: the engine
-            # knows which copy wins and what a cancelled trick is worth)
-            stop = 0 if dups else k
-            while r > stop:
-                s = g.turn
-                m = g.legal_mask(s)
-                j = int(rand() * m.bit_count())
-                while j:
-                    m &= m - 1
-                    j -= 1
-                g.apply_fast(s, (m & -m).bit_length() - 1)
-                r -= 1
-            if dups:
-                points = g.history()[number - 1].points
-                assert points is not None
-                if rivalry:
-                    gains = {q: utility(scoring, points[q]) for q in seats}
-                    mine = gains[me] - share * sum(gains[q] for q in others)
-                    for e, s in path:
-                        e[0] += 1
-                        e[1] += mine if s == me else gains[s]
-                    continue
-                for e, s in path:
-                    e[0] += 1
-                    e[1] += utility(scoring, points[s])
-                continue
-            won = list(g.tricks_won)
-            if r:
-                won[self._last_trick(g)] += 1
+                gain = [u[w] for u, w in zip(utils, won, strict=True)]
+            else:
+                # a random play-out to the last trick (with duplicates, to the end: the engine
+                # knows which copy wins and what a cancelled trick is worth)
+                stop = 0 if dups else k
+                while r > stop:
+                    s = g.turn
+                    m = g.legal_mask(s)
+                    j = int(rand() * m.bit_count())
+                    while j:
+                        m &= m - 1
+                        j -= 1
+                    g.apply_fast(s, (m & -m).bit_length() - 1)
+                    r -= 1
+                if dups:
+                    points = g.history()[number - 1].points
+                    assert points is not None
+                    gain = [utility(scoring, p) for p in points]
+                else:
+                    won = list(g.tricks_won)
+                    if r:
+                        won[self._last_trick(g)] += 1
+                    gain = [u[w] for u, w in zip(utils, won, strict=True)]
             if rivalry:
-                mine = utils[me][won[me]] - share * sum(utils[q][won[q]] for q in others)
+                mine = gain[me] - share * sum(gain[q] for q in others)
                 for e, s in path:
                     e[0] += 1
-                    e[1] += mine if s == me else utils[s][won[s]]
-                continue
-            for e, s in path:
-                e[0] += 1
-                e[1] += utils[s][won[s]]
+                    e[1] += mine if s == me else gain[s]
+            else:
+                for e, s in path:
+                    e[0] += 1
+                    e[1] += gain[s]
         self.iterations += count
 
     def select(self, node: dict[int, Edge], keys: list[int]) -> tuple[int, Edge]:
