@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.engine import EngineError, Game
+from bot.engine import Game
 from bot.engine.records import record_from_game
+from bot.service.turns import UNREADABLE_GAME
 from bot.storage import CorruptRow, PlayerGame
 
 
@@ -131,8 +132,9 @@ def score_chart(game: Game, number: int) -> ScoreChart:
     )
 
 
-UNREADABLE = (EngineError, ValueError, KeyError, TypeError, IndexError, AttributeError)
-"""What a stored document or game that does not load raises (`bot.service.turns.decode_game`)."""
+UNREADABLE = (*UNREADABLE_GAME, AttributeError)
+"""What a stored document (JSON of another shape: AttributeError) or game that does not load
+raises."""
 
 
 def _stored_game(game_json: str) -> Game | None:

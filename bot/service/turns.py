@@ -40,13 +40,17 @@ def load_document(row: TableRow) -> TableDocument:
     return document
 
 
+UNREADABLE_GAME = (EngineError, ValueError, KeyError, TypeError, IndexError)
+"""What a stored game record that does not load raises (`Game.from_json` replays it)."""
+
+
 def decode_game(row: TableRow, document: TableDocument) -> Game:
     """The row's stored game, decoded (replayed through the rules); a record that does not
     load is a corrupt row, answered as one, not an unexpected error."""
     assert document.game is not None
     try:
         return Game.from_json(document.game)
-    except (EngineError, ValueError, KeyError, TypeError, IndexError) as error:
+    except UNREADABLE_GAME as error:
         raise CorruptRow(
             f"table #{row.id} could not be read: its game: {error}", closed=not row.status.is_open
         ) from error
