@@ -240,9 +240,7 @@ class Presenter(HandMessages):
     ) -> None:
         """A channel or thread deleted, or out of reach with its server: its open table is
         cancelled, the players' hand messages say why, and nothing is kept for the channel."""
-        for table_id, (channel, _) in list(self._missed.items()):
-            if channel == channel_id:
-                del self._missed[table_id]
+        self._drop_missed({channel_id})
         try:
             closed = await self.service.channel_gone(guild_id, channel_id, why)
         except Exception:
@@ -256,12 +254,15 @@ class Presenter(HandMessages):
     async def guild_gone(self, guild_id: int, channel_ids: Iterable[int]) -> None:
         """The bot was removed from a server: every table there is cancelled as above, and
         what was kept for its channels (`channel_ids`, as the bot knew them) goes."""
-        known = set(channel_ids)
-        for table_id, (channel, _) in list(self._missed.items()):
-            if channel in known:
-                del self._missed[table_id]
+        self._drop_missed(set(channel_ids))
         for channel_id in await self.service.channels_with_tables(guild_id):
             await self.channel_gone(guild_id, channel_id, "bot_removed")
+
+    def _drop_missed(self, channels: set[int]) -> None:
+        """Forget the posts missed in `channels`, which are gone: no catch-up can reach them."""
+        for table_id, (channel, _) in list(self._missed.items()):
+            if channel in channels:
+                del self._missed[table_id]
 
     def _channel_missing(self, table: TableView) -> None:
         self._spawn(self.channel_gone(table.guild_id, table.channel_id))
