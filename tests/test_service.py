@@ -39,6 +39,15 @@ async def open_lobby(service: TableService, **settings: object) -> int:
     return outcome.table.table_id
 
 
+async def started(service: TableService, **settings: object) -> int:
+    """Ann's table with Bob and Cat seated, the game started."""
+    t = await open_lobby(service, **settings)
+    await service.join(t, BOB, "Bob")
+    await service.join(t, CAT, "Cat")
+    await service.start_game(t, ANN)
+    return t
+
+
 async def whose_turn(service: TableService, table_id: int) -> int:
     for user in (ANN, BOB, CAT):
         if (await service.hand_state(table_id, user)).my_turn:
@@ -134,10 +143,7 @@ async def test_refusals_change_nothing(service: TableService) -> None:
 async def test_clicks_on_a_closed_table_leave_nothing_of_it_in_memory(
     service: TableService,
 ) -> None:
-    table_id = await open_lobby(service, preset="classic")
-    await service.join(table_id, BOB, "Bob")
-    await service.join(table_id, CAT, "Cat")
-    await service.start_game(table_id, ANN)
+    table_id = await started(service, preset="classic")
     await service.cancel(table_id, ANN)
     assert service.cached_tables() == set()
     # Leftover buttons of the closed table: refused, and no lock or cache entry is kept.
@@ -150,10 +156,9 @@ async def test_clicks_on_a_closed_table_leave_nothing_of_it_in_memory(
 
 
 async def test_the_hook_bid_is_shown_disabled_with_its_reason(service: TableService) -> None:
-    table_id = await open_lobby(service, preset="classic")
-    await service.join(table_id, BOB, "Bob")
-    await service.join(table_id, CAT, "Cat")
-    await service.start_game(table_id, ANN)  # classic: hand 1 has one card each, hook on
+    table_id = await started(
+        service, preset="classic"
+    )  # classic: hand 1 has one card each, hook on
     for _ in range(2):
         await service.act(table_id, await whose_turn(service, table_id), 1, Bid(0))
     dealer = await whose_turn(service, table_id)
@@ -163,10 +168,7 @@ async def test_the_hook_bid_is_shown_disabled_with_its_reason(service: TableServ
 
 
 async def test_concurrent_clicks_apply_once(service: TableService) -> None:
-    table_id = await open_lobby(service, preset="classic")
-    await service.join(table_id, BOB, "Bob")
-    await service.join(table_id, CAT, "Cat")
-    await service.start_game(table_id, ANN)
+    table_id = await started(service, preset="classic")
     mover = await whose_turn(service, table_id)
     before = (await service.db.load_table(table_id)).version
     results = await asyncio.gather(
@@ -207,10 +209,7 @@ async def test_a_click_that_meets_another_process_save_is_applied_on_the_newer_s
         await Database.open(database_url), decide=first_legal, run_blocking=None
     )
     try:
-        table_id = await open_lobby(service, preset="classic")
-        await service.join(table_id, BOB, "Bob")
-        await service.join(table_id, CAT, "Cat")
-        await service.start_game(table_id, ANN)
+        table_id = await started(service, preset="classic")
         mover = await whose_turn(service, table_id)
         interrupted = another_process_saves_first(service, elsewhere, table_id)
         before = (await service.db.load_table(table_id)).version
@@ -247,14 +246,6 @@ async def timed(tmp_path: Path):
     )
     yield service, clock
     await database.close()
-
-
-async def started(service: TableService, **settings: object) -> int:
-    t = await open_lobby(service, **settings)
-    await service.join(t, BOB, "Bob")
-    await service.join(t, CAT, "Cat")
-    await service.start_game(t, ANN)
-    return t
 
 
 async def test_secret_bids_share_one_deadline_that_does_not_restart_as_people_bid(timed) -> None:
@@ -365,10 +356,7 @@ async def test_a_stored_game_or_rules_that_do_not_load_are_a_corrupt_row(
 ) -> None:
     """Answered as a corrupt table (and skipped by the start-up's resume, which catches
     CorruptRow per table), not as an unexpected error that stops whatever met it."""
-    table_id = await open_lobby(service, preset="classic")
-    await service.join(table_id, BOB, "Bob")
-    await service.join(table_id, CAT, "Cat")
-    await service.start_game(table_id, ANN)
+    table_id = await started(service, preset="classic")
     row = await service.db.load_table(table_id)
     await service.db.save_table(row, document={**row.document, part: damaged})
     for read in (service.table_view, lambda t: service.hand_state(t, ANN)):
@@ -421,10 +409,7 @@ async def test_a_hand_dm_or_table_message_stored_after_the_table_closed_leaves_n
     """The presenter stores a hand DM's id or the table message's id after sending it, in the
     background: the table may have closed meanwhile (cancelled while a new hand's DMs were
     being sent). Nothing of a closed table stays in memory, its lock included."""
-    table_id = await open_lobby(service, preset="classic")
-    await service.join(table_id, BOB, "Bob")
-    await service.join(table_id, CAT, "Cat")
-    await service.start_game(table_id, ANN)
+    table_id = await started(service, preset="classic")
     await service.cancel(table_id, ANN)
     assert service.cached_tables() == set()
     await service.record_dm(table_id, BOB, DmRef(channel_id=7, message_id=8, hand=1))
@@ -450,10 +435,7 @@ async def test_a_table_closed_by_another_process_is_dropped_from_memory_once_see
         await Database.open(database_url), decide=first_legal, run_blocking=None
     )
     try:
-        table_id = await open_lobby(service, preset="classic")
-        await service.join(table_id, BOB, "Bob")
-        await service.join(table_id, CAT, "Cat")
-        await service.start_game(table_id, ANN)
+        table_id = await started(service, preset="classic")
         await service.act(table_id, await whose_turn(service, table_id), 1, Bid(0))
         assert table_id in service.cached_tables()
         await elsewhere.cancel(table_id, ANN)
