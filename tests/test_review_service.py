@@ -14,8 +14,8 @@ from bot.engine import Game
 from bot.engine.records import record_from_game
 from bot.service import Refused, TableService
 from bot.service.review import COSTLIEST, MIN_COST, SURE, Review, ReviewService
-from bot.storage import CorruptRow, Database, TableStatus
-from tests.test_service import ANN, BOB, CAT, GUILD, choose, first_legal, run_automatic
+from bot.storage import CorruptRow, Database
+from tests.test_service import ANN, BOB, CAT, GUILD, first_legal, play_a_game
 
 OTHER_GUILD = 2
 
@@ -40,38 +40,6 @@ def reviews_of(database: Database) -> ReviewService:
         budget_s=1.0,
         iterations=8,
     )
-
-
-async def play_a_game(
-    tables: TableService,
-    guild: int = GUILD,
-    channel: int = 10,
-    ann_leaves_after: int | None = None,
-    **settings: object,
-) -> int:
-    """Ann and Bob with a computer, to the end: each person takes the first allowed choice
-    (Ann leaves after ``ann_leaves_after`` of her actions, if given)."""
-    opened = await tables.open_table(
-        guild_id=guild, channel_id=channel, user_id=ANN, name="Ann", settings=dict(settings)
-    )
-    table_id = opened.table.table_id
-    await tables.join(table_id, BOB, "Bob")
-    await tables.add_computer(table_id, ANN, "easy")
-    await tables.start_game(table_id, ANN)
-    acted = 0
-    for _ in range(500):
-        await run_automatic(tables, table_id)
-        if (await tables.table_view(table_id)).status is TableStatus.FINISHED:
-            return table_id
-        for user in (ANN, BOB):
-            state = await tables.hand_state(table_id, user)
-            if state.my_turn:
-                await tables.act(table_id, user, state.hand_number, choose(state))
-                acted += user == ANN
-                if user == ANN and acted == ann_leaves_after:
-                    await tables.leave(table_id, ANN)
-                break
-    raise AssertionError("the game did not finish")
 
 
 @pytest.fixture
