@@ -161,17 +161,20 @@ TABLE_COLUMNS = (
 )
 
 
+def _unreadable(row: Sequence[Any], why: str) -> CorruptRow:
+    return CorruptRow(
+        f"table #{row[0]} could not be read: {why}", closed=row[5] not in ("lobby", "playing")
+    )
+
+
 def row_to_table(row: Sequence[Any]) -> TableRow:
-    closed = row[5] not in ("lobby", "playing")
     try:
         document = json.loads(row[7])
         status = TableStatus(row[5])
     except (ValueError, TypeError) as error:
-        raise CorruptRow(f"table #{row[0]} could not be read: {error}", closed=closed) from error
+        raise _unreadable(row, str(error)) from error
     if not isinstance(document, dict):
-        raise CorruptRow(
-            f"table #{row[0]} could not be read: its document is not an object", closed=closed
-        )
+        raise _unreadable(row, "its document is not an object")
     return TableRow(
         id=row[0],
         guild_id=row[1],
