@@ -8,10 +8,11 @@ import random
 import pytest
 from pytest import MonkeyPatch
 
-from bot.ai import knowledge, playout
+from bot.ai import decide, hard, knowledge, playout, search
 from bot.ai.cards import bits
 from bot.ai.knowledge import Table
 from bot.ai.sanitise import Determiniser, public_game
+from bot.engine import Game, Phase, Settings
 from tests.ai.helpers import mid_hand
 
 
@@ -97,9 +98,6 @@ def test_fast_deals_are_uniform_and_rarely_fall_back(monkeypatch: MonkeyPatch) -
 def _later_bids(monkeypatch: MonkeyPatch, noise: float) -> tuple[int, int]:
     """Over bid searches from the first seat: how many later bids the search's deals held,
     and how many were not the legal bid nearest the bidder's quick estimate."""
-    from bot.ai import decide, hard, search
-    from bot.engine import Game, Phase, Settings
-
     monkeypatch.setattr(hard, "BID_SEARCH", True)
     monkeypatch.setattr(search, "FRESH", True)
     monkeypatch.setattr(search, "LATER_NOISE", noise)
@@ -136,3 +134,68 @@ def test_later_bidders_bid_their_estimate_or_vary_about_it(monkeypatch: MonkeyPa
     assert off == 0
     total, off = _later_bids(monkeypatch, 0.9)
     assert off > 0.1 * total
+
+
+def _bid_decisions(monkeypatch: MonkeyPatch, seeds: range) -> list[tuple[int, list[int]]]:
+    """Bid searches from the first seat: each one's bid and the candidates it chose among."""
+    monkeypatch.setattr(hard, "BID_SEARCH", True)
+    monkeypatch.setattr(search, "FRESH", True)
+    chosen: list[tuple[int, list[int]]] = []
+    real = search.choose_bid
+
+    def spy(*args: object, **kwargs: object) -> int:
+        bid = real(*args, **kwargs)  # type: ignore[arg-type]
+        cands = args[5] if len(args) > 5 else kwargs["cands"]
+        chosen.append((bid, list(cands)))  # type: ignore[arg-type]
+        return bid
+
+    monkeypatch.setattr(search, "choose_bid", spy)
+    for seed in seeds:
+        g = Game.new(Settings(preset="first-to-101", sequence="fixed", max_cards=10), 4, seed=seed)
+        decide(g, g.turn, level="hard", seed=seed, iterations=300)
+    return chosen
+
+
+def test_a_bid_tilt_leans_the_searchs_bids_up(monkeypatch: MonkeyPatch) -> None:
+    """``BID_TILT``: with 30 points a trick above the lowest candidate, more than any hand's
+    points, the search bids its highest candidate; without it, not always."""
+    plain = _bid_decisions(monkeypatch, range(6))
+    assert len(plain) == 6
+    assert any(bid < max(cands) for bid, cands in plain)
+    monkeypatch.setattr(search, "BID_TILT", 30.0)
+    assert all(bid == max(cands) for bid, cands in _bid_decisions(monkeypatch, range(6)))
+
+
+def test_the_others_noise_in_the_searchs_bidding_may_differ(monkeypatch: MonkeyPatch) -> None:
+    """``BID_OTHERS_EPSILON``: the others' random-card chance in the play-outs of the search's
+    bids; card play keeps ``OTHERS_EPSILON``, and this seat ``EPSILON``, either way."""
+    seen: set[tuple[bool, tuple[float, ...]]] = set()
+    bidding = [False]
+    real_greedy, real_bid = search.greedy, search.choose_bid
+
+    def greedy(*args: object) -> list[int]:
+        seen.add((bidding[0], tuple(args[-1])))  # type: ignore[arg-type]
+        return real_greedy(*args)  # type: ignore[arg-type]
+
+    def choose_bid(*args: object, **kwargs: object) -> int:
+        bidding[0] = True
+        try:
+            return real_bid(*args, **kwargs)  # type: ignore[arg-type]
+        finally:
+            bidding[0] = False
+
+    monkeypatch.setattr(search, "greedy", greedy)
+    monkeypatch.setattr(search, "choose_bid", choose_bid)
+    monkeypatch.setattr(search, "BID_OTHERS_EPSILON", 0.05)
+    monkeypatch.setattr(hard, "PLAY_SEARCH", True)
+    monkeypatch.setattr(hard, "ADAPTIVE", False)
+    _bid_decisions(monkeypatch, range(1))
+    g = mid_hand(3, 5)
+    decide(g, g.turn, level="hard", seed=3, iterations=200)
+    own = search.EPSILON
+    by_phase = {
+        phase: {tuple(e for e in eps if e != own) for b, eps in seen if b == phase}
+        for phase in (True, False)
+    }
+    assert by_phase[True] == {(0.05, 0.05, 0.05)}
+    assert by_phase[False] == {(search.OTHERS_EPSILON,) * 3}
