@@ -259,14 +259,10 @@ class _Search:
                         won[self._last_trick(g)] += 1
                     gain = [u[w] for u, w in zip(utils, won, strict=True)]
             if rivalry:
-                mine = gain[me] - share * sum(gain[q] for q in others)
-                for e, s in path:
-                    e[0] += 1
-                    e[1] += mine if s == me else gain[s]
-            else:
-                for e, s in path:
-                    e[0] += 1
-                    e[1] += gain[s]
+                gain[me] -= share * sum(gain[q] for q in others)
+            for e, s in path:
+                e[0] += 1
+                e[1] += gain[s]
         self.iterations += count
 
     def select(self, node: dict[int, Edge], keys: list[int]) -> tuple[int, Edge]:
