@@ -188,9 +188,8 @@ async def test_clicks_on_a_closed_table_leave_nothing_of_it_in_memory(
 
 
 async def test_the_hook_bid_is_shown_disabled_with_its_reason(service: TableService) -> None:
-    table_id = await started(
-        service, preset="classic"
-    )  # classic: hand 1 has one card each, hook on
+    # classic: hand 1 has one card each, hook on
+    table_id = await started(service, preset="classic")
     for _ in range(2):
         await service.act(table_id, await whose_turn(service, table_id), 1, Bid(0))
     dealer = await whose_turn(service, table_id)

@@ -541,7 +541,7 @@ async def test_change_notices_are_heard_again_once_the_listening_connection_is_l
     other processes' changes keep reaching this one (private hand replies, closed tables)."""
     from bot.storage import postgres
 
-    monkeypatch.setattr(postgres, "LISTEN_RETRY", (0.05, 0.2), raising=False)
+    monkeypatch.setattr(postgres, "LISTEN_RETRY", (0.05, 0.2))
     database = await Database.open(postgres_url)
     heard: list[TableChange] = []
     try:
