@@ -195,7 +195,13 @@ def report(fig: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description="Play a candidate level against a baseline level.")
-    p.add_argument("--candidate", choices=LEVELS, default="normal")
+    p.add_argument(
+        "--candidate",
+        choices=(*LEVELS, "ismcts"),
+        default="normal",
+        help="ismcts (with --baseline ismcts only): OpenSpiel's ISMCTS bot, "
+        "--candidate-simulations a decision",
+    )
     p.add_argument(
         "--baseline",
         choices=(*LEVELS, "ismcts"),
@@ -208,6 +214,12 @@ def main(argv: list[str] | None = None) -> int:
         help="duplicate format against a level (as against ismcts): each deal twice, seats swapped",
     )
     p.add_argument("--simulations", type=int, default=1000, help="ismcts: simulations a decision")
+    p.add_argument(
+        "--candidate-simulations",
+        type=int,
+        default=None,
+        help="candidate ismcts: its simulations a decision (default --simulations)",
+    )
     p.add_argument("--uct-c", type=float, default=2.0, help="ismcts: the UCT constant")
     p.add_argument("--first-deal", type=int, default=0, help="duplicate: the first deal number")
     p.add_argument("--hands", type=int, default=500, help="candidate hands (deals x seats)")
@@ -233,6 +245,8 @@ def main(argv: list[str] | None = None) -> int:
     a = p.parse_args(argv)
     for spec in a.set:
         assign(spec)
+    if a.candidate == "ismcts" and a.baseline != "ismcts":
+        raise SystemExit("--candidate ismcts: only with --baseline ismcts")
     if a.baseline == "ismcts" or a.duplicate:
         return _duplicate(a)
     if a.rules:
@@ -272,7 +286,14 @@ def _duplicate(a: argparse.Namespace) -> int:
     if a.rules or a.players != 4 or a.cards != 10 or a.scoring != "tricks-plus-ten":
         raise SystemExit("duplicate/ismcts: OpenSpiel's oh_hell rules only (4 players, 10 cards)")
     m = reference.Match(
-        a.candidate, a.baseline, a.seed, a.budget, a.iterations, a.simulations, a.uct_c
+        a.candidate,
+        a.baseline,
+        a.seed,
+        a.budget,
+        a.iterations,
+        a.simulations,
+        a.uct_c,
+        a.candidate_simulations,
     )
     deals = max(1, math.ceil(a.hands / 4))
     results, times = reference.run(m, deals, first_deal=a.first_deal, save=a.save)

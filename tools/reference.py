@@ -11,6 +11,8 @@ card by card. At the end the two engines' points must agree.
 
 The reference: ``pyspiel.ISMCTSBot`` with ``--simulations`` (1,000) simulations, random rollouts
 (one each), UCT ``c`` = 2, a fresh sampled world each simulation, the most-visited action.
+``--candidate ismcts --candidate-simulations N`` puts the same bot with N simulations in the
+candidate's seats: what more search buys the reference's own recipe.
 
 Without pyspiel, ``--baseline`` may name one of this project's levels as the opponent in the same
 duplicate format (used by the tests, which CI runs without the bench extra).
@@ -25,8 +27,8 @@ import json
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
-from typing import Any, Protocol
+from dataclasses import asdict, dataclass, replace
+from typing import Any, Literal, Protocol
 
 from bot.ai import LEVELS, Level, decide
 from bot.engine import Action, Bid, Card, Game, Phase, Play, Settings
@@ -124,7 +126,7 @@ Opponent = Callable[[Game, "SpielState | None", int, int], Action]
 
 @dataclass(frozen=True)
 class Match:
-    candidate: Level
+    candidate: Level | Literal["ismcts"]
     opponent: str
     """``ismcts`` or one of this project's levels."""
     seed: int
@@ -132,6 +134,8 @@ class Match:
     iterations: int | None
     simulations: int = 1000
     uct_c: float = 2.0
+    candidate_simulations: int | None = None
+    """With ``candidate`` ``ismcts``: its simulations a decision (None: ``simulations``)."""
 
 
 @dataclass(frozen=True)
@@ -187,8 +191,10 @@ def play_hand(
     opponent: Opponent,
     new_state: Callable[[], SpielState] | None,
     times: dict[str, list[float]],
+    candidate: Opponent | None = None,
 ) -> list[HandResult]:
-    """Play one deal with the candidate in seats ``swap``, ``swap + 2``: each seat's result."""
+    """Play one deal with the candidate in seats ``swap``, ``swap + 2``: each seat's result.
+    ``candidate``: how the candidate decides, where it is not one of this project's levels."""
     g = new_game(m.seed, deal)
     state = new_state() if new_state is not None else None
     if state is not None:
@@ -201,7 +207,10 @@ def play_hand(
         seed = ((m.seed * 1_000_003 + deal) * 8 + swap * 4 + s) * 4096 + step
         side = "candidate" if s % 2 == swap else "reference"
         t0 = time.perf_counter()
-        if side == "candidate":
+        if candidate is not None and side == "candidate":
+            action = candidate(g, state, s, seed)
+        elif side == "candidate":
+            assert m.candidate != "ismcts"
             its = m.iterations if m.candidate == "hard" else None
             action = decide(g, s, level=m.candidate, budget_s=m.budget_s, seed=seed, iterations=its)
         else:
@@ -248,13 +257,23 @@ def run(
         new_state = None
     else:
         raise ValueError(f"no reference opponent {m.opponent!r}")
+    candidate: Opponent | None = None
+    if m.candidate == "ismcts":
+        if new_state is None:
+            raise ValueError("ismcts as the candidate needs ismcts as the opponent")
+        sims = m.candidate_simulations or m.simulations
+        candidate = ismcts_opponent(replace(m, simulations=sims))
     results: list[HandResult] = []
     times: dict[str, list[float]] = {"candidate": [], "reference": []}
     started = time.perf_counter()
     if save:
         open(save, "w", encoding="utf-8").close()
     for i, d in enumerate(range(first_deal, first_deal + deals), 1):
-        done = [r for swap in (0, 1) for r in play_hand(m, d, swap, opponent, new_state, times)]
+        done = [
+            r
+            for swap in (0, 1)
+            for r in play_hand(m, d, swap, opponent, new_state, times, candidate)
+        ]
         results += done
         if save:
             with open(save, "a", encoding="utf-8") as f:
@@ -276,6 +295,9 @@ def figures(m: Match, results: list[HandResult], times: dict[str, list[float]]) 
         "budget_s": m.budget_s,
         "iterations": m.iterations,
         "simulations": m.simulations if m.opponent == "ismcts" else None,
+        "candidate_simulations": (m.candidate_simulations or m.simulations)
+        if m.candidate == "ismcts"
+        else None,
         "uct_c": m.uct_c if m.opponent == "ismcts" else None,
         "workers": 1,
     }
@@ -311,8 +333,11 @@ def report(fig: dict[str, Any]) -> str:
         ref = f"ISMCTS-{fig['simulations']} (OpenSpiel oh_hell, UCT c {fig['uct_c']})"
     its = fig["iterations"]
     how = f"{its} samples" if its is not None else f"{fig['budget_s']} s"
+    who = f"{fig['candidate']} ({how} if hard)"
+    if fig["candidate"] == "ismcts":
+        who = f"ISMCTS-{fig['candidate_simulations']}"
     rows = [
-        f"arena (duplicate): {fig['candidate']} ({how} if hard) vs {ref}",
+        f"arena (duplicate): {who} vs {ref}",
         f"  {fig['deals']} deals (seed {fig['seed']}) x 2 seatings: "
         f"{fig['hands']} hands a side, 1 process",
     ]

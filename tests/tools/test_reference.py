@@ -1,5 +1,5 @@
 """The reference opponent: OpenSpiel's card and action ids, the deal dealt into OpenSpiel, and
-the duplicate format (each deal twice, seats swapped). Only the last test needs pyspiel."""
+the duplicate format (each deal twice, seats swapped). The tests marked so need pyspiel."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ import pytest
 from bot.engine import Bid, Card, Play
 from tools import reference
 from tools.arena import main
+
+NO_PYSPIEL = "pyspiel (open-spiel, the bench extra) is not installed; CI installs only dev"
 
 
 def test_card_ids_are_openspiels() -> None:
@@ -80,10 +82,7 @@ def test_arena_duplicate_against_a_level_ends_with_json(capsys: pytest.CaptureFi
     assert fig["format"] == "duplicate" and fig["hands"] == 8 and fig["baseline"] == "easy"
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("pyspiel") is None,
-    reason="pyspiel (open-spiel, the bench extra) is not installed; CI installs only dev",
-)
+@pytest.mark.skipif(importlib.util.find_spec("pyspiel") is None, reason=NO_PYSPIEL)
 def test_against_openspiel_ismcts_both_engines_agree() -> None:
     # play_hand checks every action is legal in OpenSpiel and the two engines' points agree
     m = reference.Match("normal", "ismcts", seed=2, budget_s=1.0, iterations=None, simulations=50)
@@ -92,6 +91,27 @@ def test_against_openspiel_ismcts_both_engines_agree() -> None:
     assert len(times["reference"]) == 2 * 2 * 2 * 11
     fig = reference.figures(m, results, times)
     assert fig["baseline"] == "ismcts" and fig["simulations"] == 50
+
+
+@pytest.mark.skipif(importlib.util.find_spec("pyspiel") is None, reason=NO_PYSPIEL)
+def test_ismcts_as_the_candidate_plays_with_its_own_simulations(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["--candidate", "ismcts", "--candidate-simulations", "30", "--baseline", "ismcts"]
+    assert main([*args, "--simulations", "20", "--hands", "4"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    fig = json.loads(out[-1])
+    assert fig["candidate"] == "ismcts" and fig["candidate_simulations"] == 30
+    assert fig["simulations"] == 20 and fig["decisions"] == fig["baseline_decisions"] == 44
+    assert "ISMCTS-30 vs ISMCTS-20" in "\n".join(out)
+
+
+def test_ismcts_as_the_candidate_needs_ismcts_as_the_opponent() -> None:
+    with pytest.raises(SystemExit, match="only with --baseline ismcts"):
+        main(["--candidate", "ismcts", "--baseline", "normal", "--hands", "4"])
+    m = reference.Match("ismcts", "normal", seed=1, budget_s=1.0, iterations=None)
+    with pytest.raises(ValueError, match="needs ismcts as the opponent"):
+        reference.run(m, deals=1, progress=False)
 
 
 def test_duplicate_saves_each_hand_as_its_deal_ends(tmp_path: Path) -> None:
