@@ -82,6 +82,11 @@ BID_TILT = 0.0
 """With ``FRESH``: points added to a candidate bid's value in the search's bidding for each
 trick it bids above the lowest candidate (0: none), a lean towards higher bids. Measured at
 1.0 and 0.3: -1.18 and -0.33 a hand against the defaults on 60 tuning deals (docs/ai.md)."""
+BID_TREE = False
+"""With ``FRESH``, bidding in turn: the later bidders' bids are nodes of the tree, each chosen by
+UCB as the cards are (OpenSpiel's ISMCTS searches them so), instead of their quick estimate; a
+play-out that starts before the last bid finishes the bids with their quick estimates (at
+random with random play-outs)."""
 RIVALRY = 0.0
 """The searching seat's edges back up its own points less this share of the mean of the other
 seats' points in the same iteration (0: its own points only, as every other seat's edges do;
@@ -116,11 +121,13 @@ def usable(table: Table) -> bool:
 @dataclass(slots=True)
 class _Deal:
     """A determinisation to search from: the game, each seat's utility for every trick count
-    (``utils[seat][tricks]``, from the bids in it) and the bids."""
+    (``utils[seat][tricks]``, from the bids in it) and the bids; or one still bidding
+    (``BID_TREE``: utils and bids are filled in when the bidding ends)."""
 
     game: Game
     utils: list[list[float]]
     bids: list[int]
+    bidding: bool = False
 
 
 class _Search:
@@ -147,6 +154,8 @@ class _Search:
         trump = g.trump_id
         self.suits = suits_for(g.pack.name, trump if trump >= 0 else -1)
         self.root: dict[int, Edge] = {}
+        self.quick: QuickBids | None = None
+        """With ``BID_TREE``: how a play-out finishes the bids (None: at random)."""
         self.iterations = 0
         self._utils: dict[tuple[int, ...], list[list[float]]] = {}
 
@@ -165,6 +174,23 @@ class _Search:
                 ]
             self._utils[key] = utils
         return _Deal(g, utils, bids)
+
+    def open_deal(self, g: Game) -> _Deal:
+        """``g`` still bidding, in turn, as a determinisation: its later bids are for the tree."""
+        return _Deal(g, [], [], True)
+
+    def _finish_bids(self, g: Game, quick: QuickBids | None) -> None:
+        """The bids still to be made in ``g``: each its quick estimate (at random without it)."""
+        rand = self.rng.random
+        while g.phase is Phase.BIDDING:
+            s = g.turn
+            options = bits(g.legal_mask(s))
+            if quick is None:
+                b = options[int(rand() * len(options))]
+            else:
+                want = quick.estimate(g.hand_mask(s))
+                b = min(options, key=lambda x: (abs(x - want), x))
+            g.apply_fast(s, b)
 
     def run(
         self, count: int, start: Callable[[], tuple[_Deal, dict[int, Edge], list[Any]]]
@@ -190,16 +216,21 @@ class _Search:
         rivalry = RIVALRY
         others = [q for q in seats if q != me]
         share = rivalry / max(1, len(others))
+        quick = self.quick
         for _ in range(count):
             d, node, path = start()
             g = d.game.copy()
             r = sum(g.hand_mask(q).bit_count() for q in self.seats)
             utils = d.utils
+            bids = d.bids
+            bidding = d.bidding
             depth = 0
-            while r > k and depth < max_depth:
+            while (bidding or r > k) and depth < max_depth:
                 s = g.turn
                 m = g.legal_mask(s)
-                if dups:
+                if bidding:
+                    keys = bits(m)
+                elif dups:
                     held = {}
                     for c in bits(m):
                         held.setdefault(face[c], c)
@@ -216,8 +247,11 @@ class _Search:
                         if ey is not None:
                             ey[2] += 1
                     path.append((e, s))
-                    g.apply_fast(s, held[x] if dups else x)
-                    r -= 1
+                    if bidding:
+                        g.apply_fast(s, x)
+                    else:
+                        g.apply_fast(s, held[x] if dups else x)
+                        r -= 1
                     break
                 best = None
                 best_v = -1e300
@@ -229,12 +263,20 @@ class _Search:
                         best_v, best, x = v, ey, y
                 assert best is not None
                 path.append((best, s))
-                g.apply_fast(s, held[x] if dups else x)
                 node = best[3]
-                r -= 1
                 depth += 1
+                if bidding:
+                    g.apply_fast(s, x)
+                    bidding = g.phase is Phase.BIDDING
+                else:
+                    g.apply_fast(s, held[x] if dups else x)
+                    r -= 1
+            if d.bidding:
+                self._finish_bids(g, quick)
+                dd = self.deal(g)
+                utils, bids = dd.utils, dd.bids
             if greedy_out:
-                won = greedy(g, r, d.bids, suits, seats, nxt, rand, eps)
+                won = greedy(g, r, bids, suits, seats, nxt, rand, eps)
                 gain = [u[w] for u, w in zip(utils, won, strict=True)]
             else:
                 # a random play-out to the last trick (with duplicates, to the end: the engine
@@ -437,6 +479,9 @@ def choose_bid(
         return deal, node, [(edge, me)]
 
     quick = QuickBids(table)
+    tree = BID_TREE and table.rules.bidding not in ("secret", "knock")
+    if tree and ROLLOUT == "greedy":
+        search.quick = quick
 
     def start_fresh() -> tuple[_Deal, dict[int, Edge], list[Any]]:
         b, edge = search.select(search.root, cands)
@@ -448,6 +493,8 @@ def choose_bid(
             m = g.legal_mask(s)
             if s == me:
                 want = b
+            elif tree:
+                return search.open_deal(g), edge[3], [(edge, me)]
             else:
                 est = quick.estimate(g.hand_mask(s)) + LATER_BIAS
                 want = round(est + rng.gauss(0.0, LATER_NOISE) if LATER_NOISE else est)

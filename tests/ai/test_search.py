@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 import pytest
 from pytest import MonkeyPatch
@@ -27,6 +28,13 @@ VARIANTS = {
         "DEPTH": 99,
     },
     "fresh, bandit": {"ROLLOUT": "random", "FRESH": True, "QUICK": False, "DEPTH": 1},
+    "fresh, later bids in the tree, greedy": {
+        "ROLLOUT": "greedy",
+        "FRESH": True,
+        "QUICK": True,
+        "DEPTH": 99,
+        "BID_TREE": True,
+    },
 }
 
 
@@ -263,3 +271,33 @@ def test_rivalry_backs_up_the_lead_over_the_others(pack: str, monkeypatch: Monke
             assert s.choice() == key["AC"] and ace[0] > 0.9 * s.iterations
         else:
             assert ace[0] == two[0] == 100
+
+
+def test_the_later_bids_are_nodes_of_the_tree(monkeypatch: MonkeyPatch) -> None:
+    """``BID_TREE``: below each of the first bidder's candidate bids the next bidder's bids are
+    edges chosen by UCB (one visit below for each visit of the candidate); without it, the
+    candidates lead to nodes keyed by the whole bids made."""
+    trees: list[search._Search] = []
+
+    class Kept(search._Search):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            trees.append(self)
+
+    monkeypatch.setattr(search, "_Search", Kept)
+    monkeypatch.setattr(search, "FRESH", True)  # each variant's play-outs finish the bids
+    settings = Settings(preset="first-to-101", sequence="fixed", max_cards=10, bidding="hook")
+    for tree in (True, False):
+        monkeypatch.setattr(search, "BID_TREE", tree)
+        g = Game.new(settings, 4, seed=5)
+        assert g.phase is Phase.BIDDING and not any(b is not None for b in g.bids)
+        decide(g, g.turn, level="hard", seed=5, iterations=400)
+        root = trees[-1].root
+        assert sum(e[0] for e in root.values()) == 400
+        for edge in root.values():
+            below = edge[3]
+            if tree:
+                assert below and set(below) <= set(range(11))
+                assert sum(child[0] for child in below.values()) == edge[0]
+            else:
+                assert all(isinstance(node, dict) for node in below.values())
