@@ -119,6 +119,11 @@ def usable(table: Table) -> bool:
     return table.playing and not table.blind and not (pack.joker >= 0 and table.suits.trump < 0)
 
 
+def _nearest(bids: list[int], want: float) -> int:
+    """The bid among ``bids`` nearest ``want`` (the lower of two as near)."""
+    return min(bids, key=lambda x: (abs(x - want), x))
+
+
 @dataclass(slots=True)
 class _Deal:
     """A determinisation to search from: the game, each seat's utility for every trick count
@@ -189,8 +194,7 @@ class _Search:
             if quick is None:
                 b = options[int(rand() * len(options))]
             else:
-                want = quick.estimate(g.hand_mask(s))
-                b = min(options, key=lambda x: (abs(x - want), x))
+                b = _nearest(options, quick.estimate(g.hand_mask(s)))
             g.apply_fast(s, b)
 
     def run(
@@ -499,7 +503,7 @@ def choose_bid(
             else:
                 est = quick.estimate(g.hand_mask(s)) + LATER_BIAS
                 want = round(est + rng.gauss(0.0, LATER_NOISE) if LATER_NOISE else est)
-            g.apply_fast(s, min(bits(m), key=lambda x: (abs(x - want), x)))
+            g.apply_fast(s, _nearest(bits(m), want))
         deal = search.deal(g)
         key = hash(tuple(deal.bids))
         node = edge[3].get(key)
