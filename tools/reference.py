@@ -137,6 +137,13 @@ class Match:
     candidate_simulations: int | None = None
     """With ``candidate`` ``ismcts``: its simulations a decision (None: ``simulations``)."""
 
+    @property
+    def candidate_ismcts(self) -> int | None:
+        """The candidate's simulations a decision when it is ``ismcts`` (else None)."""
+        if self.candidate != "ismcts":
+            return None
+        return self.candidate_simulations or self.simulations
+
 
 @dataclass(frozen=True)
 class HandResult:
@@ -258,11 +265,10 @@ def run(
     else:
         raise ValueError(f"no reference opponent {m.opponent!r}")
     candidate: Opponent | None = None
-    if m.candidate == "ismcts":
+    if m.candidate_ismcts is not None:
         if new_state is None:
             raise ValueError("ismcts as the candidate needs ismcts as the opponent")
-        sims = m.candidate_simulations or m.simulations
-        candidate = ismcts_opponent(replace(m, simulations=sims))
+        candidate = ismcts_opponent(replace(m, simulations=m.candidate_ismcts))
     results: list[HandResult] = []
     times: dict[str, list[float]] = {"candidate": [], "reference": []}
     started = time.perf_counter()
@@ -295,9 +301,7 @@ def figures(m: Match, results: list[HandResult], times: dict[str, list[float]]) 
         "budget_s": m.budget_s,
         "iterations": m.iterations,
         "simulations": m.simulations if m.opponent == "ismcts" else None,
-        "candidate_simulations": (m.candidate_simulations or m.simulations)
-        if m.candidate == "ismcts"
-        else None,
+        "candidate_simulations": m.candidate_ismcts,
         "uct_c": m.uct_c if m.opponent == "ismcts" else None,
         "workers": 1,
     }
