@@ -11,6 +11,10 @@ from standin.base import StandInBase
 from standin.rest import JSON, ApiError, Request, unknown
 from standin.world import Attachment, Channel, ChannelKind, Message, Perm, utcnow
 
+NONCE_WINDOW = 120.0
+"""Seconds a message's nonce is checked for uniqueness (`enforce_nonce`): Discord says "the past
+few minutes"; the stand-in takes the short end of that."""
+
 
 class ChannelHandlers(StandInBase):
     """The channel and message routes of `StandIn`, and how a body fills a message."""
@@ -89,7 +93,16 @@ class ChannelHandlers(StandInBase):
                 needed.append(Perm.ATTACH_FILES)
             self._require(channel, *needed)
         self._require_content(data, req.files)
-        message = Message(self.world.snowflake(), channel, self.world.bot)
+        nonce = None if data.get("nonce") is None else str(data["nonce"])
+        if nonce is not None and data.get("enforce_nonce"):
+            # As Discord: a message this author created with the same nonce a short while ago
+            # comes back, and no new one is made.
+            earlier = self._created_with(channel, nonce)
+            if earlier is not None:
+                return 200, self._created(earlier)
+        message = Message(
+            self.world.snowflake(), channel, self.world.bot, nonce=nonce, posted_at=self.clock()
+        )
         reference = data.get("message_reference")
         if isinstance(reference, dict) and reference.get("message_id"):
             message.reference_id = int(reference["message_id"])
@@ -97,7 +110,19 @@ class ChannelHandlers(StandInBase):
         self._fill(message, data, req.files)
         self.world.add_message(message)
         await self._dispatch_message("MESSAGE_CREATE", message)
-        return 200, payloads.message(message, self.world, self.base_url)
+        return 200, self._created(message)
+
+    def _created(self, message: Message) -> JSON:
+        body = payloads.message(message, self.world, self.base_url)
+        if message.nonce is not None:
+            body["nonce"] = message.nonce
+        return body
+
+    def _created_with(self, channel: Channel, nonce: str) -> Message | None:
+        found = self.world.created_with(channel, self.world.bot, nonce)
+        if found is None or found.posted_at < self.clock() - NONCE_WINDOW:
+            return None
+        return found
 
     async def _get_message(self, req: Request) -> tuple[int, Any]:
         channel = self._channel(req.params["channel_id"])

@@ -32,6 +32,7 @@ from standin import payloads
 from standin.application import ApplicationHandlers
 from standin.channels import ChannelHandlers
 from standin.driver import Person
+from standin.faults import Faults
 from standin.gateway import (
     DIRECT_MESSAGES,
     GUILD_MESSAGES,
@@ -109,6 +110,8 @@ class StandIn(Gateway, ApplicationHandlers, ChannelHandlers, InteractionHandlers
             self.world.add_text_channel(guild, "general")
         # Real time, whatever `clock` is: discord.py sleeps real seconds on a 429.
         self.rate_limits = RateLimits(global_limit=global_rate_limit)
+        self.faults = Faults()
+        """Calls made to go wrong on purpose (standin/faults.py)."""
         self.calls: list[Call] = []
         self.violations: list[Violation] = []
         self.interactions: dict[int, Interaction] = {}
@@ -161,6 +164,7 @@ class StandIn(Gateway, ApplicationHandlers, ChannelHandlers, InteractionHandlers
         self._port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
 
     async def stop(self) -> None:
+        self.faults.release_all()
         for task in list(self._tasks):
             task.cancel()
         for session in list(self.sessions):
@@ -436,11 +440,20 @@ class StandIn(Gateway, ApplicationHandlers, ChannelHandlers, InteractionHandlers
                 )
             else:
                 self._check_request(method, request.path_qs, route, body)
+                fault = self.faults.taking(route, body)
+                if fault is not None and fault.kind == "fail":
+                    raise ApiError(fault.status, 0, f"{fault.status}: Service Unavailable")
+                if fault is not None and fault.kind == "hold_request":
+                    self._notify()
+                    await fault.released.wait()
                 status, answer = await matched[2](
                     Request(method, path, params, dict(request.query), body, files, request.headers)
                 )
                 if 200 <= status < 300 and answer is not None:
                     self._check_response(method, request.path_qs, status, answer)
+                if fault is not None and fault.kind == "hold_answer":
+                    self._notify()
+                    await fault.released.wait()
         except ApiError as error:
             status, answer = error.status, error.body
         except Exception as error:

@@ -224,6 +224,10 @@ class Message:
     showed the modal."""
     webhook_id: int | None = None
     reference_id: int | None = None
+    nonce: str | None = None
+    """The nonce it was created with (Discord echoes it only when the message is created)."""
+    posted_at: float = 0.0
+    """When it was created, on the stand-in's clock (for `enforce_nonce`)."""
 
     def __repr__(self) -> str:
         return f"Message(id={self.id}, channel={self.channel.name!r}, content={self.content!r})"
@@ -289,6 +293,8 @@ class World:
         self.messages: dict[int, Message] = {}
         """Every message by id; add with `add_message`, which keeps the indexes below."""
         self._by_channel: dict[int, list[Message]] = {}
+        self._by_nonce: dict[tuple[int, int, str], Message] = {}
+        """By (channel, author, nonce): the newest message created with that nonce."""
         self._ephemeral_by_user: dict[int, list[Message]] = {}
         self.dm_channels: dict[int, Channel] = {}
         self.attachments: dict[int, Attachment] = {}
@@ -397,11 +403,18 @@ class World:
     def add_message(self, message: Message) -> None:
         self.messages[message.id] = message
         self._by_channel.setdefault(message.channel.id, []).append(message)
+        if message.nonce is not None:
+            self._by_nonce[(message.channel.id, message.author.id, message.nonce)] = message
         if message.ephemeral_to is not None:
             self._ephemeral_by_user.setdefault(message.ephemeral_to.id, []).append(message)
 
     def channel_messages(self, channel: Channel, *, include_deleted: bool = False) -> list[Message]:
         return [m for m in self._by_channel.get(channel.id, []) if include_deleted or not m.deleted]
+
+    def created_with(self, channel: Channel, author: User, nonce: str) -> Message | None:
+        """The newest message `author` created in `channel` with `nonce`, if not deleted."""
+        found = self._by_nonce.get((channel.id, author.id, nonce))
+        return None if found is None or found.deleted else found
 
     def ephemeral_messages(self, user: User) -> list[Message]:
         """Ephemeral messages shown to `user`, oldest first."""
