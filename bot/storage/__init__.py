@@ -20,6 +20,7 @@ from bot.storage.budget import RestBudget
 from bot.storage.channels import Channels
 from bot.storage.deadlines import Deadlines
 from bot.storage.history import FinishedGame, History, PlayerGame, ResultGroup
+from bot.storage.outbox import NewPost, StoredPost
 from bot.storage.ratings import COMPUTER_IDS, OVERALL, computer_level, shown_rating
 from bot.storage.results import PAGE_SIZE, Results
 from bot.storage.rows import (
@@ -62,12 +63,14 @@ __all__ = [
     "FinishedGame",
     "Leaderboard",
     "LeaderboardRow",
+    "NewPost",
     "PlayerGame",
     "PlayerRating",
     "PlayerResult",
     "RatingPoint",
     "ResultGroup",
     "StorageError",
+    "StoredPost",
     "TableChange",
     "TableRow",
     "TableStatus",

@@ -20,20 +20,31 @@ class Store:
     """An open database (`bot.storage.connection`: SQLite or PostgreSQL). Reads go to `_db`;
     each write is one transaction (`_transaction`)."""
 
-    def __init__(self, backend: Backend, clock: Any = time.time) -> None:
+    def __init__(
+        self, backend: Backend, clock: Any = time.time, *, post_lease: float = 60.0
+    ) -> None:
         self._db = backend
         self._clock = clock
+        self.post_lease = post_lease
+        """Seconds a process holds an outbox post it is making (bot/storage/outbox.py)."""
         self.table_loads = 0
         """`load_table` calls since opening (logged on close; `make bench-bot` reads it)."""
         self.table_saves = 0
         """`save_table` calls that wrote, since opening."""
 
     @classmethod
-    async def open(cls, where: Path | str, clock: Any = time.time, *, pool_size: int = 10) -> Self:
+    async def open(
+        cls,
+        where: Path | str,
+        clock: Any = time.time,
+        *,
+        pool_size: int = 10,
+        post_lease: float = 60.0,
+    ) -> Self:
         """Open (and migrate) a database: a SQLite file's path, `sqlite:///path` or
         `postgresql://…`."""
         backend = await open_backend(str(where), pool_size=pool_size)
-        database = cls(backend, clock)
+        database = cls(backend, clock, post_lease=post_lease)
         try:
             await database.migrate()
         except BaseException:

@@ -89,4 +89,23 @@ MIGRATIONS: tuple[Migration, ...] = (
     );
     INSERT INTO rest_budget (id, tokens, at) VALUES (1, 0, 0)
     """,
+    # The outbox (bot/storage/outbox.py): the channel posts a change requires, stored with it
+    # and deleted once posted. A post is its table, its change's version and its place there.
+    """
+    CREATE TABLE outbox (
+        table_id       INTEGER NOT NULL REFERENCES tables (id),
+        version        INTEGER NOT NULL,
+        idx            INTEGER NOT NULL,
+        guild_id       INTEGER NOT NULL,
+        channel_id     INTEGER NOT NULL,
+        kind           TEXT    NOT NULL,
+        payload        TEXT    NOT NULL,
+        created_at     REAL    NOT NULL,
+        claimed_until  REAL    NOT NULL,
+        refused        INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (table_id, version, idx)
+    );
+    CREATE INDEX outbox_by_claim ON outbox (claimed_until);
+    CREATE INDEX outbox_by_channel ON outbox (channel_id)
+    """,
 )

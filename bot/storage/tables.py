@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
-from bot.storage.base import Store
 from bot.storage.connection import Connection, UniqueViolation
+from bot.storage.outbox import NewPost, Outbox
 from bot.storage.ratings import rate_game
 from bot.storage.rows import (
     KEEP,
@@ -80,7 +80,7 @@ def hand_key(table_id: int, user_id: int) -> int:
     return (table_id * 1_000_003) ^ user_id
 
 
-class Tables(Store):
+class Tables(Outbox):
     async def create_table(
         self,
         *,
@@ -91,8 +91,10 @@ class Tables(Store):
         document: dict[str, Any],
         event: Event | None = None,
         due_at: float | None = None,
+        posts: Sequence[NewPost] = (),
     ) -> TableRow:
-        """Open a lobby in a channel; `ChannelBusy` if the channel has an open table."""
+        """Open a lobby in a channel, with the posts its opening requires; `ChannelBusy` if the
+        channel has an open table."""
         now = self._clock()
         try:
             async with self._transaction() as db:
@@ -119,6 +121,8 @@ class Tables(Store):
                 table_id = int(row[0])
                 if event is not None:
                     await self._append_events(db, table_id, [event], now)
+                if posts:
+                    await self._store_posts(db, table_id, guild_id, 1, posts, now)
                 await db.notify(TABLES_CHANGED, changed_payload(table_id, 1, due_at))
         except UniqueViolation:
             # Another process opened a table in this channel since the check above.
@@ -261,11 +265,13 @@ class Tables(Store):
         events: Sequence[Event] = (),
         results: Sequence[PlayerResult] = (),
         due_at: float | Keep | None = KEEP,
+        posts: Sequence[NewPost] = (),
     ) -> TableRow:
         """Save a new document for `table`, which must still be at `table.version`.
 
-        Events are appended, results recorded (one a seat, in seat order) and rated in the same
-        transaction, so what a player is shown as done is either wholly stored or not at all.
+        Events are appended, results recorded (one a seat, in seat order) and rated, and the
+        channel posts the change requires put in the outbox, in the same transaction, so what a
+        player is shown as done is either wholly stored or not at all.
         """
         now = self._clock()
         new_status = status or table.status
@@ -301,6 +307,8 @@ class Tables(Store):
                 changed_payload(table.id, table.version + 1, due, closed=not new_status.is_open),
             )
             await self._append_events(db, table.id, events, now)
+            if posts:
+                await self._store_posts(db, table.id, table.guild_id, table.version + 1, posts, now)
             if results:
                 await self._store_results(
                     db, table, results, table.preset if preset is None else preset, now
