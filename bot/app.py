@@ -63,7 +63,11 @@ async def build(
     """Open the database and build the bot from `settings` (the one place defaults live).
     Computer decisions run in a process pool sized to the machine (or, with ``workers=0``, in a
     thread: tests); `decide` and `clock` stand in for the real ones in tests."""
-    database = await Database.open(settings.database, pool_size=settings.database_pool_size)
+    database = await Database.open(
+        settings.database,
+        pool_size=settings.database_pool_size,
+        post_lease=settings.post_retry_after,
+    )
     pool: concurrent.futures.Executor | None = None
     if workers != 0:
         pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1)

@@ -81,6 +81,12 @@ class BotSettings(BaseSettings):
         description="PostgreSQL: seconds between looks for deadlines another bot process set "
         "(one process on SQLite is told of every change at once).",
     )
+    post_retry_after: float = Field(
+        default=60.0,
+        ge=1,
+        description="Seconds a channel post may stay unmade (its process stopped, or Discord did "
+        "not answer) before any bot process makes it.",
+    )
     leaderboard_min_games: int = Field(
         default=3, ge=1, description="Games a player plays before /leaderboard ranks them."
     )

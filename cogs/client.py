@@ -88,6 +88,7 @@ class OhHellBot(commands.AutoShardedBot):
             run_blocking=run_blocking,
             deadline_poll=settings.deadline_poll,
             rest_share=rest_share(settings.shard_count, settings.shard_ids),
+            post_retry_after=settings.post_retry_after,
         )
         self.reviews = reviews
         self.community = Community(service, self.tables.run_blocking)

@@ -1,13 +1,11 @@
 """Keeps Discord in step with the database: it publishes each committed outcome (the table
-message, the hand messages, notices in the channel, a turn mention, catch-up posts) and brings
+message, the hand messages, the posts in the channel from the outbox, a turn mention) and brings
 every open table up to date after a start. Hand messages are cogs/hand_messages.py, the ground
 under both cogs/showing.py, the moves between clicks cogs/automatic.py; the click handling
 (cogs/clicks.py) builds on this."""
 
 from __future__ import annotations
 
-import asyncio
-import io
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
@@ -30,7 +28,7 @@ from bot.service import (
 from cogs import render
 from cogs.automatic import AutomaticMoves
 from cogs.hand_messages import HandMessages
-from cogs.render.charts import score_chart_png
+from cogs.posts import ChannelPosts
 from cogs.shown import Shown
 
 log = logging.getLogger(__name__)
@@ -41,9 +39,6 @@ IN_FLIGHT_WAIT = 1.0
 
 RECENTLY_CLOSED = 15 * 60.0
 """Seconds back that a starting bot looks for closed tables whose message may be behind."""
-
-CHART_TIMEOUT = 60.0
-"""Seconds the score chart may take in a worker before the standings stay without it."""
 
 
 class Presenter(HandMessages):
@@ -60,6 +55,7 @@ class Presenter(HandMessages):
         run_blocking: Callable[..., Awaitable[Any]] | None = None,
         deadline_poll: float = DEFAULTS["deadline_poll"].default,
         rest_share: float = 1.0,
+        post_retry_after: float = DEFAULTS["post_retry_after"].default,
     ) -> None:
         super().__init__(
             bot,
@@ -77,18 +73,25 @@ class Presenter(HandMessages):
             computer_delay=computer_delay,
             deadline_poll=deadline_poll if service.shared_database else None,
         )
-        self._missed: dict[int, tuple[int, list[str]]] = {}
-        """By table: its channel and the notices that could not be posted there."""
+        self.posts = ChannelPosts(
+            bot,
+            service.posts,
+            self.pacer,
+            run_blocking=self.run_blocking,
+            spawn=self._spawn,
+            channel_missing=lambda guild, channel: self._channel_missing_at(guild, channel),
+            # A post still waiting once its lease runs out is taken up within a quarter more.
+            sweep_every=post_retry_after / 4,
+        )
         self._watching = False
 
     def cached_tables(self) -> set[int]:
         """The tables anything is held in memory for (tests check it empties)."""
-        return (
-            set(self._shown) | self.automatic.tables() | set(self._missed) | self.refreshes.tables()
-        )
+        return set(self._shown) | self.automatic.tables() | self.refreshes.tables()
 
     async def close(self) -> None:
         await self.automatic.stop_scheduler()
+        await self.posts.stop()
         await self._cancel_tasks()
 
     @property
@@ -104,7 +107,8 @@ class Presenter(HandMessages):
         """After a start-up: bring every open table's message and every seated person's hand
         message up to date (the bot may have stopped between a commit and showing it), and let
         computers carry on where they stopped. Tables closed in the last minutes get their
-        message brought up to date too (the final standings may not have been shown)."""
+        message brought up to date too (the final standings may not have been shown), and the
+        posts a stopped process left in the outbox are made."""
         for table_id in await self.service.closed_since(RECENTLY_CLOSED):
             self.schedule_table_edit(table_id)
         for table_id in await self.service.open_table_ids():
@@ -127,6 +131,7 @@ class Presenter(HandMessages):
             self._watching = True
             await self.service.watch_changes(self._changed_elsewhere)
         self.automatic.start_scheduler()
+        self.posts.start()
 
     def _changed_elsewhere(self, change: TableChange) -> None:
         """A change stored by any process (PostgreSQL). Private hand replies (people whose DMs
@@ -190,18 +195,7 @@ class Presenter(HandMessages):
                 continue
             self.refresh_hand(table.table_id, user)
         self.watch_turn(table)
-        if outcome.announcements and table.table_id in self._missed:
-            await self.catch_up(table.table_id)
-        for notice in outcome.announcements:
-            text = render.notice_text(notice)
-            sent = await self._send_channel(table.channel_id, text, mention=outcome.mention)
-            name = render.chart_file_name(notice)
-            if sent is not None and name is not None:
-                self._spawn(self._attach_chart(sent, notice.params["chart"], name))
-            if sent is None:
-                # Kept for a catch-up post once the channel takes messages again (see
-                # `catch_up`): a hand's score is never silently dropped.
-                self._missed.setdefault(table.table_id, (table.channel_id, []))[1].append(text)
+        await self.posts.post(outcome.posts)
         if outcome.nudge:
             shown = self._shown.get(table.table_id)
             await self._ping(table, shown.turn if shown else (), outcome.nudge)
@@ -212,35 +206,12 @@ class Presenter(HandMessages):
         if not table.status.is_open:
             self.forget(table.table_id)
 
-    async def _attach_chart(self, message: discord.Message, chart: Any, name: str) -> None:
-        """Draw the score chart in a worker and add it to the standings post; if it cannot be
-        drawn, the post stays as it is (logged)."""
-        try:
-            png = await asyncio.wait_for(
-                self.run_blocking(score_chart_png, chart), timeout=CHART_TIMEOUT
-            )
-            await self.pacer.wait(urgent=False)
-            await message.edit(attachments=[discord.File(io.BytesIO(png), filename=name)])
-        except Exception:
-            log.exception("game %s: the score chart could not be added", chart.game)
-
-    async def catch_up(self, table_id: int) -> None:
-        """Post what a table's channel missed while the bot could not send there."""
-        missed = self._missed.get(table_id)
-        if missed is None:
-            return
-        channel_id, texts = missed
-        for post in render.catch_up_posts(texts):
-            if await self._send_channel(channel_id, post) is None:
-                return  # still refused: kept for the next try
-        self._missed.pop(table_id, None)
-
     async def channel_gone(
         self, guild_id: int, channel_id: int, why: Gone = "channel_deleted"
     ) -> None:
         """A channel or thread deleted, or out of reach with its server: its open table is
-        cancelled, the players' hand messages say why, and nothing is kept for the channel."""
-        self._drop_missed({channel_id})
+        cancelled, the players' hand messages say why, and its waiting posts go."""
+        await self.posts.drop(channels=(channel_id,))
         try:
             closed = await self.service.channel_gone(guild_id, channel_id, why)
         except Exception:
@@ -252,27 +223,25 @@ class Presenter(HandMessages):
             await self.publish(closed)
 
     async def guild_gone(self, guild_id: int, channel_ids: Iterable[int]) -> None:
-        """The bot was removed from a server: every table there is cancelled as above, and
-        what was kept for its channels (`channel_ids`, as the bot knew them) goes."""
-        self._drop_missed(set(channel_ids))
+        """The bot was removed from a server: every table there is cancelled as above, and the
+        posts waiting for its channels go."""
+        await self.posts.drop(guild_id=guild_id)
         for channel_id in await self.service.channels_with_tables(guild_id):
             await self.channel_gone(guild_id, channel_id, "bot_removed")
 
-    def _drop_missed(self, channels: set[int]) -> None:
-        """Forget the posts missed in `channels`, which are gone: no catch-up can reach them."""
-        for table_id, (channel, _) in list(self._missed.items()):
-            if channel in channels:
-                del self._missed[table_id]
-
     def _channel_missing(self, table: TableView) -> None:
-        self._spawn(self.channel_gone(table.guild_id, table.channel_id))
+        self._channel_missing_at(table.guild_id, table.channel_id)
+
+    def _channel_missing_at(self, guild_id: int, channel_id: int) -> None:
+        self._spawn(self.channel_gone(guild_id, channel_id))
 
     async def channel_changed(self, channel_id: int) -> None:
-        """A channel's permissions may have changed: post what its tables missed."""
-        for table_id, (channel, _) in list(self._missed.items()):
-            if channel == channel_id:
-                await self.catch_up(table_id)
-                self.schedule_table_edit(table_id)
+        """A channel's permissions may have changed: post what its tables missed, and bring its
+        table's message up to date."""
+        await self.posts.catch_up(channel_id)
+        row = await self.service.table_in_channel(channel_id)
+        if row is not None:
+            self.schedule_table_edit(row.id)
 
     def watch_turn(self, table: TableView) -> None:
         """Edits do not notify, and a ping for every card would flood the channel: when a turn

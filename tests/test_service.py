@@ -289,7 +289,7 @@ async def test_secret_bids_share_one_deadline_that_does_not_restart_as_people_bi
     assert (await service.table_view(t)).deadline == first
     clock.now += 71
     outcome = await service.tick(t)  # Ann and Cat ran out of time: one decision per tick
-    assert outcome is not None and outcome.announcements[0].code == "timed_out"
+    assert outcome is not None and outcome.posts[0].notice.code == "timed_out"
     assert await service.tick(t) is not None
     view = await service.table_view(t)
     # Bidding is over (here the one-card hand then plays itself: every card is forced).
@@ -344,7 +344,7 @@ async def test_a_table_saved_before_deadlines_existed_gets_them_without_expiring
     assert row.due_at == clock.now + service.grace
     clock.now += service.grace
     outcome = await service.tick(t)  # the turn timer, started at restart, is halfway
-    assert outcome is not None and outcome.nudge and not outcome.announcements
+    assert outcome is not None and outcome.nudge and not outcome.posts
     view = await service.table_view(t)
     assert view.status is TableStatus.PLAYING and view.deadline == row.due_at + 60
 

@@ -8,6 +8,7 @@ from bot.service.document import (
     Seat,
     TableDocument,
 )
+from bot.service.outbox import PostOffice
 from bot.service.places import Gone
 from bot.service.players import player_range
 from bot.service.service import Decider, Refused, TableGone, TableService
@@ -18,6 +19,7 @@ from bot.service.views import (
     HandState,
     Notice,
     Outcome,
+    Post,
     PublicGame,
     Reason,
     SeatView,
@@ -52,6 +54,8 @@ __all__ = [
     "LeaderboardRow",
     "Notice",
     "Outcome",
+    "Post",
+    "PostOffice",
     "PublicGame",
     "Reason",
     "Refused",

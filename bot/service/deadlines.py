@@ -158,9 +158,7 @@ class Deadlines(Session):
                 hand_to_computer(person, "timeout")
                 lines.append(Notice("computer_plays_for", {"name": person.name}))
             events += play_forced_cards(document, game)
-            outcome = await self._commit_game(row, document, game, events, None, before)
-            outcome.announcements[:0] = lines
-            return outcome
+            return await self._commit_game(row, document, game, events, None, before, notices=lines)
 
     async def _reschedule(
         self, row: TableRow, document: TableDocument, *, at_once: bool = False
@@ -185,7 +183,7 @@ class Deadlines(Session):
             document,
             [StoredEvent(reason.kind, {"after": reason.after}, None)],
             status=TableStatus.ABANDONED,
+            notices=[Notice("closed", {"reason": reason})],
         )
-        outcome.announcements.append(Notice("closed", {"reason": reason}))
         outcome.finished = True
         return outcome

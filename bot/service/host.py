@@ -75,17 +75,16 @@ class HostControls(Session):
                 hand_to_computer(document.seats[seat], "kicked")
                 if document.game is not None:
                     self._sync_turn(document, decode_game(row, document))
-            outcome = await self._save(
+            return await self._save(
                 row,
                 document,
                 [StoredEvent("kicked", {"user": target}, user_id)],
                 host_id=host_after(document, row.host_id, target, fallback=user_id),
                 reply=Reason("removed_player", {"name": name}),
+                notices=[
+                    Notice("removed", {"name": name, "in_game": row.status is TableStatus.PLAYING})
+                ],
             )
-            outcome.announcements.append(
-                Notice("removed", {"name": name, "in_game": row.status is TableStatus.PLAYING})
-            )
-            return outcome
 
     async def hand_over(
         self, table_id: int, user_id: int, target: int, *, can_manage: bool = False
@@ -99,16 +98,15 @@ class HostControls(Session):
                 raise Refused("host_must_play")
             if target == row.host_id:
                 raise Refused("already_host")
-            outcome = await self._save(
+            return await self._save(
                 row,
                 document,
                 [StoredEvent("host", {"user": target}, user_id)],
                 host_id=target,
                 reply=Reason("new_host", {"name": document.seats[seat].name}),
+                notices=[Notice("new_host", {"user_id": target})],
+                mention=(target,),
             )
-            outcome.announcements.append(Notice("new_host", {"user_id": target}))
-            outcome.mention = (target,)
-            return outcome
 
     async def set_paused(
         self, table_id: int, user_id: int, paused: bool, *, can_manage: bool = False
@@ -135,8 +133,8 @@ class HostControls(Session):
                 document,
                 [StoredEvent("paused" if paused else "resumed", {}, user_id)],
                 reply=Reason("paused_now" if paused else "resumed_now"),
+                notices=[Notice("paused" if paused else "resumed")],
             )
-            outcome.announcements.append(Notice("paused" if paused else "resumed"))
             if not paused:
                 outcome.hands = self._all_hands(row.id, document, game)
             return outcome

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pydantic import ValidationError
 
 from bot.engine import Game, Settings
@@ -13,6 +15,7 @@ from bot.service.document import (
     TableDocument,
 )
 from bot.service.errors import Refused
+from bot.service.posts import new_post, posts_of
 from bot.service.seat_views import hand_state
 from bot.service.session import Session
 from bot.service.turns import (
@@ -27,7 +30,14 @@ from bot.service.turns import (
     start_problem,
 )
 from bot.service.views import ChannelDefaults, Notice, Outcome, Reason
-from bot.storage import ChannelBusy, TableRow, TableStatus, UnreadableClosed, VersionConflict
+from bot.storage import (
+    ChannelBusy,
+    NewPost,
+    TableRow,
+    TableStatus,
+    UnreadableClosed,
+    VersionConflict,
+)
 from bot.storage import Event as StoredEvent
 
 
@@ -94,6 +104,7 @@ class Lobby(Session):
         preset: str,
         document: TableDocument,
         event: StoredEvent,
+        posts: Sequence[NewPost] = (),
     ) -> TableRow:
         try:
             row = await self.db.create_table(
@@ -105,6 +116,7 @@ class Lobby(Session):
                 event=event,
                 # The lobby's expiry is a deadline like any other.
                 due_at=self._due_at(document, TableStatus.LOBBY),
+                posts=posts,
             )
         except ChannelBusy as busy:
             raise Refused("channel_busy", table_id=busy.table_id) from None
@@ -266,9 +278,8 @@ class Lobby(Session):
                 status=TableStatus.PLAYING,
                 reply=Reason("begins"),
                 game=game,
+                notices=[Notice("started_without", {"names": unconfirmed})] if unconfirmed else (),
             )
-            if unconfirmed:
-                outcome.announcements.append(Notice("started_without", {"names": unconfirmed}))
             outcome.new_hand = True
             outcome.hands = outcome.every_hand = self._all_hands(row.id, document, game)
             return outcome
@@ -326,6 +337,8 @@ class Lobby(Session):
             last_activity=self.clock(),
             rematch_of=table_id,
         )
+        others = tuple(s.user_id for s in seats if s.pending and s.user_id is not None)
+        notices = [Notice("rematch", {"user_ids": others})] if others else []
         created = await self._create_lobby(
             row.guild_id,
             row.channel_id,
@@ -333,15 +346,14 @@ class Lobby(Session):
             row.preset,
             new,
             StoredEvent("rematch", {"of": table_id}, user_id),
+            [new_post(row.channel_id, notice, others) for notice in notices],
         )
-        others = tuple(s.user_id for s in seats if s.pending and s.user_id is not None)
-        view = self._table_view(created, new)
-        outcome = Outcome(table=self._table_view(row, document), reply=Reason("rematch_opened"))
-        outcome.opened = view
-        if others:
-            outcome.announcements.append(Notice("rematch", {"user_ids": others}))
-            outcome.mention = others
-        return outcome
+        return Outcome(
+            table=self._table_view(row, document),
+            reply=Reason("rematch_opened"),
+            opened=self._table_view(created, new),
+            posts=posts_of(created, notices, others),
+        )
 
     async def channel_defaults(self, channel_id: int) -> ChannelDefaults | None:
         """What /ohhell start uses in this channel, if the channel has defaults."""

@@ -20,13 +20,11 @@ def event_payload(event: Event) -> dict[str, Any]:
 
 
 def announce(
-    game: Game,
-    event: Event,
-    number: int = 0,
-    ratings: dict[int, tuple[int, int]] | None = None,
+    game: Game, event: Event, number: int = 0, rated: tuple[int, ...] = ()
 ) -> list[Notice]:
-    """The channel notices of an engine event at game `number` (its table id). `ratings`:
-    by seat, the overall rating after the game and its change (for the final standings)."""
+    """The channel notices of an engine event at game `number` (its table id). `rated`: by
+    seat, the identity each seat is rated as (`rated_as`); the final standings name them in
+    their order, for the ratings after the game (filled in once stored: `Session._rated`)."""
     names = game.names
     if isinstance(event, HandScored):
         rows = tuple(
@@ -45,12 +43,12 @@ def announce(
     if isinstance(event, GameOver):
         order = sorted(range(len(names)), key=lambda s: (event.placing[s], s))
         standings = tuple((event.placing[s], names[s], event.totals[s]) for s in order)
-        rated = tuple((ratings or {}).get(s) for s in order)
         params = {
             "standings": standings,
             "game": number,
             "chart": score_chart(game, number),
-            "ratings": rated,
+            "rated_as": tuple(rated[s] for s in order) if rated else (),
+            "ratings": None,
         }
         return [Notice("game_over", params)]
     return []

@@ -6,14 +6,16 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 from bot.config import DEFAULTS
 from bot.engine import Action, Event, Game, Phase, Settings
 from bot.service.document import MAX_SEATS, TableDocument, TurnClock
 from bot.service.errors import Refused, TableGone
+from bot.service.outbox import PostOffice
 from bot.service.players import player_range
+from bot.service.posts import new_post, posts_of
 from bot.service.results import announce, event_payload, rated_as, results_of
 from bot.service.seat_views import hand_state, public_game
 from bot.service.turns import (
@@ -29,7 +31,7 @@ from bot.service.turns import (
     waiting_for,
     waiting_for_someone_away,
 )
-from bot.service.views import HandState, Outcome, Reason, SeatView, TableView
+from bot.service.views import HandState, Notice, Outcome, Reason, SeatView, TableView
 from bot.storage import (
     BOARD_ORDERS,
     Database,
@@ -69,6 +71,8 @@ class Session:
         several_processes: bool = True,
     ) -> None:
         self.db = database
+        self.posts = PostOffice(database)
+        """The outbox: posts stored with their changes, until they are posted."""
         self._decide = decide
         self._run_blocking = run_blocking or run_in_thread
         self._rng = rng or random.Random()
@@ -247,7 +251,9 @@ class Session:
         before: dict[int, HandState],
         *,
         action: tuple[int, Action] | None = None,
+        notices: Sequence[Notice] = (),
     ) -> Outcome:
+        """Save a changed game; `notices`: for the channel, before those of the game's events."""
         document.game = game.to_json()
         self._sync_turn(document, game)
         over = game.phase is Phase.GAME_OVER
@@ -257,6 +263,7 @@ class Session:
             seat, taken = action
             stored.append(StoredEvent("action", {"seat": seat, "action": repr(taken)}, user_id))
         stored += [StoredEvent(type(e).__name__, event_payload(e), user_id) for e in events]
+        identities = tuple(rated_as(seat) for seat in document.seats)
         outcome = await self._save(
             row,
             document,
@@ -264,6 +271,7 @@ class Session:
             status=TableStatus.FINISHED if over else None,
             results=results,
             game=game,
+            notices=[*notices, *(n for e in events for n in announce(game, e, row.id, identities))],
         )
         after = self._all_hands(row.id, document, game, before)
         outcome.every_hand = after
@@ -280,14 +288,8 @@ class Session:
         outcome.new_hand = any(type(e).__name__ == "HandDealt" for e in events)
         outcome.hands = {u: s for u, s in after.items() if before.get(u) != s}
         outcome.finished = over
-        ratings = None
         if over:
-            changes = await self.db.rating_changes(row.id)
-            identities = [rated_as(seat) for seat in document.seats]
-            ratings = {s: changes[i] for s, i in enumerate(identities) if i in changes}
-        outcome.announcements = [
-            notice for e in events for notice in announce(game, e, row.id, ratings)
-        ]
+            outcome.posts = tuple([await self.posts.rated(post) for post in outcome.posts])
         return outcome
 
     async def _save(
@@ -302,9 +304,12 @@ class Session:
         results: list[PlayerResult] | None = None,
         reply: Reason | None = None,
         game: Game | None = None,
+        notices: Sequence[Notice] = (),
+        mention: Sequence[int] = (),
     ) -> Outcome:
         """Commit a change with the version check; `game` is the changed game, kept decoded
-        for the next action."""
+        for the next action. `notices` go to the table's channel, through the outbox, which
+        stores them in the same transaction; `mention`: whom they may notify."""
         if any(event.user_id is not None for event in events):
             document.last_activity = self.clock()
         try:
@@ -317,6 +322,7 @@ class Session:
                 events=events,
                 results=results or (),
                 due_at=self._due_at(document, status or row.status),
+                posts=[new_post(row.channel_id, notice, mention) for notice in notices],
             )
         except VersionConflict:
             raise Refused("conflict") from None
@@ -331,6 +337,7 @@ class Session:
             table=self._table_view(saved, document, game),
             reply=reply,
             dm_refs={int(user): ref for user, ref in document.dms.items()},
+            posts=posts_of(saved, notices, mention),
         )
 
     def _due_moved(self, due: float | None) -> None:

@@ -156,6 +156,32 @@ class Notice:
     params: Mapping[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Post:
+    """A channel post a committed change requires: stored in the outbox with the change, and
+    there until it is posted. Known by the table, the change's version and its place among the
+    change's posts, which never recur: its `nonce` lets Discord show a post sent twice once."""
+
+    table_id: int
+    version: int
+    index: int
+    guild_id: int
+    channel_id: int
+    notice: Notice
+    mention: tuple[int, ...] = ()
+    """People the post may notify."""
+    stored_at: float | None = None
+    """When it was stored, for a post read back from the outbox."""
+
+    @property
+    def key(self) -> tuple[int, int, int]:
+        return (self.table_id, self.version, self.index)
+
+    @property
+    def nonce(self) -> str:
+        return f"{self.table_id}.{self.version}.{self.index}"
+
+
 @dataclass
 class Outcome:
     """The result of one committed change."""
@@ -178,14 +204,13 @@ class Outcome:
     new_hand: bool = False
     """A new hand was dealt: each person gets a new hand message."""
     finished: bool = False
-    announcements: list[Notice] = field(default_factory=list)
-    """For the channel as new messages (hand scores, final standings, timeouts…)."""
+    posts: tuple[Post, ...] = ()
+    """For the channel as new messages (hand scores, final standings, timeouts…), stored in
+    the outbox with the change."""
     nudge: tuple[int, ...] = ()
     """People to remind that it is their turn (halfway through the turn timer)."""
     opened: TableView | None = None
     """A new table this change opened (a rematch): its message is to be posted."""
-    mention: tuple[int, ...] = ()
-    """People the announcements may notify."""
 
 
 @dataclass(frozen=True)

@@ -123,14 +123,16 @@ def notice_text(notice: Notice) -> str:
     return fit(NOTICES[notice.code](notice.params), MESSAGE_LIMIT)
 
 
-def catch_up_posts(texts: list[str]) -> list[str]:
-    """What the channel missed while the bot could not send there, in as few posts as fit."""
-    posts: list[str] = []
-    current = "**Missed while I could not post here:**"
+def catch_up_posts(texts: list[str]) -> list[tuple[str, int]]:
+    """What the channel missed while the bot could not send there, in as few posts as fit:
+    each post, and how many of `texts` it holds."""
+    posts: list[tuple[str, int]] = []
+    current, held = "**Missed while I could not post here:**", 0
     for text in texts:
-        if len(current) + 2 + len(text) > MESSAGE_LIMIT and current:
-            posts.append(current)
-            current = ""
+        if len(current) + 2 + len(text) > MESSAGE_LIMIT and held:
+            posts.append((current, held))
+            current, held = "", 0
         current = f"{current}\n\n{text}" if current else text
-    posts.append(fit(current, MESSAGE_LIMIT))
+        held += 1
+    posts.append((fit(current, MESSAGE_LIMIT), held))
     return posts

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from collections import Counter
 
 from bot.engine import Game, Phase
@@ -50,13 +51,14 @@ async def test_a_restart_mid_hand_carries_the_game_on(
         assert Game.from_json(row.document["game"]).phase is Phase.GAME_OVER
 
 
-async def test_sigkill_at_20_moments_loses_no_acknowledged_action(
+async def test_sigkill_at_20_moments_loses_no_acknowledged_action_and_no_post(
     standin: StandIn, database_url: str
 ) -> None:
     env = {
         "DATABASE_URL": database_url,
         "TABLE_EDIT_DELAY": "0.02",
         "COMPUTER_DELAY": "0",
+        "POST_RETRY_AFTER": "1",
         "LOG_LEVEL": "WARNING",
         "DEV_GUILD_ID": "",
     }
@@ -115,6 +117,9 @@ async def test_sigkill_at_20_moments_loses_no_acknowledged_action(
                 continue
             assert result.response_type == 7, result
             acknowledged[found.id] += 1
+        # Every hand's score once, and the final standings once, whatever the kills cut short.
+        await standin.wait_for(lambda: posts_of(standin).get("Game over"), timeout=10)
+        await asyncio.sleep(3)  # a post made twice would be made again by now
     finally:
         await process.stop()
     assert kills == 20
@@ -130,3 +135,15 @@ async def test_sigkill_at_20_moments_loses_no_acknowledged_action(
         assert stored[person.id] >= acknowledged[person.id], person.name
     extra = sum(stored.values()) - sum(acknowledged.values())
     assert 0 <= extra <= in_flight_kills
+    expected = {f"Hand {log.number}" for log in game.history()} | {"Game over"}
+    assert posts_of(standin) == dict.fromkeys(expected, 1)
+
+
+def posts_of(standin: StandIn) -> Counter[str]:
+    """The channel's posts by what they are: "Hand N" (its score), "Game over"."""
+    found: Counter[str] = Counter()
+    for message in standin.messages(standin.channel):
+        heading = re.match(r"\*\*(Hand \d+) scored\*\*|\*\*(Game over)", message.content)
+        if heading:
+            found[heading[1] or heading[2]] += 1
+    return found

@@ -80,8 +80,11 @@ def test_a_score_post_lists_the_tricks() -> None:
 
 def test_catch_up_posts_fit_discords_limit() -> None:
     posts = render.catch_up_posts(["x" * 1500, "y" * 1500, "z" * 10])
-    assert len(posts) == 2 and all(len(p) <= render.MESSAGE_LIMIT for p in posts)
-    assert posts[0].startswith("**Missed while I could not post here:**")
+    assert len(posts) == 2 and all(len(p) <= render.MESSAGE_LIMIT for p, _ in posts)
+    assert posts[0][0].startswith("**Missed while I could not post here:**")
+    # Each post says how many texts it holds: the outbox marks those posted.
+    assert [held for _, held in posts] == [1, 2]
+    assert "y" * 1500 in posts[1][0] and "z" * 10 in posts[1][0]
 
 
 def test_the_texts_the_presenter_sends_come_from_render() -> None:
