@@ -13,6 +13,7 @@ from bot.service import (
     BOARD_ORDERS,
     CorruptRow,
     Leaderboard,
+    Place,
     Refused,
     TableView,
 )
@@ -54,6 +55,15 @@ RULE_OPTION_CHOICES = {
         for field in ("sequence", "bidding", "scoring", "trump", "first_lead")
     },
 }
+
+
+def _place(interaction: discord.Interaction[Any]) -> Place | None:
+    """The server's and channel's names, kept with the table for its hand DMs."""
+    channel = interaction.channel
+    name = getattr(channel, "name", None)
+    if interaction.guild is None or not isinstance(name, str):
+        return None
+    return Place(guild=interaction.guild.name, channel=name)
 
 
 def _rule_options(**options: object) -> dict[str, object]:
@@ -135,6 +145,7 @@ class TablesCog(commands.Cog, name="Tables"):
             name=interaction.user.display_name,
             settings=settings,
             turn_timer=timer,
+            place=_place(interaction),
         )
         rendered = render.table_message(outcome.table)
         try:

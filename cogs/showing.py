@@ -177,13 +177,14 @@ class Showing:
             await self.pacer.wait(urgent=False)
             await message.delete()
 
-    def _where(self, table: TableView) -> str:
-        guild = self.bot.get_guild(table.guild_id)
-        channel = guild.get_channel_or_thread(table.channel_id) if guild else None
+    @staticmethod
+    def _where(table: TableView) -> str:
+        """Where the table is, as every process names it (the names kept with the table)."""
+        place = table.place
         return render.where_text(
             table.channel_id,
-            channel.name if channel is not None else None,
-            guild.name if guild is not None else None,
+            place.channel if place is not None else None,
+            place.guild if place is not None else None,
         )
 
     # The table message

@@ -98,6 +98,16 @@ class ClosedReason(BaseModel):
     after: float = 0.0
 
 
+class Place(BaseModel):
+    """Where a table is, by name, as it was when the table opened: every process names it the
+    same way in hand DMs, whether or not it knows that server."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    guild: str
+    channel: str
+
+
 class TableDocument(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -123,6 +133,8 @@ class TableDocument(BaseModel):
     closed_reason: ClosedReason | str | None = None
     """Why the table closed by itself (older tables: the words)."""
     rematch_of: int | None = None
+    place: Place | None = None
+    """The server's and channel's names (tables opened before they were kept have none)."""
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):

@@ -10,6 +10,7 @@ from bot.engine import Game, Settings
 from bot.service.document import (
     COMPUTER_LEVELS,
     DEFAULT_TURN_TIMER,
+    Place,
     RulesSource,
     Seat,
     TableDocument,
@@ -53,9 +54,10 @@ class Lobby(Session):
         name: str,
         settings: dict[str, object],
         turn_timer: int | None = None,
+        place: Place | None = None,
     ) -> Outcome:
         """Open a lobby. The channel's defaults (see `set_channel_defaults`) come first; the
-        options given here override them."""
+        options given here override them. `place`: the server's and channel's names."""
         defaults = await self.db.channel_defaults(channel_id)
         merged: dict[str, object] = {}
         timer = DEFAULT_TURN_TIMER
@@ -84,6 +86,7 @@ class Lobby(Session):
             seed=self._rng.randrange(2**62),
             turn_timer=timer,
             rules_source=source,
+            place=place,
             last_activity=self.clock(),
         )
         row = await self._create_lobby(
@@ -336,6 +339,7 @@ class Lobby(Session):
             rules_source=RulesSource(kind="rematch", table=table_id),
             last_activity=self.clock(),
             rematch_of=table_id,
+            place=document.place,
         )
         others = tuple(s.user_id for s in seats if s.pending and s.user_id is not None)
         notices = [Notice("rematch", {"user_ids": others})] if others else []

@@ -410,6 +410,7 @@ class Session:
             paused=document.paused,
             rules_source=document.rules_source,
             closed_reason=document.closed_reason,
+            place=document.place,
             expires=(
                 document.last_activity + self.lobby_timeout
                 if row.status is TableStatus.LOBBY and self.lobby_timeout > 0

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine import Card, Phase, Settings, TrickView
-from bot.service.document import ClosedReason, DmRef, RulesSource
+from bot.service.document import ClosedReason, DmRef, Place, RulesSource
 from bot.storage import TableStatus
 
 
@@ -137,6 +137,8 @@ class TableView:
     closed_reason: ClosedReason | str | None = None
     expires: float | None = None
     """A lobby: when it closes if nobody starts it."""
+    place: Place | None = None
+    """The server's and channel's names, as the table keeps them."""
 
 
 @dataclass(frozen=True)

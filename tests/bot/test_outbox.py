@@ -153,3 +153,13 @@ async def test_the_other_process_makes_a_post_whose_process_was_killed(
     finally:
         for process in processes:
             await process.stop()
+    # Both processes sent and edited hand DMs, and named the table the same way, though only
+    # shard 1's knows its server.
+    wheres = {
+        (revision.embeds[0].get("description") or "").split(" · ")[0]
+        for person in (standin.person(n) for n in NAMES[:3])
+        for dm in person.dms()
+        for revision in [*dm.history, dm]
+        if revision.embeds and revision.embeds[0].get("description", "").startswith("Table")
+    }
+    assert wheres == {"Table in #cards on Shard 1"}, wheres
