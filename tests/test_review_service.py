@@ -179,3 +179,36 @@ async def test_a_finished_game_that_does_not_load_is_a_corrupt_row(
     with pytest.raises(CorruptRow):
         await reviews.review(GUILD, ANN, mine)
     assert reviews.running() == set()
+
+
+async def test_one_review_at_a_time_per_person_across_processes(postgres_url: str) -> None:
+    """Two processes on one PostgreSQL: a person's second review is refused in the other
+    process too; a review whose process died frees the person once its lease runs out."""
+    now = [1_000_000.0]
+    one = await Database.open(postgres_url, lambda: now[0])
+    other = await Database.open(postgres_url, lambda: now[0])
+    try:
+        tables = TableService(one, decide=first_legal, run_blocking=run_inline)
+        table_id = await play_a_game(tables, preset="classic", max_cards=2)
+        here, there = reviews_of(one), reviews_of(other)
+        refusals: list[str] = []
+
+        async def progress(done: int, total: int) -> None:
+            if done == 1:
+                try:
+                    await there.review(GUILD, ANN, table_id)
+                except Refused as error:
+                    refusals.append(error.code)
+
+        await here.review(GUILD, ANN, table_id, progress)
+        assert refusals == ["review_running"]
+        assert (await there.review(GUILD, ANN, table_id)).table_id == table_id
+        # A process that died mid-review: its lease holds the person until it runs out.
+        assert await one.take_lease("review", ANN, "a process that died", 60)
+        with pytest.raises(Refused, match="review_running"):
+            await there.review(GUILD, ANN, table_id)
+        now[0] += 61
+        assert (await there.review(GUILD, ANN, table_id)).table_id == table_id
+    finally:
+        await one.close()
+        await other.close()

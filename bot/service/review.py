@@ -8,6 +8,8 @@ review what, keeps one review a person at a time, and turns the judgements into 
 
 from __future__ import annotations
 
+import itertools
+import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -30,6 +32,9 @@ differences are within the sampling noise (measured: 30 of 106 decisions of a `n
 were 0.5 points or more behind, 7 of them by two standard errors)."""
 COSTLIEST = 3
 """How many of the costliest moments come first."""
+LEASE = 60.0
+"""Seconds a review holds its person, renewed with each decision judged: the bot's processes
+share one review a person, and a review whose process died lets go of them after this."""
 
 
 class Decision(Protocol):
@@ -151,6 +156,8 @@ class ReviewService:
         self.budget_s = budget_s
         self.iterations = iterations
         self._running: set[int] = set()
+        self._holders = (f"{uuid.uuid4().hex[:12]}:{n}" for n in itertools.count())
+        """A name for each review this process runs, for its lease."""
 
     def running(self) -> set[int]:
         """The people with a review under way."""
@@ -170,16 +177,23 @@ class ReviewService:
             game = await self.db.last_game_of(guild_id, user_id)
             if game is None:
                 raise Refused("review_no_games")
-        if user_id in self._running:
+        holder = next(self._holders)
+        if not await self.db.take_lease("review", user_id, holder, LEASE):
             raise Refused("review_running")
         self._running.add(user_id)
         try:
-            return await self._review(guild_id, user_id, game, progress)
+            return await self._review(guild_id, user_id, game, progress, holder)
         finally:
             self._running.discard(user_id)
+            await self.db.end_lease("review", user_id, holder)
 
     async def _review(
-        self, guild_id: int, user_id: int, table_id: int, progress: Progress | None
+        self,
+        guild_id: int,
+        user_id: int,
+        table_id: int,
+        progress: Progress | None,
+        holder: str,
     ) -> Review:
         try:
             row = await self.db.load_table(table_id) if table_id > 0 else None
@@ -206,6 +220,7 @@ class ReviewService:
                 self._assess, record, decision, self.budget_s, table_id, self.iterations
             )
             judged.append(judgement)
+            await self.db.take_lease("review", user_id, holder, LEASE)
             if progress is not None:
                 await progress(len(judged), len(found))
         return _summary(table_id, played, seat, judged, len(everything) - len(found))

@@ -20,6 +20,7 @@ from bot.storage.budget import RestBudget
 from bot.storage.channels import Channels
 from bot.storage.deadlines import Deadlines
 from bot.storage.history import FinishedGame, History, PlayerGame, ResultGroup
+from bot.storage.leases import Leases
 from bot.storage.outbox import NewPost, StoredPost
 from bot.storage.ratings import COMPUTER_IDS, OVERALL, computer_level, shown_rating
 from bot.storage.results import PAGE_SIZE, Results
@@ -44,7 +45,7 @@ from bot.storage.schema import MIGRATIONS
 from bot.storage.tables import TableChange, Tables, UnreadableClosed
 
 
-class Database(Tables, Deadlines, Channels, Results, History, RestBudget):
+class Database(Tables, Deadlines, Channels, Results, History, RestBudget, Leases):
     """An open database: every query storage has, on one connection."""
 
 

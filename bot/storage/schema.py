@@ -108,4 +108,14 @@ MIGRATIONS: tuple[Migration, ...] = (
     CREATE INDEX outbox_by_claim ON outbox (claimed_until);
     CREATE INDEX outbox_by_channel ON outbox (channel_id)
     """,
+    # Leases (bot/storage/leases.py): what one process at a time may do for a while.
+    """
+    CREATE TABLE leases (
+        kind    TEXT    NOT NULL,
+        key     INTEGER NOT NULL,
+        holder  TEXT    NOT NULL,
+        until   REAL    NOT NULL,
+        PRIMARY KEY (kind, key)
+    )
+    """,
 )
