@@ -4,6 +4,7 @@ the last one closed), or a private reply to edit when their DMs are closed."""
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import time
 
 import discord
@@ -14,6 +15,31 @@ from cogs.showing import Showing
 from cogs.shown import HandShown
 
 EPHEMERAL_TOKEN_LIFETIME = 14 * 60  # Discord's 15 minutes, less a margin
+
+
+def _shows(message: discord.Message, rendered: render.Rendered) -> bool:
+    """Whether a message shows what `rendered` says (its text and its embed's words)."""
+
+    def words(embed: discord.Embed | None) -> tuple[object, ...]:
+        if embed is None:
+            return ()
+        fields = tuple((f.name, f.value) for f in embed.fields)
+        return (embed.title, embed.description, embed.footer.text, fields)
+
+    embed = message.embeds[0] if message.embeds else None
+    return (message.content or None) == (rendered.content or None) and words(embed) == words(
+        rendered.embed
+    )
+
+
+def hand_nonce(table_id: int, user_id: int, hand: int, replacing: DmRef | None) -> str:
+    """The nonce of a hand's DM: a process that sent it and died before storing its id sends it
+    again after a restart, and Discord gives back the first instead of making a second. A DM
+    sent in place of one the person deleted (`replacing`, of the same hand) has a nonce of its
+    own, or Discord could give back the deleted one."""
+    instead = replacing.message_id if replacing is not None and replacing.hand == hand else 0
+    key = f"{table_id}:{user_id}:{hand}:{instead}".encode()
+    return "h" + hashlib.blake2b(key, digest_size=8).hexdigest()
 
 
 class HandMessages(Showing):
@@ -132,7 +158,12 @@ class HandMessages(Showing):
                 )
             else:
                 channel = await self.bot.create_dm(discord.Object(user_id))
-            sent = await channel.send(**rendered.send_kwargs())
+            nonce = hand_nonce(table_id, user_id, hand, ref)
+            sent = await channel.send(**rendered.send_kwargs(), nonce=nonce)
+            if not _shows(sent, rendered):
+                # Discord gave back the DM a process that died had sent (by its nonce), as it
+                # was then: it shows this state from now on.
+                await self._edit(sent.channel.id, sent.id, rendered)
         except discord.Forbidden:
             self.remember_side(await self.service.record_dm(table_id, user_id, None))
             return None
