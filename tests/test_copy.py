@@ -95,6 +95,23 @@ async def test_a_table_a_later_migration_adds_is_copied_with_its_sequence(
         assert sorted(db.execute("SELECT * FROM later_settings")) == [("synced", "abc"), ("é", "")]
 
 
+async def test_a_row_postgres_cannot_take_fails_the_copy_naming_its_table_and_copies_nothing(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    source = sqlite_url(tmp_path / "source.sqlite3")
+    await play_everything(source)
+    # SQLite keeps text in an INTEGER column; PostgreSQL's BIGINT does not take it.
+    await execute(source, "UPDATE results SET points = 'many' WHERE seat = 1")
+    with pytest.raises(CopyError, match=r"^results: .*integer"):
+        await copy_database(source, postgres_url)
+    database = await Database.open(postgres_url)
+    try:
+        assert await database.open_table_ids() == []
+        assert (await database.leaderboard(GUILD)).rows == []
+    finally:
+        await database.close()
+
+
 async def test_a_target_that_holds_rows_is_refused_unless_replaced(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

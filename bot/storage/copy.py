@@ -83,6 +83,10 @@ async def copy_database(
         target = await open_migrated(target_url, must_exist=False)
         try:
             return await _copy(source, target, replace, batch, progress or _quiet)
+        except CopyError:
+            raise
+        except (ValueError, TypeError, StorageError, *DATABASE_ERRORS) as error:
+            raise CopyError(one_line(error)) from error
         finally:
             await target.close()
     finally:
@@ -142,7 +146,7 @@ async def _copy(
             except (ValueError, TypeError, StorageError, *DATABASE_ERRORS) as error:
                 raise CopyError(f"{shape.name}: {one_line(error)}") from error
             copied.append(CopiedTable(shape.name, rows, digest, time.perf_counter() - started))
-        await _verify(writing, [shape for shape, _ in tables], copied, target.url, progress)
+        await _verify(writing, [shape for shape, _ in tables], copied, target.url, batch, progress)
     return Copied(source.url, target.url, version, copied, held)
 
 
@@ -182,13 +186,14 @@ async def _verify(
     shapes: list[TableShape],
     copied: list[CopiedTable],
     where: str,
+    batch: int,
     progress: Progress,
 ) -> None:
     """Every table's row count and checksum as written equal to what was read."""
     for shape, table in zip(shapes, copied, strict=True):
         rows, digest = 0, 0
         progress("checked", shape.name, rows, table.rows)
-        async for chunk in _read(db, shape, BATCH):
+        async for chunk in _read(db, shape, batch):
             rows += len(chunk)
             digest = _add_rows(digest, chunk)
             progress("checked", shape.name, rows, table.rows)
