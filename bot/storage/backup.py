@@ -118,8 +118,8 @@ def _open_source(database: str) -> tuple[sqlite3.Connection, int]:
 def _copy_pages(
     source: sqlite3.Connection, target: sqlite3.Connection, step: int, progress: Progress
 ) -> bool:
-    """Copy `source` into `target` a step at a time; whether it changed on the way (then the
-    rest went in one step)."""
+    """Copy `source` into `target` a step at a time; whether it changed on the way (then it
+    was copied again, in one step)."""
     left = [sys.maxsize]
 
     def stepped(status: int, remaining: int, total: int) -> None:
