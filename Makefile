@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: run test lint typecheck pytest bench bench-bot bench-service bench-community bench-stats bench-chart demo arena install clean
+.PHONY: run test lint typecheck pytest bench bench-bot bench-service bench-community bench-stats bench-chart bench-copy copy backup demo arena install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,20 @@ bench-stats: $(STAMP)
 
 bench-chart: $(STAMP)
 	$(BIN)/python -m tools.bench_chart $(ARGS)
+
+bench-copy: $(STAMP)
+	$(BIN)/python -m tools.bench_copy $(ARGS)
+
+# `make copy FROM=sqlite:///data/ohhell.sqlite3 TO=postgresql://…` (ARGS=--replace to replace
+# what TO holds). Not echoed: the URLs may hold a password.
+copy: $(STAMP)
+	@test -n '$(FROM)' -a -n '$(TO)' || { echo 'usage: make copy FROM=url TO=url [ARGS=--replace]' >&2; exit 2; }
+	@$(BIN)/python -m bot.storage.copy '$(FROM)' '$(TO)' $(ARGS)
+
+# `make backup TO=backups/ohhell.sqlite3`: the bot's SQLite database, while it runs.
+backup: $(STAMP)
+	@test -n '$(TO)' || { echo 'usage: make backup TO=path [ARGS=--replace]' >&2; exit 2; }
+	$(BIN)/python -m bot.storage.backup '$(TO)' $(ARGS)
 
 demo: $(STAMP)
 	$(BIN)/python -m tools.demo

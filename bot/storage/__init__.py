@@ -12,6 +12,9 @@ save finds the version moved on and raises `VersionConflict`.
 - `ratings`: openskill ratings, updated with every stored result (docs/ratings.md).
 - `budget`: Discord's global REST limit shared by several bot processes (PostgreSQL).
 - `connection`, `sqlite`, `postgres`, `backends`: one interface, two databases.
+- `copy` (`python -m bot.storage.copy FROM_URL TO_URL`): every table the live schema has
+  (`catalog`) copied from one database to another, checked before it commits; `backup`
+  (`python -m bot.storage.backup PATH`): the SQLite database while the bot runs.
 """
 
 from __future__ import annotations

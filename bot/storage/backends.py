@@ -11,10 +11,13 @@ from bot.storage.sqlite import SqliteBackend
 
 async def open_backend(url: str, *, pool_size: int = 10) -> Backend:
     """Open `sqlite:///path` (or a bare path) or `postgresql://…`."""
-    scheme = urlsplit(url).scheme
-    if scheme in ("postgres", "postgresql"):
+    if is_postgres(url):
         return await PostgresBackend.open(url, pool_size=pool_size)
     return await SqliteBackend.open(sqlite_path(url))
+
+
+def is_postgres(url: str) -> bool:
+    return urlsplit(url).scheme in ("postgres", "postgresql")
 
 
 def sqlite_path(url: str) -> str:

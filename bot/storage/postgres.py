@@ -100,6 +100,12 @@ class PostgresConnection:
             except asyncpg.UniqueViolationError as error:
                 raise UniqueViolation(str(error)) from error
 
+    async def insert_rows(self, table: str, columns: Sequence[str], rows: Sequence[Row]) -> None:
+        try:
+            await self._db.copy_records_to_table(table, records=rows, columns=list(columns))
+        except asyncpg.UniqueViolationError as error:
+            raise UniqueViolation(str(error)) from error
+
     async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Row | None:
         try:
             row = await self._db.fetchrow(numbered(sql), *parameters)
@@ -146,7 +152,7 @@ class PostgresBackend(PostgresConnection):
         self._holding: asyncpg.Pool | None = None
         """The connections that hold locks (`hold`): a pool of their own, so that a holder
         never waits for a connection another holder keeps."""
-        self.url = _without_password(url)
+        self.url = without_password(url)
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = 10) -> Self:
@@ -158,6 +164,14 @@ class PostgresBackend(PostgresConnection):
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
         async with self._pool.acquire() as connection, connection.transaction():
+            yield PostgresConnection(connection)
+
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[Connection]:
+        async with (
+            self._pool.acquire() as connection,
+            connection.transaction(isolation="repeatable_read", readonly=True),
+        ):
             yield PostgresConnection(connection)
 
     @asynccontextmanager
@@ -227,9 +241,10 @@ def _relay(callback: Callable[[str], None]) -> Callable[..., None]:
     return lambda *args: callback(args[-1])
 
 
-def _without_password(url: str) -> str:
+def without_password(url: str) -> str:
+    """`url` with its password, if any, as `***`."""
     parts = urlsplit(url)
-    if parts.password is None:
+    if not parts.password:
         return url
     host = parts.hostname or ""
     user = f"{parts.username}:***@" if parts.username else ""

@@ -20,7 +20,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Self
 
-from bot.storage.connection import SQLITE, Connection, Row, split_statements
+from bot.storage.connection import SQLITE, Connection, Row, quoted, split_statements
 
 MEMORY = ":memory:"
 
@@ -50,6 +50,11 @@ class SqliteConnection:
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         self._db.executemany(sql, rows)
+
+    async def insert_rows(self, table: str, columns: Sequence[str], rows: Sequence[Row]) -> None:
+        names = ", ".join(quoted(column) for column in columns)
+        marks = ", ".join("?" * len(columns))
+        self._db.executemany(f"INSERT INTO {quoted(table)} ({names}) VALUES ({marks})", rows)
 
     async def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> Row | None:
         row = self._db.execute(sql, parameters).fetchone()
@@ -120,6 +125,17 @@ class SqliteBackend(SqliteConnection):
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[Connection]:
+        async with self._write_lock:
+            # A deferred transaction: its first read fixes what every later one sees (WAL lets
+            # other connections write meanwhile), and it takes no write lock.
+            self._db.execute("BEGIN")
+            try:
+                yield SqliteConnection(self._db)
+            finally:
+                self._db.execute("ROLLBACK")
 
     @asynccontextmanager
     async def hold(self, namespace: str, key: int) -> AsyncIterator[Connection | None]:
