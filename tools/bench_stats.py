@@ -7,7 +7,7 @@ document, then times the storage queries behind the commands (the median and the
 runs, in ms). A "typical" person plays about N / 4 / P * 4 games; a "heavy" one G. The decoding
 of stored games for a player's per-hand detail runs in a worker process, outside the database
 time: it is timed on its own. Then the same queries again without the schema's index
-`results_by_player` (guild_id, user_id, finished_at), to show what it is for. The results are
+`results_by_player` (guild_id, user_id, rating_order), to show what it is for. The results are
 inserted directly (not rated: the rating queries, and stats against rated results, are timed
 by `tools.bench_community`). The last line of output is JSON.
 """
@@ -91,6 +91,7 @@ async def fill(database: Database, results: int, people: int, heavy: int, seed: 
                     5,
                     23,
                     finished,
+                    table,
                 )
             )
     async with database._transaction() as db:
@@ -101,8 +102,8 @@ async def fill(database: Database, results: int, people: int, heavy: int, seed: 
         )
         await db.executemany(
             "INSERT INTO results (table_id, seat, guild_id, user_id, preset, place, players,"
-            " points, bids_made, hands_played, finished_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " points, bids_made, hands_played, finished_at, rating_order)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             result_rows,
         )
     await database._db.execute("ANALYZE")

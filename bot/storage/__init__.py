@@ -10,6 +10,7 @@ save finds the version moved on and raises `VersionConflict`.
 - `base`: the connection, migrating, one transaction a write.
 - `tables`, `deadlines`, `channels`, `results`, `history`: the queries, one file each.
 - `ratings`: openskill ratings, updated with every stored result (docs/ratings.md).
+- `replay`: stored results rated again from scratch, in each server's rating order.
 - `budget`: Discord's global REST limit shared by several bot processes (PostgreSQL).
 - `connection`, `sqlite`, `postgres`, `backends`: one interface, two databases.
 - `copy` (`python -m bot.storage.copy FROM_URL TO_URL`): every table the live schema has

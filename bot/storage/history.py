@@ -101,10 +101,11 @@ class History(Store):
         return [ResultGroup(*row) for row in rows]
 
     async def best_game(self, guild_id: int, user_id: int) -> tuple[int, int] | None:
-        """(game, points) of a player's highest-scoring game (the earliest of equals)."""
+        """(game, points) of a player's highest-scoring game (of equals, the first in the
+        server's rating order)."""
         row = await self._db.fetchone(
             "SELECT table_id, points FROM results WHERE guild_id = ? AND user_id = ?"
-            " ORDER BY points DESC, table_id LIMIT 1",
+            " ORDER BY points DESC, rating_order LIMIT 1",
             (guild_id, user_id),
         )
         return None if row is None else (int(row[0]), int(row[1]))
@@ -131,17 +132,17 @@ class History(Store):
         )
 
     async def player_games(self, guild_id: int, user_id: int, *, limit: int) -> list[PlayerGame]:
-        """A player's newest finished games with their seats and game JSON (only those two
-        parts of each document are handed out)."""
+        """A player's newest finished games (the last in the server's rating order) with
+        their seats and game JSON (only those two parts of each document are handed out)."""
         # The newest games are picked first, then only their documents are read (SQLite
         # works out a result's columns before it sorts).
         seats = self._db.dialect.json_text("t.document", "seats")
         game = self._db.dialect.json_text("t.document", "game")
         rows = await self._db.fetchall(
             f"SELECT r.table_id, r.place, r.left_early, {seats}, {game}"
-            " FROM (SELECT table_id, place, left_early"
-            " FROM results WHERE guild_id = ? AND user_id = ? ORDER BY table_id DESC LIMIT ?)"
-            " AS r JOIN tables AS t ON t.id = r.table_id ORDER BY r.table_id DESC",
+            " FROM (SELECT table_id, place, left_early, rating_order FROM results"
+            " WHERE guild_id = ? AND user_id = ? ORDER BY rating_order DESC LIMIT ?)"
+            " AS r JOIN tables AS t ON t.id = r.table_id ORDER BY r.rating_order DESC",
             (guild_id, user_id, limit),
         )
         return [PlayerGame(r[0], r[1], bool(r[2]), r[3], r[4]) for r in rows]

@@ -113,11 +113,12 @@ class Results(Store):
     async def rating_history(
         self, guild_id: int, user_id: int, preset: str | None = None
     ) -> list[RatingPoint]:
-        """A player's shown rating after each rated game, oldest first, overall or in
-        `preset` (the stats chart's points)."""
+        """A player's shown rating after each rated game, in the server's rating order (each
+        point's change is its rating less the one before), overall or in `preset` (the stats
+        chart's points; the last is their rating now)."""
         rows = await self._db.fetchall(
             "SELECT table_id, rating, change FROM rating_history WHERE guild_id = ?"
-            " AND user_id = ? AND preset = ? ORDER BY finished_at, table_id",
+            " AND user_id = ? AND preset = ? ORDER BY rating_order",
             (guild_id, user_id, OVERALL if preset is None else preset),
         )
         return [RatingPoint(int(r[0]), int(r[1]), int(r[2])) for r in rows]
@@ -147,10 +148,11 @@ class Results(Store):
         return PlayerRating(rating=rating, games=games, rank=rank, ranked=ranked)
 
     async def last_game_of(self, guild_id: int, user_id: int) -> int | None:
-        """The table id of the last game ``user_id`` finished (or left) in this server."""
+        """The table id of the last game ``user_id`` finished (or left) in this server, in its
+        rating order."""
         row = await self._db.fetchone(
             "SELECT table_id FROM results WHERE guild_id = ? AND user_id = ?"
-            " ORDER BY finished_at DESC, table_id DESC LIMIT 1",
+            " ORDER BY rating_order DESC LIMIT 1",
             (guild_id, user_id),
         )
         return None if row is None else int(row[0])

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from bot.storage.connection import Connection
-from bot.storage.ratings import add_ratings
+from bot.storage.replay import add_rating_order, add_ratings
 
 Migration = str | Callable[[Connection], Awaitable[None]]
 
@@ -89,6 +89,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     );
     INSERT INTO rest_budget (id, tokens, at) VALUES (1, 0, 0)
     """,
+    # The rating order (docs/ratings.md): each stored game's place in its server's order, in
+    # which the past is rated again.
+    add_rating_order,
     # The outbox (bot/storage/outbox.py): the channel posts a change requires, stored with it
     # and deleted once posted. A post is its table, its change's version and its place there.
     """

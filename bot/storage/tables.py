@@ -336,11 +336,20 @@ class Tables(Outbox):
         now: float,
     ) -> None:
         """A finished game's results, one row a seat (in seat order), and their ratings: called
-        inside `save_table`'s transaction, so a result is never stored without its rating."""
+        inside `save_table`'s transaction, so a result is never stored without its rating. The
+        results carry the game's place in its server's rating order, which rating it fixed."""
+        order = await rate_game(
+            db,
+            guild_id=table.guild_id,
+            table_id=table.id,
+            preset=preset,
+            finished_at=now,
+            results=results,
+        )
         await db.executemany(
             "INSERT INTO results (table_id, seat, guild_id, user_id, preset, place, players,"
-            " points, bids_made, hands_played, left_early, removed, finished_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " points, bids_made, hands_played, left_early, removed, finished_at, rating_order)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
                     table.id,
@@ -356,17 +365,10 @@ class Tables(Outbox):
                     int(result.left_early),
                     int(result.removed),
                     now,
+                    order,
                 )
                 for seat, result in enumerate(results)
             ],
-        )
-        await rate_game(
-            db,
-            guild_id=table.guild_id,
-            table_id=table.id,
-            preset=preset,
-            finished_at=now,
-            results=results,
         )
 
     async def _append_events(

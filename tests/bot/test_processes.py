@@ -17,6 +17,7 @@ from standin.driver import Person
 from standin.server import StandIn
 from standin.testing import BotProcess
 from standin.world import Message, Revision, utcnow
+from tests.test_rating_order import assert_one_order
 from tools.simulated_people import game_over, my_turn_controls, open_table, take_turn
 
 SHARDS = 2
@@ -213,6 +214,15 @@ async def test_two_processes_play_twenty_tables_through_a_sigkill(
         for lobby_id in lobbies:
             kinds = Counter(e.kind for e in await database.events(lobby_id))
             assert kinds["expired"] == 1, (lobby_id, kinds)
+        # Each server's games, finished by both processes, took one place each in its order.
+        for guild in guilds:
+            orders = await database._db.fetchall(
+                "SELECT rating_order FROM results WHERE guild_id = ? AND seat = 0"
+                " ORDER BY rating_order",
+                (guild.id,),
+            )
+            assert [row[0] for row in orders] == list(range(1, TABLES // SHARDS + 1))
+            await assert_one_order(database, guild.id)
     finally:
         await database.close()
     # Nothing a person was shown as done is lost (a click in flight at the kill may be stored
