@@ -1,16 +1,17 @@
 """The stand-in's login and application routes: where the gateway is, the bot's user and
-application, users and members it looks up, DMs it opens, and the application commands it
-registers (`ApplicationHandlers`, a part of `StandIn`)."""
+application, users and members it looks up, DMs it opens, the application commands it
+registers and the invocations of them Discord refuses (`ApplicationHandlers`, a part of
+`StandIn`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from standin import payloads
+from standin import invocations, payloads
 from standin.base import StandInBase
 from standin.rest import JSON, ApiError, Request, unknown
 from standin.shards import recommended_shards
-from standin.world import Channel, User
+from standin.world import Channel, Interaction, User
 
 
 class ApplicationHandlers(StandInBase):
@@ -106,11 +107,39 @@ class ApplicationHandlers(StandInBase):
         key = (str(req.body["name"]), int(req.body.get("type") or 1))
         return 200, payloads.command(stored[key], self.application_id, scope)
 
-    def find_command(self, name: str, channel: Channel) -> JSON:
-        """The registered chat-input command `name` usable in `channel` (guild first)."""
+    def _scopes(self, channel: Channel) -> list[dict[tuple[str, int], JSON]]:
+        """The registrations that reach `channel`: its guild's first, then the global ones."""
         scopes = [channel.guild.id, None] if channel.guild else [None]
-        for scope in scopes:
-            found = self.commands.get(scope, {}).get((name, 1))
+        return [self.commands.get(scope, {}) for scope in scopes]
+
+    def find_command(self, name: str, channel: Channel) -> JSON:
+        """The registered chat-input command `name` that reaches `channel` (guild first),
+        whether or not Discord offers it there (`invocations.offered_in`)."""
+        for stored in self._scopes(channel):
+            found = stored.get((name, 1))
             if found is not None:
                 return found
         raise LookupError(f"the bot registered no slash command /{name}")
+
+    def _check_invocation(self, inter: Interaction) -> None:
+        """Refuse (`InvocationRefused`) a slash command or an autocomplete interaction that
+        Discord would not pass on to the bot, checked against the command it names by id."""
+        if inter.type not in (2, 4):
+            return
+        data = inter.data
+        command = next(
+            (
+                c
+                for stored in self._scopes(inter.channel)
+                for c in stored.values()
+                if str(c["id"]) == str(data.get("id")) and c.get("type", 1) == 1
+            ),
+            None,
+        )
+        if command is None:
+            raise invocations.InvocationRefused(
+                str(data.get("name")), "data.id", "unknown application command", code=10063
+            )
+        invocations.check_invocation(
+            command, data, inter.channel, self.world, autocomplete=inter.type == 4
+        )

@@ -118,6 +118,19 @@ class InteractionResult:
         return self.reply
 
 
+def _option_type(value: Any) -> int:
+    """The option type a value not declared by the command would be sent as."""
+    if isinstance(value, bool):
+        return 5
+    if isinstance(value, int):
+        return 4
+    if isinstance(value, float):
+        return 10
+    if isinstance(value, Person | User):
+        return 6
+    return 7 if isinstance(value, Channel) else 3
+
+
 def _as_message(standin: StandIn, message: Message | int) -> Message:
     if isinstance(message, Message):
         return message
@@ -169,7 +182,10 @@ class Person:
     async def slash(
         self, channel: Channel, command: str, *, timeout: float | None = None, **options: Any
     ) -> InteractionResult:
-        """Run `/command` ("ohhell start": a command and its subcommand path) in `channel`."""
+        """Run `/command` ("ohhell start": a command and its subcommand path) in `channel` with
+        `options` (a person, user or channel for those options, other values as sent). What
+        Discord would refuse raises `InvocationRefused` (standin.invocations), unseen by the
+        bot."""
         data = self._command_data(channel, command, options, focused=None)
         return await self._interact(2, channel, data, None, timeout)
 
@@ -190,6 +206,8 @@ class Person:
     def _command_data(
         self, channel: Channel, command: str, options: dict[str, Any], *, focused: str | None
     ) -> JSON:
+        """What the client sends for `/command` with `options`, as given: Discord checks it
+        against the registered command (`standin.invocations`) before the bot sees it."""
         if channel.guild is not None and self.user.id not in channel.guild.members:
             raise DriverError(f"{self.name} is not a member of {channel.guild.name}")
         words = command.split()
@@ -201,21 +219,16 @@ class Person:
         data: JSON = {"id": str(spec["id"]), "name": spec["name"], "type": 1}
         declared = list(spec.get("options") or [])
         container = data
-        for word in words[1:]:
-            sub = next((o for o in declared if o["name"] == word and o["type"] in (1, 2)), None)
-            if sub is None:
-                raise DriverError(
-                    f"/{command}: {word!r} is no subcommand of the registered command"
-                )
-            node: JSON = {"name": word, "type": sub["type"], "options": []}
+        for depth, word in enumerate(words[1:], start=2):
+            sub = next((o for o in declared if o["name"] == word), None)
+            # A word the command does not declare goes as a subcommand all the same (a group
+            # but for the last word), for Discord to refuse.
+            kind = sub["type"] if sub is not None else (1 if depth == len(words) else 2)
+            node: JSON = {"name": word, "type": kind, "options": []}
             container["options"] = [node]
             container = node
-            declared = list(sub.get("options") or [])
-        if any(o["type"] in (1, 2) for o in declared):
-            raise DriverError(f"/{command} needs a subcommand")
-        container["options"] = self._options(
-            command, declared, options, resolved, channel, focused=focused
-        )
+            declared = list((sub or {}).get("options") or [])
+        container["options"] = self._options(declared, options, resolved, channel, focused)
         if channel.guild is not None:
             data["guild_id"] = str(channel.guild.id)
         if resolved:
@@ -224,61 +237,37 @@ class Person:
 
     def _options(
         self,
-        command: str,
         declared: list[JSON],
         given: dict[str, Any],
         resolved: JSON,
         channel: Channel,
-        *,
-        focused: str | None = None,
+        focused: str | None,
     ) -> list[JSON]:
-        names = {o["name"] for o in declared}
+        names = {o["name"]: o for o in declared}
         # Python keywords cannot hold a hyphen: max_cards= stands for the option "max-cards".
         given = {
             k if k in names or k.replace("_", "-") not in names else k.replace("_", "-"): v
             for k, v in given.items()
         }
-        if focused is not None and focused not in names:
-            raise DriverError(f"/{command} has no option {focused!r}")
-        unknown = set(given) - names
-        if unknown:
-            raise DriverError(f"/{command} has no option {sorted(unknown)}; it has {sorted(names)}")
+        if focused is not None:
+            given.setdefault(focused, "")
         out = []
-        for option in declared:
-            name = option["name"]
+        for name, value in given.items():
+            kind = names[name]["type"] if name in names else _option_type(value)
+            option: JSON = {"name": name, "type": kind}
             if name == focused:
-                if not option.get("autocomplete"):
-                    raise DriverError(f"/{command}: option {name!r} has no autocomplete")
-                partial = str(given.get(name, ""))
-                typed = {"name": name, "type": option["type"], "value": partial}
-                out.append({**typed, "focused": True})
-                continue
-            if name not in given:
-                if option.get("required") and focused is None:
-                    raise DriverError(f"/{command}: option {name!r} is required")
-                continue
-            value = self._option_value(option, given[name], resolved, channel)
-            choices = option.get("choices")
-            if choices and value not in [c["value"] for c in choices]:
-                raise DriverError(f"/{command}: {name}={value!r} is not one of its choices")
-            out.append({"name": name, "type": option["type"], "value": value})
+                option.update(value=str(value), focused=True)
+            else:
+                option["value"] = self._option_value(kind, value, resolved, channel)
+            out.append(option)
         return out
 
-    def _option_value(self, option: JSON, value: Any, resolved: JSON, channel: Channel) -> Any:
-        kind = option["type"]
+    def _option_value(self, kind: int, value: Any, resolved: JSON, channel: Channel) -> Any:
+        """An option's value as the client sends it: a person, a user or a channel as its id
+        (and its resolved data); anything else as given."""
         world = self.standin.world
-        if kind == 3:
-            return str(value)
-        if kind == 4:
-            return int(value)
-        if kind == 5:
-            return bool(value)
-        if kind == 10:
-            return float(value)
-        if kind in (6, 9):
-            target = value.user if isinstance(value, Person) else value
-            if not isinstance(target, User):
-                raise DriverError(f"option {option['name']!r} wants a person or a user")
+        target = value.user if isinstance(value, Person) else value
+        if kind in (6, 9) and isinstance(target, User):
             resolved.setdefault("users", {})[str(target.id)] = payloads.user(target)
             guild = channel.guild
             if guild is not None and target.id in guild.members:
@@ -286,14 +275,12 @@ class Person:
                 member["permissions"] = str(int(TEXT_PERMISSIONS))
                 resolved.setdefault("members", {})[str(target.id)] = member
             return str(target.id)
-        if kind == 7:
-            if not isinstance(value, Channel):
-                raise DriverError(f"option {option['name']!r} wants a channel")
+        if kind == 7 and isinstance(value, Channel):
             body = payloads.channel(value, world)
             body["permissions"] = "0"
             resolved.setdefault("channels", {})[str(value.id)] = body
             return str(value.id)
-        raise DriverError(f"option type {kind} is not supported by the driver")
+        return value
 
     async def click(
         self, message: Message | int, custom_id: str, *, timeout: float | None = None

@@ -8,7 +8,7 @@ import contextlib
 import json
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
@@ -62,6 +62,11 @@ class Gateway(StandInBase):
     sessions: list[GatewaySession]
     sessions_started: int
     _resumable: dict[str, GatewaySession]
+
+    # Defined by the application handlers (the commands the bot registered).
+    if TYPE_CHECKING:
+
+        def _check_invocation(self, inter: Interaction) -> None: ...
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
@@ -223,7 +228,9 @@ class Gateway(StandInBase):
 
     async def deliver_interaction(self, interaction: Interaction) -> bool:
         """INTERACTION_CREATE to the newest ready session of the channel's shard (a DM's:
-        shard 0), as Discord delivers each interaction to one session."""
+        shard 0), as Discord delivers each interaction to one session. A slash command that
+        Discord would refuse raises `InvocationRefused` and reaches no one."""
+        self._check_invocation(interaction)
         self.interactions[interaction.id] = interaction
         self._tokens[interaction.token] = interaction
         guild = interaction.channel.guild

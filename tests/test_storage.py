@@ -21,6 +21,7 @@ from bot.storage import (
     VersionConflict,
 )
 from bot.storage.backends import sqlite_path
+from bot.storage.rows import MAX_ID
 from bot.storage.tables import TableChange, changed_payload, read_changed
 from tests.databases import execute
 
@@ -195,6 +196,17 @@ async def test_a_corrupt_document_raises_a_clear_error(db: Database) -> None:
         await raw.execute("UPDATE tables SET document = '{not json' WHERE id = ?", (table.id,))
     with pytest.raises(CorruptRow, match=f"table #{table.id}"):
         await db.load_table(table.id)
+
+
+async def test_an_id_no_table_can_have_is_no_table_and_no_query(db: Database) -> None:
+    table = await new_table(db)
+    await db.save_table(table, document={}, status=TableStatus.FINISHED)
+    assert await db.finished_game(1, table.id) is not None
+    for number in (MAX_ID, MAX_ID + 1, 2**64, 2**70, 0, -1, -(2**63) - 1):
+        with pytest.raises(KeyError):
+            await db.load_table(number)
+        assert await db.finished_game(1, number) is None, number
+    assert (await db.load_table(table.id)).version == table.version + 1
 
 
 async def finish(db: Database, channel_id: int, preset: str, places: dict[int, int]) -> None:

@@ -20,7 +20,7 @@ from bot.engine.records import record_from_game
 from bot.service.errors import Refused
 from bot.service.seat_views import card_order
 from bot.service.turns import decode_game, load_document, run_in_thread
-from bot.storage import Database, TableStatus
+from bot.storage import Database, TableRow, TableStatus
 from bot.storage import Event as StoredEvent
 
 MIN_COST = 0.5
@@ -196,7 +196,7 @@ class ReviewService:
         holder: str,
     ) -> Review:
         try:
-            row = await self.db.load_table(table_id) if table_id > 0 else None
+            row: TableRow | None = await self.db.load_table(table_id)
         except KeyError:
             row = None
         if row is None or row.guild_id != guild_id:

@@ -8,7 +8,13 @@ from dataclasses import dataclass
 
 from bot.storage.base import Store
 from bot.storage.ratings import COMPUTER_IDS
-from bot.storage.rows import TABLE_COLUMNS, TableRow, TableStatus, row_to_table
+from bot.storage.rows import (
+    TABLE_COLUMNS,
+    TableRow,
+    TableStatus,
+    possible_table_id,
+    row_to_table,
+)
 
 
 @dataclass(frozen=True)
@@ -78,7 +84,9 @@ class History(Store):
 
     async def finished_game(self, guild_id: int, table_id: int) -> TableRow | None:
         """A finished game of this server, or None (another server's game, an open or a
-        cancelled table, no such table: all the same to the caller)."""
+        cancelled table, no such table, an id no table can have: all the same to the caller)."""
+        if not possible_table_id(table_id):
+            return None
         row = await self._db.fetchone(
             f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ? AND guild_id = ? AND status = ?",
             (table_id, guild_id, _FINISHED),

@@ -155,6 +155,17 @@ class Leaderboard:
     """The caller's games when they have played fewer than `min_games` (not ranked yet)."""
 
 
+MAX_ID = 2**63 - 1
+"""The largest integer an id column holds (SQLite's INTEGER, PostgreSQL's BIGINT): a larger one
+as a query's parameter raises OverflowError, from sqlite3 and asyncpg alike."""
+
+
+def possible_table_id(number: int) -> bool:
+    """Whether a table could have this id: tables are numbered from 1, up to `MAX_ID`. Any
+    other number a person gives is no table, known without a query."""
+    return 1 <= number <= MAX_ID
+
+
 TABLE_COLUMNS = (
     "id, guild_id, channel_id, message_id, host_id, status, preset, document, version,"
     " created_at, updated_at, due_at"

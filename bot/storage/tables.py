@@ -22,6 +22,7 @@ from bot.storage.rows import (
     TableStatus,
     VersionConflict,
     dumps,
+    possible_table_id,
     row_to_table,
 )
 
@@ -144,7 +145,10 @@ class Tables(Outbox):
         is still the stored version, it is what comes back, and the document (the largest
         column, decoded from JSON) is neither read nor decoded again. Every save moves the
         version on, so an equal version is an equal row, but for the deadline: claiming and
-        postponing one (`Deadlines`) moves `due_at` alone, so it is read with the version."""
+        postponing one (`Deadlines`) moves `due_at` alone, so it is read with the version.
+        No table (KeyError) for an id no table can have (`possible_table_id`)."""
+        if not possible_table_id(table_id):
+            raise KeyError(table_id)
         self.table_loads += 1
         if known is not None:
             current = await self._db.fetchone(

@@ -96,7 +96,10 @@ class SampleBot(discord.Client):
         self.last_interaction: discord.Interaction | None = None
         self.seen: list[discord.Message] = []
         """Every MESSAGE_CREATE the bot received, its own included."""
+        self.options_seen: dict[str, Any] | None = None
+        """The options of the last /sample options (users and channels as their ids)."""
         self.tree.add_command(build_group(self))
+        self.tree.add_command(build_guild_only())
 
     async def on_message(self, message: discord.Message) -> None:
         self.seen.append(message)
@@ -201,6 +204,36 @@ def build_group(bot: SampleBot) -> app_commands.Group:
     async def deal(interaction: discord.Interaction, cards: app_commands.Range[int, 1, 13]) -> None:
         await interaction.response.send_message(f"dealing {cards}", ephemeral=True)
 
+    @group.command(name="options", description="Options of every kind Discord checks")
+    @app_commands.choices(
+        colour=[app_commands.Choice(name=c, value=c) for c in ("red", "blue")],
+    )
+    async def options(
+        interaction: discord.Interaction,
+        count: app_commands.Range[int, 1, 13],
+        colour: str | None = None,
+        ratio: app_commands.Range[float, 0.0, 1.0] | None = None,
+        word: app_commands.Range[str, 2, 5] | None = None,
+        note: str | None = None,
+        big: int | None = None,
+        flag: bool | None = None,
+        where: discord.TextChannel | None = None,
+        who: discord.User | None = None,
+    ) -> None:
+        given: dict[str, Any] = {
+            "count": count,
+            "colour": colour,
+            "ratio": ratio,
+            "word": word,
+            "note": note,
+            "big": big,
+            "flag": flag,
+            "where": where and where.id,
+            "who": who and who.id,
+        }
+        bot.options_seen = {k: v for k, v in given.items() if v is not None}
+        await interaction.response.send_message("options", ephemeral=True)
+
     @group.command(name="ask", description="Show a modal")
     async def ask(interaction: discord.Interaction) -> None:
         await interaction.response.send_modal(Ask())
@@ -240,6 +273,15 @@ def build_group(bot: SampleBot) -> app_commands.Group:
         await interaction.response.send_message("opened", ephemeral=True)
 
     return group
+
+
+def build_guild_only() -> app_commands.Command[Any, ..., None]:
+    @app_commands.command(name="here", description="A command only offered in a server")
+    @app_commands.guild_only()
+    async def here(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("here", ephemeral=True)
+
+    return here
 
 
 async def main() -> None:

@@ -51,7 +51,7 @@ async def test_commands_are_registered_with_their_subcommands(
     subcommands = {o["name"] for o in command["options"]}
     assert {"hello", "slowly", "panel", "dm", "late", "badid"} <= subcommands
     fetched = await sample.tree.fetch_commands(guild=discord.Object(standin.guild.id))
-    assert [c.name for c in fetched] == ["sample"]
+    assert [c.name for c in fetched] == ["sample", "here"]
     assert fetched[0].id == int(command["id"])
 
 
