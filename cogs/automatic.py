@@ -49,6 +49,9 @@ class AutomaticMoves:
         """Seconds between looks for deadlines set elsewhere: only when other processes share
         the database (one process alone is told of every change)."""
         self._steppers: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+        """Tables whose stepper must look again before it stops: asked to move on while it
+        was publishing an outcome older than the change that asked."""
         self._scheduler: asyncio.Task[None] | None = None
 
     def tables(self) -> set[int]:
@@ -59,6 +62,7 @@ class AutomaticMoves:
         """Make automatic moves (computers, forced cards) until people must act."""
         running = self._steppers.get(table_id)
         if running is not None and not running.done():
+            self._again.add(table_id)
             return
         task = self._spawn(self._step_until_people(table_id))
         self._steppers[table_id] = task
@@ -69,8 +73,16 @@ class AutomaticMoves:
         )
 
     async def _step_until_people(self, table_id: int) -> None:
+        try:
+            await self._steps(table_id)
+        finally:
+            self._again.discard(table_id)
+
+    async def _steps(self, table_id: int) -> None:
         failures = 0
         while True:
+            # A change stored from here on asks again (`move_on`): this loop looks once more.
+            self._again.discard(table_id)
             try:
                 outcome = await self.service.step(table_id)
             except (Refused, CorruptRow) as error:
@@ -89,13 +101,14 @@ class AutomaticMoves:
                 await asyncio.sleep(STEP_RETRY * 2 ** (failures - 1))
                 continue
             failures = 0
-            if outcome is None:
-                return
-            await self._publish(outcome)
-            if not outcome.automatic:
+            if outcome is not None:
+                await self._publish(outcome)
+                if outcome.automatic:
+                    if self.computer_delay:
+                        await asyncio.sleep(self.computer_delay)
+                    continue
+            if table_id not in self._again:
                 return  # people must act now: no need to ask the service again
-            if self.computer_delay:
-                await asyncio.sleep(self.computer_delay)
 
     @property
     def scheduling(self) -> bool:
