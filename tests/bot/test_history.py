@@ -183,7 +183,7 @@ async def test_the_standings_go_out_without_the_chart_when_it_cannot_be_drawn(
         async def broken_worker(function: Any, *args: Any) -> Any:
             raise RuntimeError("the worker process died")
 
-        bot.tables.run_blocking = broken_worker
+        bot.tables.posts.run_blocking = broken_worker
         ann, bob, cat = (standin.person(n) for n in ("Ann", "Bob", "Cat"))
         table, table_id = await open_table(standin, [ann, bob, cat], preset="classic", max_cards=1)
         await ann.click(table, f"oh:start:{table_id}")
@@ -192,7 +192,7 @@ async def test_the_standings_go_out_without_the_chart_when_it_cannot_be_drawn(
         standings = [m for m in ann.visible_messages(standin.channel) if "Game over" in m.content]
         assert len(standings) == 1 and f"Game #{table_id}" in standings[0].content
         assert standings[0].attachments == []
-        assert "the score chart could not be added" in caplog.text
+        assert "the score chart could not be drawn" in caplog.text
 
 
 async def test_the_chart_is_drawn_in_a_worker_process(standin: StandIn, database_url: str) -> None:
