@@ -82,12 +82,7 @@ async def build(
         decide=decide or decide_in_worker,
         run_blocking=run_blocking,
         clock=clock.now,
-        lobby_timeout=settings.lobby_timeout,
-        abandon_after=settings.abandon_after,
-        grace=settings.deadline_grace,
-        ping_after=settings.turn_ping_after,
-        min_games=settings.leaderboard_min_games,
-        several_processes=settings.several_processes,
+        settings=settings,
     )
     from bot.ai import review
 

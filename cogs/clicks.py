@@ -82,7 +82,7 @@ class TableController(Presenter):
         elif kind in ("rules", "rulepg"):
             await self._require_host(t, interaction)
             page = (whole_number(click.arg) or 0) if kind == "rulepg" else 0
-            rendered = render.rules_editor(t, await service.settings(t), page)
+            rendered = render.rules_editor(t, await service.rules(t), page)
             if kind == "rules":
                 await interaction.response.send_message(**rendered.send_kwargs(), ephemeral=True)
             else:
@@ -95,7 +95,7 @@ class TableController(Presenter):
             )
             with self.committed(outcome, publish=False, move_on=False):
                 page = next((i for i, fs in enumerate(render.RULE_PAGES) if field in fs), 0)
-                rendered = render.rules_editor(t, await service.settings(t), page)
+                rendered = render.rules_editor(t, await service.rules(t), page)
                 await interaction.response.edit_message(**rendered.kwargs())
                 self.schedule_table_edit(t)
         elif kind == "start":

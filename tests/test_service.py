@@ -169,7 +169,7 @@ async def test_refusals_change_nothing(service: TableService) -> None:
     assert (await service.db.load_table(table_id)).version == game_version
     # A refused click leaves the decoded game cached for the next one (no replay).
     assert service.cached_tables() >= {table_id}
-    assert service._games[table_id][0] == game_version
+    assert service.session._games[table_id][0] == game_version
 
 
 async def test_clicks_on_a_closed_table_leave_nothing_of_it_in_memory(
@@ -341,8 +341,8 @@ async def test_a_table_saved_before_deadlines_existed_gets_them_without_expiring
     clock.now = (await service.db.load_table(t)).updated_at + 5
     await service.allow_grace()
     row = await service.db.load_table(t)
-    assert row.due_at == clock.now + service.grace
-    clock.now += service.grace
+    assert row.due_at == clock.now + service.session.settings.deadline_grace
+    clock.now += service.session.settings.deadline_grace
     outcome = await service.tick(t)  # the turn timer, started at restart, is halfway
     assert outcome is not None and outcome.nudge and not outcome.posts
     view = await service.table_view(t)
@@ -402,7 +402,7 @@ async def test_a_table_that_does_not_exist_is_refused_as_gone(service: TableServ
     unexpected KeyError."""
     for read in (
         service.table_view,
-        service.settings,
+        service.rules,
         service.dm_refs,
         service.newest,
         lambda t: service.rematch(t, ANN),
@@ -427,11 +427,12 @@ async def test_a_table_whose_game_does_not_load_does_not_stop_the_start_up_grace
     other = await service.open_table(
         guild_id=GUILD, channel_id=CHANNEL + 1, user_id=BOB, name="Bob", settings={}
     )
-    clock.now += service.lobby_timeout + 5  # the other table's lobby expired while down
+    # The other table's lobby expired while the bot was down.
+    clock.now += service.session.settings.lobby_timeout + 5
     assert await service.allow_grace() == 1
     assert await service.db.load_table(t) == broken  # the corrupt row: nothing changed
     lobby = await service.db.load_table(other.table.table_id)
-    assert lobby.due_at == clock.now + service.grace
+    assert lobby.due_at == clock.now + service.session.settings.deadline_grace
 
 
 async def test_a_hand_dm_or_table_message_stored_after_the_table_closed_leaves_nothing_in_memory(

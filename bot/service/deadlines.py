@@ -7,7 +7,7 @@ import contextlib
 from bot.engine import Bid, EngineError
 from bot.service.document import ClosedReason, TableDocument
 from bot.service.errors import Refused, TableGone
-from bot.service.session import Session
+from bot.service.session import Change, Session
 from bot.service.turns import decode_game, hand_to_computer, load_document, play_forced_cards
 from bot.service.views import Notice, Outcome
 from bot.storage import CorruptRow, TableRow, TableStatus, VersionConflict
@@ -18,42 +18,47 @@ DEADLINE_LEASE = 30.0
 deadline falls due again then, for any process."""
 
 
-class Deadlines(Session):
+class Deadlines:
     """Turn timers, nudges, lobby expiry and abandonment, handled once each from the database."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
 
     async def next_due(self) -> tuple[int, float] | None:
         """The table whose deadline comes first, and when."""
-        return await self.db.next_due()
+        return await self.session.db.next_due()
 
     async def claim(self, table_id: int, due_at: float) -> float | None:
         """Take a due deadline before handling it (`tick`), so that of several bot processes
         on one database only one handles it: when the claim's lease ends. None: another took
         it first."""
-        until = self.clock() + DEADLINE_LEASE
-        return until if await self.db.claim_due(table_id, due_at, until) else None
+        until = self.session.clock() + DEADLINE_LEASE
+        return until if await self.session.db.claim_due(table_id, due_at, until) else None
 
     async def postpone(self, table_id: int, claimed: float, seconds: float) -> None:
         """A claimed deadline that could not be handled: due again in `seconds`, unless a
         change saved meanwhile set another."""
-        await self.db.postpone(table_id, claimed, self.clock() + seconds)
+        await self.session.db.postpone(table_id, claimed, self.session.clock() + seconds)
 
     async def allow_grace(self) -> int:
         """At start-up: deadlines that passed while the bot was down fall due again after the
         grace period, in their order, so nobody loses a turn to the bot's own downtime.
         Returns how many tables were given grace."""
-        now = self.clock()
-        overdue = await self.db.due_before(now + self.grace)
+        now = self.session.clock()
+        overdue = await self.session.db.due_before(now + self.session.settings.deadline_grace)
         position = {table_id: index for index, (table_id, _) in enumerate(overdue)}
-        for table_id in await self.db.open_table_ids():
-            async with self._lock(table_id):
+        for table_id in await self.session.db.open_table_ids():
+            async with self.session.lock(table_id):
                 try:
-                    row = await self._open_row(table_id)
+                    row = await self.session.open_row(table_id)
                     document = load_document(row)
                 except (Refused, CorruptRow):
                     continue
                 if table_id in position:
                     # A thousandth of a second apart: handled in the order they fell due.
-                    document.grace_until = now + self.grace + position[table_id] / 1000
+                    document.grace_until = (
+                        now + self.session.settings.deadline_grace + position[table_id] / 1000
+                    )
                 elif row.due_at is not None:
                     continue
                 else:
@@ -61,22 +66,22 @@ class Deadlines(Session):
                     # does not load is a corrupt row, left as it is like the others above:
                     # one bad table must not keep every other from its grace (the scheduler
                     # starts only after this).
-                    document.grace_until = now + self.grace
+                    document.grace_until = now + self.session.settings.deadline_grace
                     if row.status is TableStatus.PLAYING and document.game is not None:
                         try:
                             game = decode_game(row, document)
                         except CorruptRow:
                             continue
-                        self._sync_turn(document, game)
+                        self.session.sync_turn(document, game)
                 try:
-                    await self.db.save_table(
+                    await self.session.db.save_table(
                         row,
                         document=document.model_dump(),
-                        due_at=self._due_at(document, row.status),
+                        due_at=self.session.due_at(document, row.status),
                     )
                 except VersionConflict:
                     continue
-        self.due_changed.set()
+        self.session.due_changed.set()
         return len(overdue)
 
     async def tick(self, table_id: int) -> Outcome | None:
@@ -86,29 +91,39 @@ class Deadlines(Session):
         Another bot process may store a change between the load and the save (a hand DM's id,
         a click): what is due is then looked at again on the newer state, as for a person's
         action (`Playing.act`), instead of failing the scheduler's look."""
-        return await self._on_newest(lambda: self._tick_once(table_id))
+        return await self.session.on_newest(lambda: self._tick_once(table_id))
 
     async def _tick_once(self, table_id: int) -> Outcome | None:
-        async with self._lock(table_id):
+        async with self.session.lock(table_id):
             try:
-                row = await self._open_row(table_id)
+                row = await self.session.open_row(table_id)
                 document = load_document(row)
             except TableGone:
                 return None
-            now = self.clock()
+            now = self.session.clock()
             if now < document.grace_until:
                 await self._reschedule(row, document)
                 return None
             if row.status is TableStatus.LOBBY:
-                if self.lobby_timeout > 0 and now >= document.last_activity + self.lobby_timeout:
+                if (
+                    self.session.settings.lobby_timeout > 0
+                    and now >= document.last_activity + self.session.settings.lobby_timeout
+                ):
                     return await self._close(
-                        row, document, ClosedReason(kind="expired", after=self.lobby_timeout)
+                        row,
+                        document,
+                        ClosedReason(kind="expired", after=self.session.settings.lobby_timeout),
                     )
                 await self._reschedule(row, document)
                 return None
-            if self.abandon_after > 0 and now >= document.last_activity + self.abandon_after:
+            if (
+                self.session.settings.abandon_after > 0
+                and now >= document.last_activity + self.session.settings.abandon_after
+            ):
                 return await self._close(
-                    row, document, ClosedReason(kind="abandoned", after=self.abandon_after)
+                    row,
+                    document,
+                    ClosedReason(kind="abandoned", after=self.session.settings.abandon_after),
                 )
             turn = document.turn
             if turn is None or document.paused or document.game is None:
@@ -117,22 +132,25 @@ class Deadlines(Session):
             if turn.deadline is None or now < turn.deadline:
                 if not turn.nudged and now >= turn.nudge_at:
                     turn.nudged = True
-                    outcome = await self._save(row, document, [])
-                    outcome.nudge = tuple(
-                        uid for s in turn.waiting if (uid := document.seats[s].user_id) is not None
+                    saved = await self.session.save(row, document, Change())
+                    return saved.outcome(
+                        nudge=tuple(
+                            uid
+                            for s in turn.waiting
+                            if (uid := document.seats[s].user_id) is not None
+                        )
                     )
-                    return outcome
                 await self._reschedule(row, document)
                 return None
             seat = turn.waiting[0]
             game_json = document.game
             version = row.version
-        action = await self._run_blocking(
-            self._decide, game_json, seat, "normal", document.seed + version
+        action = await self.session.run_blocking(
+            self.session.decide, game_json, seat, "normal", document.seed + version
         )
-        async with self._lock(table_id):
+        async with self.session.lock(table_id):
             try:
-                row, document, game = await self._playing(table_id)
+                row, document, game = await self.session.playing_row(table_id)
             except TableGone:
                 return None  # closed while the move was decided: nothing is due any more
             if row.version != version:
@@ -140,7 +158,7 @@ class Deadlines(Session):
                 # again at once, not when the claim's lease runs out.
                 await self._reschedule(row, document, at_once=True)
                 return None
-            before = self._hands_before(row, document, game)
+            before = self.session.hands_before(row, document, game)
             try:
                 events = game.apply(seat, action)
             except EngineError:
@@ -158,7 +176,9 @@ class Deadlines(Session):
                 hand_to_computer(person, "timeout")
                 lines.append(Notice("computer_plays_for", {"name": person.name}))
             events += play_forced_cards(document, game)
-            return await self._commit_game(row, document, game, events, None, before, notices=lines)
+            return await self.session.commit_game(
+                row, document, game, events, None, before, notices=lines
+            )
 
     async def _reschedule(
         self, row: TableRow, document: TableDocument, *, at_once: bool = False
@@ -166,24 +186,21 @@ class Deadlines(Session):
         """Nothing is due after all (e.g. a deadline moved): store the right next deadline.
         `at_once`: a deadline that has passed stays due now (the table moved while it was being
         handled) instead of a little later."""
-        due = self._due_at(document, row.status)
-        if not at_once and due is not None and due <= self.clock():
+        due = self.session.due_at(document, row.status)
+        if not at_once and due is not None and due <= self.session.clock():
             # Due by the document, but nothing to do: look again a little later, not in a loop.
-            due = self.clock() + 1
+            due = self.session.clock() + 1
         if due != row.due_at:
             with contextlib.suppress(VersionConflict):
-                await self.db.save_table(row, document=row.document, due_at=due)
-        self.due_changed.set()
+                await self.session.db.save_table(row, document=row.document, due_at=due)
+        self.session.due_changed.set()
 
     async def _close(self, row: TableRow, document: TableDocument, reason: ClosedReason) -> Outcome:
         document.closed_reason = reason
         document.turn = None
-        outcome = await self._save(
-            row,
-            document,
-            [StoredEvent(reason.kind, {"after": reason.after}, None)],
+        change = Change(
+            events=[StoredEvent(reason.kind, {"after": reason.after}, None)],
             status=TableStatus.ABANDONED,
             notices=[Notice("closed", {"reason": reason})],
         )
-        outcome.finished = True
-        return outcome
+        return (await self.session.save(row, document, change)).outcome(finished=True)

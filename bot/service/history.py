@@ -28,18 +28,21 @@ STATS_DETAIL_GAMES = 100
 games tell (bid errors): each is decoded, a few ms apiece."""
 
 
-class History(Session):
+class History:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
     async def history(self, guild_id: int, page: int) -> HistoryPage:
         """Page `page` (1-based) of a server's finished games, newest first."""
         if not 1 <= page <= MAX_HISTORY_PAGE:
             raise Refused("no_page", page=page)
-        rows = await self.db.finished_games(
+        rows = await self.session.db.finished_games(
             guild_id, offset=(page - 1) * HISTORY_PAGE_SIZE, limit=HISTORY_PAGE_SIZE + 1
         )
         if not rows and page > 1:
             raise Refused("no_page", page=page)
         shown = rows[:HISTORY_PAGE_SIZE]
-        described = await self._run_blocking(names_and_winners, [r.document for r in shown])
+        described = await self.session.run_blocking(names_and_winners, [r.document for r in shown])
         entries = tuple(
             HistoryEntry(
                 game=row.table_id,
@@ -59,29 +62,29 @@ class History(Session):
         """A finished game's record: game `game` of this server, or the newest in this channel
         (or else in this server). Another server's game is no game here."""
         if game is None:
-            game = await self.db.last_finished_game(guild_id, channel_id)
+            game = await self.session.db.last_finished_game(guild_id, channel_id)
             if game is None:
-                game = await self.db.last_finished_game(guild_id)
+                game = await self.session.db.last_finished_game(guild_id)
             if game is None:
                 raise Refused("no_games")
-        row = await self.db.finished_game(guild_id, game)
+        row = await self.session.db.finished_game(guild_id, game)
         if row is None:
             raise Refused("no_game", game=game)
         document = load_document(row)
         if document.game is None:
             raise Refused("no_game", game=game)
         names = [seat.name for seat in document.seats]
-        record = await self._run_blocking(record_of, document.game, names)
+        record = await self.session.run_blocking(record_of, document.game, names)
         return GameRecord(game=row.id, record=record)
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
         """A player's results on this server: sums from the results, their ratings, and the
         per-hand detail from their newest stored games."""
-        groups = await self.db.player_results(guild_id, user_id)
-        best = await self.db.best_game(guild_id, user_id) if groups else None
-        computers = await self.db.computer_tables(guild_id, user_id) if groups else []
-        games = await self.db.player_games(guild_id, user_id, limit=STATS_DETAIL_GAMES)
-        detail = await self._run_blocking(game_detail, games, user_id)
+        groups = await self.session.db.player_results(guild_id, user_id)
+        best = await self.session.db.best_game(guild_id, user_id) if groups else None
+        computers = await self.session.db.computer_tables(guild_id, user_id) if groups else []
+        games = await self.session.db.player_games(guild_id, user_id, limit=STATS_DETAIL_GAMES)
+        detail = await self.session.run_blocking(game_detail, games, user_id)
         places: Counter[int] = Counter()
         presets: Counter[str] = Counter()
         points = made = hands = 0
@@ -93,11 +96,13 @@ class History(Session):
             hands += group.hands_played
         total = sum(places.values())
         favourite = min(presets.items(), key=lambda item: (-item[1], item[0]), default=None)
-        overall = await self.db.player_rating(guild_id, user_id, min_games=self.min_games)
-        history = await self.db.rating_history(guild_id, user_id) if overall else []
+        overall = await self.session.db.player_rating(
+            guild_id, user_id, min_games=self.session.settings.leaderboard_min_games
+        )
+        history = await self.session.db.rating_history(guild_id, user_id) if overall else []
         by_preset = []
         for preset, _ in sorted(presets.items(), key=lambda item: (-item[1], item[0])):
-            rated = await self.db.player_rating(guild_id, user_id, preset)
+            rated = await self.session.db.player_rating(guild_id, user_id, preset)
             if rated is not None:
                 by_preset.append((preset, rated.rating))
         return PlayerStats(

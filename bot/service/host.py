@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.service.errors import Refused
-from bot.service.session import Session
+from bot.service.session import Change, Session
 from bot.service.turns import (
     check_dm,
     check_timer,
@@ -17,15 +17,18 @@ from bot.storage import Event as StoredEvent
 from bot.storage import TableStatus
 
 
-class HostControls(Session):
+class HostControls:
     """Coming back, removing a player, handing over the host role, pause, the turn timer."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
 
     async def come_back(
         self, table_id: int, user_id: int, *, dm_channel: int | None = None
     ) -> Outcome:
         """ "I'm back": take one's seat back from the computer player."""
-        async with self._lock(table_id):
-            row, document, game = await self._playing(table_id)
+        async with self.session.lock(table_id):
+            row, document, game = await self.session.playing_row(table_id)
             check_dm(document, user_id, dm_channel)
             seat = document.seat_of(user_id)
             if seat is None:
@@ -39,28 +42,24 @@ class HostControls(Session):
             person.away = None
             person.level = None
             person.missed = 0
-            before = self._all_hands(row.id, document, game)
+            before = self.session.all_hands(row.id, document, game)
             before.pop(user_id, None)
-            self._sync_turn(document, game)
-            outcome = await self._save(
-                row,
-                document,
-                [StoredEvent("back", {"seat": seat}, user_id)],
-                reply=Reason("back"),
+            self.session.sync_turn(document, game)
+            after = self.session.all_hands(row.id, document, game)
+            change = Change(events=[StoredEvent("back", {"seat": seat}, user_id)])
+            return (await self.session.save(row, document, change)).outcome(
+                Reason("back"), hands={u: h for u, h in after.items() if before.get(u) != h}
             )
-            after = self._all_hands(row.id, document, game)
-            outcome.hands = {u: h for u, h in after.items() if before.get(u) != h}
-            return outcome
 
     async def kick(
         self, table_id: int, user_id: int, target: int, *, can_manage: bool = False
     ) -> Outcome:
         """The host removes a person: in the lobby the seat goes; in a game a computer plays it
         to the end."""
-        async with self._lock(table_id):
-            row = await self._open_row(table_id)
+        async with self.session.lock(table_id):
+            row = await self.session.open_row(table_id)
             document = load_document(row)
-            self._check_host(row, user_id, can_manage, "remove")
+            self.session.check_host(row, user_id, can_manage, "remove")
             seat = document.seat_of(target)
             if seat is None:
                 raise Refused("not_seated_other")
@@ -74,50 +73,59 @@ class HostControls(Session):
                     raise Refused("already_removed", name=name)
                 hand_to_computer(document.seats[seat], "kicked")
                 if document.game is not None:
-                    self._sync_turn(document, decode_game(row, document))
-            return await self._save(
-                row,
-                document,
-                [StoredEvent("kicked", {"user": target}, user_id)],
-                host_id=host_after(document, row.host_id, target, fallback=user_id),
-                reply=Reason("removed_player", {"name": name}),
-                notices=[
-                    Notice("removed", {"name": name, "in_game": row.status is TableStatus.PLAYING})
-                ],
-            )
+                    self.session.sync_turn(document, decode_game(row, document))
+            return (
+                await self.session.save(
+                    row,
+                    document,
+                    Change(
+                        events=[StoredEvent("kicked", {"user": target}, user_id)],
+                        host_id=host_after(document, row.host_id, target, fallback=user_id),
+                        notices=[
+                            Notice(
+                                "removed",
+                                {"name": name, "in_game": row.status is TableStatus.PLAYING},
+                            )
+                        ],
+                    ),
+                )
+            ).outcome(reply=Reason("removed_player", {"name": name}))
 
     async def hand_over(
         self, table_id: int, user_id: int, target: int, *, can_manage: bool = False
     ) -> Outcome:
-        async with self._lock(table_id):
-            row = await self._open_row(table_id)
+        async with self.session.lock(table_id):
+            row = await self.session.open_row(table_id)
             document = load_document(row)
-            self._check_host(row, user_id, can_manage, "host")
+            self.session.check_host(row, user_id, can_manage, "host")
             seat = document.seat_of(target)
             if seat is None or document.seats[seat].left or document.seats[seat].pending:
                 raise Refused("host_must_play")
             if target == row.host_id:
                 raise Refused("already_host")
-            return await self._save(
-                row,
-                document,
-                [StoredEvent("host", {"user": target}, user_id)],
-                host_id=target,
-                reply=Reason("new_host", {"name": document.seats[seat].name}),
-                notices=[Notice("new_host", {"user_id": target})],
-                mention=(target,),
-            )
+            return (
+                await self.session.save(
+                    row,
+                    document,
+                    Change(
+                        events=[StoredEvent("host", {"user": target}, user_id)],
+                        host_id=target,
+                        notices=[Notice("new_host", {"user_id": target})],
+                        mention=(target,),
+                    ),
+                )
+            ).outcome(reply=Reason("new_host", {"name": document.seats[seat].name}))
 
     async def set_paused(
         self, table_id: int, user_id: int, paused: bool, *, can_manage: bool = False
     ) -> Outcome:
         """Pause (nobody plays, timers stop) or resume a game."""
-        async with self._lock(table_id):
-            row, document, game = await self._playing(table_id)
-            self._check_host(row, user_id, can_manage, "pause")
+        async with self.session.lock(table_id):
+            row, document, game = await self.session.playing_row(table_id)
+            self.session.check_host(row, user_id, can_manage, "pause")
             if document.paused == paused:
                 raise Refused("already_paused" if paused else "already_running")
-            now = self.clock()
+            now = self.session.clock()
             turn = document.turn
             document.paused = paused
             if turn is not None and paused:
@@ -128,32 +136,31 @@ class HostControls(Session):
                     turn.deadline += moved
                 turn.nudge_at += moved
                 turn.paused_at = None
-            outcome = await self._save(
-                row,
-                document,
-                [StoredEvent("paused" if paused else "resumed", {}, user_id)],
-                reply=Reason("paused_now" if paused else "resumed_now"),
+            change = Change(
+                events=[StoredEvent("paused" if paused else "resumed", {}, user_id)],
                 notices=[Notice("paused" if paused else "resumed")],
             )
-            if not paused:
-                outcome.hands = self._all_hands(row.id, document, game)
-            return outcome
+            return (await self.session.save(row, document, change)).outcome(
+                Reason("paused_now" if paused else "resumed_now"),
+                hands=None if paused else self.session.all_hands(row.id, document, game),
+            )
 
     async def set_turn_timer(
         self, table_id: int, user_id: int, seconds: int, *, can_manage: bool = False
     ) -> Outcome:
-        async with self._lock(table_id):
-            row = await self._open_row(table_id)
+        async with self.session.lock(table_id):
+            row = await self.session.open_row(table_id)
             document = load_document(row)
-            self._check_host(row, user_id, can_manage, "timer")
+            self.session.check_host(row, user_id, can_manage, "timer")
             check_timer(seconds)
             document.turn_timer = seconds
             document.turn = None
             if document.game is not None and row.status is TableStatus.PLAYING:
-                self._sync_turn(document, decode_game(row, document))
-            return await self._save(
-                row,
-                document,
-                [StoredEvent("timer", {"seconds": seconds}, user_id)],
-                reply=Reason("timer_set", {"seconds": seconds}),
-            )
+                self.session.sync_turn(document, decode_game(row, document))
+            return (
+                await self.session.save(
+                    row,
+                    document,
+                    Change(events=[StoredEvent("timer", {"seconds": seconds}, user_id)]),
+                )
+            ).outcome(reply=Reason("timer_set", {"seconds": seconds}))

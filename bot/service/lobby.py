@@ -18,7 +18,7 @@ from bot.service.document import (
 from bot.service.errors import Refused
 from bot.service.posts import new_post, posts_of
 from bot.service.seat_views import hand_state
-from bot.service.session import Session
+from bot.service.session import Change, Session
 from bot.service.turns import (
     TIMER_FIELD,
     check_timer,
@@ -42,8 +42,11 @@ from bot.storage import (
 from bot.storage import Event as StoredEvent
 
 
-class Lobby(Session):
+class Lobby:
     """Opening a table, seats, rules, starting, cancelling, rematches, channel defaults."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
 
     async def open_table(
         self,
@@ -58,7 +61,7 @@ class Lobby(Session):
     ) -> Outcome:
         """Open a lobby. The channel's defaults (see `set_channel_defaults`) come first; the
         options given here override them. `place`: the server's and channel's names."""
-        defaults = await self.db.channel_defaults(channel_id)
+        defaults = await self.session.db.channel_defaults(channel_id)
         merged: dict[str, object] = {}
         timer = DEFAULT_TURN_TIMER
         if defaults is not None:
@@ -83,11 +86,11 @@ class Lobby(Session):
         document = TableDocument(
             settings=parsed.overrides(),
             seats=[Seat(user_id=user_id, name=name)],
-            seed=self._rng.randrange(2**62),
+            seed=self.session.rng.randrange(2**62),
             turn_timer=timer,
             rules_source=source,
             place=place,
-            last_activity=self.clock(),
+            last_activity=self.session.clock(),
         )
         row = await self._create_lobby(
             guild_id,
@@ -97,7 +100,7 @@ class Lobby(Session):
             document,
             StoredEvent("opened", {"settings": parsed.overrides()}, user_id),
         )
-        return Outcome(table=self._table_view(row, document), reply=Reason("opened"))
+        return Outcome(table=self.session.view_of(row, document), reply=Reason("opened"))
 
     async def _create_lobby(
         self,
@@ -110,7 +113,7 @@ class Lobby(Session):
         posts: Sequence[NewPost] = (),
     ) -> TableRow:
         try:
-            row = await self.db.create_table(
+            row = await self.session.db.create_table(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 host_id=host_id,
@@ -118,58 +121,59 @@ class Lobby(Session):
                 document=document.model_dump(),
                 event=event,
                 # The lobby's expiry is a deadline like any other.
-                due_at=self._due_at(document, TableStatus.LOBBY),
+                due_at=self.session.due_at(document, TableStatus.LOBBY),
                 posts=posts,
             )
         except ChannelBusy as busy:
             raise Refused("channel_busy", table_id=busy.table_id) from None
-        self._due_moved(row.due_at)
+        self.session.due_moved(row.due_at)
         return row
 
     async def set_message(self, table_id: int, message_id: int) -> Outcome | None:
         """Remember the table message (not an action: retried on a version conflict, which only
         another process writing the same table can cause). None: it could not be stored."""
-        async with self._lock(table_id):
+        async with self.session.lock(table_id):
             for _ in range(5):
-                row = await self._load(table_id, self._rows.get(table_id))
+                row = await self.session.load(table_id, self.session.known_row(table_id))
                 try:
-                    saved = await self.db.save_table(
+                    saved = await self.session.db.save_table(
                         row, document=row.document, message_id=message_id
                     )
                 except VersionConflict:
                     continue
-                return self._side_saved(row, saved, load_document(saved))
+                return self.session.side_saved(row, saved, load_document(saved))
         return None
 
     async def join(self, table_id: int, user_id: int, name: str) -> Outcome:
-        async with self._lock(table_id):
-            row, document = await self._lobby(table_id)
+        async with self.session.lock(table_id):
+            row, document = await self.session.lobby_row(table_id)
             mine = document.seat_of(user_id)
             if mine is not None and document.seats[mine].pending:
                 document.seats[mine].pending = False
                 document.seats[mine].name = name
-                return await self._save(
-                    row,
-                    document,
-                    [StoredEvent("confirmed", {}, user_id)],
-                    reply=Reason("confirmed"),
-                )
+                return (
+                    await self.session.save(
+                        row, document, Change(events=[StoredEvent("confirmed", {}, user_id)])
+                    )
+                ).outcome(reply=Reason("confirmed"))
             if mine is not None:
                 raise Refused("already_seated")
-            self._check_room(document)
+            self.session.check_room(document)
             document.seats.append(Seat(user_id=user_id, name=name))
-            return await self._save(
-                row, document, [StoredEvent("joined", {}, user_id)], reply=Reason("joined")
-            )
+            return (
+                await self.session.save(
+                    row, document, Change(events=[StoredEvent("joined", {}, user_id)])
+                )
+            ).outcome(reply=Reason("joined"))
 
     async def add_computer(self, table_id: int, user_id: int, level: str) -> Outcome:
-        async with self._lock(table_id):
-            row, document = await self._lobby(table_id)
+        async with self.session.lock(table_id):
+            row, document = await self.session.lobby_row(table_id)
             if document.seat_of(user_id) is None:
                 raise Refused("join_first")
             if level not in COMPUTER_LEVELS:
                 raise Refused("no_level", level=level)
-            self._check_room(document)
+            self.session.check_room(document)
             taken = {s.name for s in document.seats}
             name = f"Computer ({level})"
             number = 2
@@ -177,18 +181,19 @@ class Lobby(Session):
                 name = f"Computer {number} ({level})"
                 number += 1
             document.seats.append(Seat.model_validate({"name": name, "level": level}))
-            return await self._save(
-                row,
-                document,
-                [StoredEvent("computer-added", {"level": level}, user_id)],
-                reply=Reason("computer_added", {"name": name}),
-            )
+            return (
+                await self.session.save(
+                    row,
+                    document,
+                    Change(events=[StoredEvent("computer-added", {"level": level}, user_id)]),
+                )
+            ).outcome(reply=Reason("computer_added", {"name": name}))
 
     async def leave(self, table_id: int, user_id: int) -> Outcome:
         """Leave a lobby (the seat goes), or a game: a normal computer plays the seat on, with
         its cards and score, and the game counts for the person as left."""
-        async with self._lock(table_id):
-            row = await self._open_row(table_id)
+        async with self.session.lock(table_id):
+            row = await self.session.open_row(table_id)
             document = load_document(row)
             seat = document.seat_of(user_id)
             if seat is None or document.seats[seat].left:
@@ -198,40 +203,41 @@ class Lobby(Session):
                 host = host_after(document, row.host_id, user_id)
                 game = decode_game(row, document) if document.game is not None else None
                 if game is not None:
-                    self._sync_turn(document, game)
-                outcome = await self._save(
-                    row,
-                    document,
-                    [StoredEvent("left", {"seat": seat}, user_id)],
-                    host_id=host,
-                    reply=Reason("left_game"),
+                    self.session.sync_turn(document, game)
+                change = Change(events=[StoredEvent("left", {"seat": seat}, user_id)], host_id=host)
+                saved = await self.session.save(row, document, change)
+                mine = None if game is None else hand_state(row.id, document, game, seat)
+                return saved.outcome(
+                    Reason("left_game"), hands=None if mine is None else {user_id: mine}
                 )
-                if game is not None:
-                    outcome.hands = {user_id: hand_state(row.id, document, game, seat)}
-                return outcome
             del document.seats[seat]
             if not document.people_playing():
-                return await self._save(
+                return (
+                    await self.session.save(
+                        row,
+                        document,
+                        Change(
+                            events=[StoredEvent("left", {}, user_id)], status=TableStatus.CANCELLED
+                        ),
+                    )
+                ).outcome(reply=Reason("left_closed"))
+            return (
+                await self.session.save(
                     row,
                     document,
-                    [StoredEvent("left", {}, user_id)],
-                    status=TableStatus.CANCELLED,
-                    reply=Reason("left_closed"),
+                    Change(
+                        events=[StoredEvent("left", {}, user_id)],
+                        host_id=host_after(document, row.host_id, user_id),
+                    ),
                 )
-            return await self._save(
-                row,
-                document,
-                [StoredEvent("left", {}, user_id)],
-                host_id=host_after(document, row.host_id, user_id),
-                reply=Reason("left"),
-            )
+            ).outcome(reply=Reason("left"))
 
     async def set_rule(
         self, table_id: int, user_id: int, field: str, value: object, *, can_manage: bool = False
     ) -> Outcome:
-        async with self._lock(table_id):
-            row, document = await self._lobby(table_id)
-            self._check_host(row, user_id, can_manage, "rules")
+        async with self.session.lock(table_id):
+            row, document = await self.session.lobby_row(table_id)
+            self.session.check_host(row, user_id, can_manage, "rules")
             if field not in Settings.model_fields:
                 raise Refused("no_rule", field=field)
             merged = dict(document.settings)
@@ -246,18 +252,20 @@ class Lobby(Session):
                     "rule_invalid", field=field, value=value, problem=first_error(error)
                 ) from None
             document.settings = parsed.overrides()
-            return await self._save(
-                row,
-                document,
-                [StoredEvent("rule", {field: value}, user_id)],
-                preset=parsed.preset,
-                reply=Reason("rule_set", {"field": field}),
-            )
+            return (
+                await self.session.save(
+                    row,
+                    document,
+                    Change(
+                        events=[StoredEvent("rule", {field: value}, user_id)], preset=parsed.preset
+                    ),
+                )
+            ).outcome(reply=Reason("rule_set", {"field": field}))
 
     async def start_game(self, table_id: int, user_id: int, *, can_manage: bool = False) -> Outcome:
-        async with self._lock(table_id):
-            row, document = await self._lobby(table_id)
-            self._check_host(row, user_id, can_manage, "start")
+        async with self.session.lock(table_id):
+            row, document = await self.session.lobby_row(table_id)
+            self.session.check_host(row, user_id, can_manage, "start")
             unconfirmed = [s.name for s in document.seats if s.pending]
             document.seats = [s for s in document.seats if not s.pending]
             settings = settings_of(document)
@@ -273,35 +281,27 @@ class Lobby(Session):
                 names=[s.name for s in document.seats],
             )
             document.game = game.to_json()
-            self._sync_turn(document, game)
-            outcome = await self._save(
-                row,
-                document,
-                [StoredEvent("started", {}, user_id)],
+            self.session.sync_turn(document, game)
+            change = Change(
+                events=[StoredEvent("started", {}, user_id)],
                 status=TableStatus.PLAYING,
-                reply=Reason("begins"),
-                game=game,
                 notices=[Notice("started_without", {"names": unconfirmed})] if unconfirmed else (),
             )
-            outcome.new_hand = True
-            outcome.hands = outcome.every_hand = self._all_hands(row.id, document, game)
-            return outcome
+            saved = await self.session.save(row, document, change, game=game)
+            hands = self.session.all_hands(row.id, document, game)
+            return saved.outcome(Reason("begins"), hands=hands, every_hand=hands, new_hand=True)
 
     async def cancel(self, table_id: int, user_id: int, *, can_manage: bool = False) -> Outcome:
-        async with self._lock(table_id):
-            row = await self._open_row(table_id)
+        async with self.session.lock(table_id):
+            row = await self.session.open_row(table_id)
             document = load_document(row)
-            self._check_host(row, user_id, can_manage, "cancel")
+            self.session.check_host(row, user_id, can_manage, "cancel")
             document.turn = None
-            outcome = await self._save(
-                row,
-                document,
-                [StoredEvent("cancelled", {}, user_id)],
-                status=TableStatus.CANCELLED,
-                reply=Reason("cancelled"),
+            change = Change(
+                events=[StoredEvent("cancelled", {}, user_id)], status=TableStatus.CANCELLED
             )
-            outcome.finished = True
-            return outcome
+            saved = await self.session.save(row, document, change)
+            return saved.outcome(Reason("cancelled"), finished=True)
 
     async def cancel_unreadable(
         self, channel_id: int, user_id: int, *, can_manage: bool = False
@@ -309,16 +309,16 @@ class Lobby(Session):
         """Cancel the channel's open table when its stored state could not be read (so it can
         be neither played nor shown): by its host or someone who may manage the channel,
         judged from the row's columns alone."""
-        closed = await self.db.close_unreadable(channel_id, user_id, can_manage=can_manage)
+        closed = await self.session.db.close_unreadable(channel_id, user_id, can_manage=can_manage)
         if closed is None:
             raise Refused("host_only", doing="cancel")
-        self._forget(closed.table_id)
+        self.session.forget(closed.table_id)
         return closed
 
     async def rematch(self, table_id: int, user_id: int) -> Outcome:
         """After a game: a new lobby in the same channel with the same rules and seats. The
         person who asked is seated; the others' seats wait for them to confirm."""
-        row = await self._load(table_id)
+        row = await self.session.load(table_id)
         document = load_document(row)
         if row.status is not TableStatus.FINISHED:
             raise Refused("rematch_not_over")
@@ -334,10 +334,10 @@ class Lobby(Session):
         new = TableDocument(
             settings=document.settings,
             seats=seats,
-            seed=self._rng.randrange(2**62),
+            seed=self.session.rng.randrange(2**62),
             turn_timer=document.turn_timer,
             rules_source=RulesSource(kind="rematch", table=table_id),
-            last_activity=self.clock(),
+            last_activity=self.session.clock(),
             rematch_of=table_id,
             place=document.place,
         )
@@ -353,15 +353,15 @@ class Lobby(Session):
             [new_post(row.channel_id, notice, others) for notice in notices],
         )
         return Outcome(
-            table=self._table_view(row, document),
+            table=self.session.view_of(row, document),
             reply=Reason("rematch_opened"),
-            opened=self._table_view(created, new),
+            opened=self.session.view_of(created, new),
             posts=posts_of(created, notices, others),
         )
 
     async def channel_defaults(self, channel_id: int) -> ChannelDefaults | None:
         """What /ohhell start uses in this channel, if the channel has defaults."""
-        defaults = await self.db.channel_defaults(channel_id)
+        defaults = await self.session.db.channel_defaults(channel_id)
         if defaults is None:
             return None
         stored = dict(defaults.settings)
@@ -383,7 +383,7 @@ class Lobby(Session):
         if not can_manage:
             raise Refused("manage_channels")
         if settings is None:
-            await self.db.set_channel_defaults(
+            await self.session.db.set_channel_defaults(
                 guild_id=guild_id, channel_id=channel_id, settings=None, set_by=user_id
             )
             return None
@@ -396,7 +396,7 @@ class Lobby(Session):
         if turn_timer is not None:
             check_timer(turn_timer)
             stored[TIMER_FIELD] = turn_timer
-        await self.db.set_channel_defaults(
+        await self.session.db.set_channel_defaults(
             guild_id=guild_id, channel_id=channel_id, settings=stored, set_by=user_id
         )
         timer = int(str(stored.get(TIMER_FIELD, DEFAULT_TURN_TIMER)))

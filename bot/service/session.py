@@ -1,4 +1,5 @@
-"""A table's unit of work: one load, one save, the views it hands back (bot/service/session.py)."""
+"""What every job of the service shares: the caches of one process, and the unit of work each
+change goes through (one load, one save with the version check, the views it hands back)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,13 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from bot.config import DEFAULTS
-from bot.engine import Action, Event, Game, Phase, Settings
-from bot.service.document import MAX_SEATS, TableDocument, TurnClock
+from bot.config import BotSettings
+from bot.engine import Action, Event, Game, HandDealt, Phase
+from bot.service.document import MAX_SEATS, DmRef, TableDocument, TurnClock
 from bot.service.errors import Refused, TableGone
 from bot.service.outbox import PostOffice
 from bot.service.players import player_range
@@ -31,13 +33,10 @@ from bot.service.turns import (
     waiting_for,
     waiting_for_someone_away,
 )
-from bot.service.views import HandState, Notice, Outcome, Reason, SeatView, TableView
+from bot.service.views import HandState, Notice, Outcome, Post, Reason, SeatView, TableView
 from bot.storage import (
-    BOARD_ORDERS,
     Database,
-    Leaderboard,
     PlayerResult,
-    TableChange,
     TableRow,
     TableStatus,
     VersionConflict,
@@ -48,6 +47,59 @@ T = TypeVar("T")
 
 CONFLICT_ATTEMPTS = 3
 """Tries of a change that meets another process's change to the same table."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a save stores besides the table's document: its events and, as the change needs,
+    a new status, host or preset, a finished game's results, and posts for the channel (with
+    whom they may mention)."""
+
+    events: Sequence[StoredEvent] = ()
+    status: TableStatus | None = None
+    host_id: int | None = None
+    preset: str | None = None
+    results: Sequence[PlayerResult] = ()
+    notices: Sequence[Notice] = ()
+    mention: Sequence[int] = ()
+
+
+@dataclass(frozen=True)
+class Saved:
+    """A stored change, as its outcome shows it: the table's view, where the hand DMs are, the
+    posts stored with it."""
+
+    view: TableView
+    dm_refs: Mapping[int, DmRef]
+    posts: tuple[Post, ...]
+
+    def outcome(
+        self,
+        reply: Reason | None = None,
+        *,
+        hands: Mapping[int, HandState] | None = None,
+        every_hand: Mapping[int, HandState] | None = None,
+        new_hand: bool = False,
+        finished: bool = False,
+        nudge: tuple[int, ...] = (),
+    ) -> Outcome:
+        """The change's outcome: the stored view, hand DMs and posts, with what the job adds."""
+        return Outcome(
+            table=self.view,
+            reply=reply,
+            hands=hands or {},
+            every_hand=every_hand,
+            dm_refs=self.dm_refs,
+            new_hand=new_hand,
+            finished=finished,
+            nudge=nudge,
+            posts=self.posts,
+        )
+
+
+def dm_refs_of(document: TableDocument) -> dict[int, DmRef]:
+    """Every person's hand DM at the table, by user id."""
+    return {int(user): ref for user, ref in document.dms.items()}
 
 
 class Session:
@@ -63,19 +115,14 @@ class Session:
         run_blocking: Callable[..., Awaitable[Any]] | None = None,
         rng: random.Random | None = None,
         clock: Callable[[], float] = time.time,
-        lobby_timeout: float = DEFAULTS["lobby_timeout"].default,
-        abandon_after: float = DEFAULTS["abandon_after"].default,
-        grace: float = DEFAULTS["deadline_grace"].default,
-        ping_after: float = DEFAULTS["turn_ping_after"].default,
-        min_games: int = DEFAULTS["leaderboard_min_games"].default,
-        several_processes: bool = True,
+        settings: BotSettings | None = None,
     ) -> None:
         self.db = database
         self.posts = PostOffice(database)
         """The outbox: posts stored with their changes, until they are posted."""
-        self._decide = decide
-        self._run_blocking = run_blocking or run_in_thread
-        self._rng = rng or random.Random()
+        self.decide = decide
+        self.run_blocking = run_blocking or run_in_thread
+        self.rng = rng or random.Random()
         self._locks: dict[int, asyncio.Lock] = {}
         self._closing: set[int] = set()
         self._games: dict[int, tuple[int, Game]] = {}
@@ -88,25 +135,23 @@ class Session:
         """By table: every hand message's state at the version last saved here, so the next
         action finds what changed without working out the states before it again."""
         self.clock = clock
-        self.lobby_timeout = lobby_timeout
-        self.abandon_after = abandon_after
-        self.grace = grace
-        self.min_games = min_games
-        """Games a person (or computer level) plays before /leaderboard ranks them."""
-        self.ping_after = ping_after
-        """With the turn timer off: seconds before a waiting person is nudged (0: never)."""
+        self.settings = settings or BotSettings.model_construct()
+        """The bot's settings: lobby expiry, abandonment, the grace after a restart, turn
+        nudges, the leaderboard's minimum of games."""
         self.due_changed = asyncio.Event()
         """Set when a table's deadline may now come before `watching`: the scheduler looks
         again."""
         self.watching = float("inf")
         """The deadline the scheduler sleeps until (infinity: it is looking, wake it for any)."""
-        self.shared_database = several_processes and database.dialect_name == "postgres"
+        self.shared_database = (
+            self.settings.several_processes and database.dialect_name == "postgres"
+        )
         """Whether other bot processes share the database (PostgreSQL, and this process runs
         only some of the shards): then this one is not told of every change, and must look,
         and hold each message it writes. One process, on either database, knows every change."""
 
     @contextlib.asynccontextmanager
-    async def _lock(self, table_id: int) -> AsyncIterator[None]:
+    async def lock(self, table_id: int) -> AsyncIterator[None]:
         """One change at a time per table in this process; a closed table's lock goes once
         it is released."""
         lock = self._locks.setdefault(table_id, asyncio.Lock())
@@ -119,10 +164,10 @@ class Session:
                     del self._locks[table_id]
                 self._closing.discard(table_id)
 
-    def _game(self, row: TableRow, document: TableDocument, *, to_change: bool) -> Game:
+    def game_of(self, row: TableRow, document: TableDocument, *, to_change: bool) -> Game:
         """The row's game, from the cache when it holds this version. A game about to change is
         taken out of the cache (a reader meanwhile decodes its own copy) and put back by
-        `_save` once the change is committed."""
+        `save` once the change is committed."""
         assert document.game is not None
         cached = self._games.get(row.id)
         if cached is not None and cached[0] == row.version:
@@ -134,14 +179,23 @@ class Session:
             self._games[row.id] = (row.version, game)
         return game
 
-    def _forget(self, table_id: int) -> None:
+    def known_row(self, table_id: int) -> TableRow | None:
+        """The table's row as last loaded or saved here (a load that finds its version
+        unchanged reads no document)."""
+        return self._rows.get(table_id)
+
+    def drop_game(self, table_id: int) -> None:
+        """The table's game is about to change: `save` puts it back once committed."""
+        self._games.pop(table_id, None)
+
+    def forget(self, table_id: int) -> None:
         """A table closed: its cached game and hands go, and its lock once released."""
         self._games.pop(table_id, None)
         self._rows.pop(table_id, None)
         self._hands.pop(table_id, None)
         lock = self._locks.get(table_id)
         if lock is not None and lock.locked():
-            self._closing.add(table_id)  # the lock goes once released (`_lock`)
+            self._closing.add(table_id)  # the lock goes once released (`lock`)
         elif lock is not None:
             del self._locks[table_id]
 
@@ -151,7 +205,7 @@ class Session:
         return held | self._closing
 
     @staticmethod
-    async def _on_newest(attempt: Callable[[], Awaitable[T]]) -> T:
+    async def on_newest(attempt: Callable[[], Awaitable[T]]) -> T:
         """Run `attempt` (a load, the change, a save), again on the newer state when another
         bot process stored a change to the table between its load and its save (a hand DM's
         id, another person's click), as one process would have applied the two one after the
@@ -164,44 +218,44 @@ class Session:
                     raise
         raise AssertionError("unreachable: the last attempt returns or raises")
 
-    async def _load(self, table_id: int, known: TableRow | None = None) -> TableRow:
+    async def load(self, table_id: int, known: TableRow | None = None) -> TableRow:
         """The table's row, open or not; one that does not exist (a forged id, or a database
         replaced under the bot) is refused as gone, not an unexpected error. A table found
         closed (here, or by another process sharing the database) leaves nothing in memory."""
         try:
             row = await self.db.load_table(table_id, known)
         except KeyError:
-            self._forget(table_id)  # the lock its caller may have taken goes too
+            self.forget(table_id)  # the lock its caller may have taken goes too
             raise TableGone("table_gone") from None
         if not row.status.is_open:
-            self._forget(table_id)
+            self.forget(table_id)
         return row
 
-    async def _open_row(self, table_id: int) -> TableRow:
-        row = await self._load(table_id, self._rows.get(table_id))
+    async def open_row(self, table_id: int) -> TableRow:
+        row = await self.load(table_id, self._rows.get(table_id))
         if not row.status.is_open:
-            # A click on a closed table's leftover button (`_load` dropped it from memory).
+            # A click on a closed table's leftover button (`load` dropped it from memory).
             raise TableGone("table_closed", status=row.status.value)
         self._rows[table_id] = row
         return row
 
-    async def _lobby(self, table_id: int) -> tuple[TableRow, TableDocument]:
-        row = await self._open_row(table_id)
+    async def lobby_row(self, table_id: int) -> tuple[TableRow, TableDocument]:
+        row = await self.open_row(table_id)
         if row.status is not TableStatus.LOBBY:
             raise Refused("already_started")
         return row, load_document(row)
 
-    async def _playing(
+    async def playing_row(
         self, table_id: int, *, to_change: bool = True
     ) -> tuple[TableRow, TableDocument, Game]:
-        row = await self._open_row(table_id)
+        row = await self.open_row(table_id)
         document = load_document(row)
         if row.status is not TableStatus.PLAYING or document.game is None:
             raise Refused("not_started")
-        return row, document, self._game(row, document, to_change=to_change)
+        return row, document, self.game_of(row, document, to_change=to_change)
 
     @staticmethod
-    def _check_room(document: TableDocument) -> None:
+    def check_room(document: TableDocument) -> None:
         if len(document.seats) >= MAX_SEATS:
             raise Refused("table_full", seats=MAX_SEATS)
         low, high = player_range(settings_of(document))
@@ -211,11 +265,11 @@ class Session:
             raise Refused("too_many", high=high)
 
     @staticmethod
-    def _check_host(row: TableRow, user_id: int, can_manage: bool, doing: str) -> None:
+    def check_host(row: TableRow, user_id: int, can_manage: bool, doing: str) -> None:
         if user_id != row.host_id and not can_manage:
             raise Refused("host_only", doing=doing)
 
-    def _hands_before(
+    def hands_before(
         self, row: TableRow, document: TableDocument, game: Game
     ) -> dict[int, HandState]:
         """Every hand message's state at `row`'s version (unchanged `document` and `game`):
@@ -223,9 +277,9 @@ class Session:
         cached = self._hands.get(row.id)
         if cached is not None and cached[0] == row.version:
             return cached[1]
-        return self._all_hands(row.id, document, game)
+        return self.all_hands(row.id, document, game)
 
-    def _all_hands(
+    def all_hands(
         self,
         table_id: int,
         document: TableDocument,
@@ -241,7 +295,7 @@ class Session:
             if seat.user_id is not None and seat.away != "kicked"
         }
 
-    async def _commit_game(
+    async def commit_game(
         self,
         row: TableRow,
         document: TableDocument,
@@ -255,29 +309,25 @@ class Session:
     ) -> Outcome:
         """Save a changed game; `notices`: for the channel, before those of the game's events."""
         document.game = game.to_json()
-        self._sync_turn(document, game)
+        self.sync_turn(document, game)
         over = game.phase is Phase.GAME_OVER
-        results = results_of(document, game) if over else []
         stored = []
         if action is not None:
             seat, taken = action
             stored.append(StoredEvent("action", {"seat": seat, "action": repr(taken)}, user_id))
         stored += [StoredEvent(type(e).__name__, event_payload(e), user_id) for e in events]
         identities = tuple(rated_as(seat) for seat in document.seats)
-        outcome = await self._save(
-            row,
-            document,
-            stored,
+        change = Change(
+            events=stored,
             status=TableStatus.FINISHED if over else None,
-            results=results,
-            game=game,
+            results=results_of(document, game) if over else (),
             notices=[*notices, *(n for e in events for n in announce(game, e, row.id, identities))],
         )
-        after = self._all_hands(row.id, document, game, before)
-        outcome.every_hand = after
+        saved = await self.save(row, document, change, game=game)
+        after = self.all_hands(row.id, document, game, before)
         if not over:
-            self._hands[row.id] = (outcome.table.version, after)
-        outcome.automatic = (
+            self._hands[row.id] = (saved.view.version, after)
+        automatic = (
             not over
             and not document.paused
             and not waiting_for_someone_away(document)
@@ -285,77 +335,68 @@ class Session:
                 computer_to_move(document, game) is not None or forced_card_waiting(document, game)
             )
         )
-        outcome.new_hand = any(type(e).__name__ == "HandDealt" for e in events)
-        outcome.hands = {u: s for u, s in after.items() if before.get(u) != s}
-        outcome.finished = over
-        if over:
-            outcome.posts = tuple([await self.posts.rated(post) for post in outcome.posts])
-        return outcome
+        return Outcome(
+            table=saved.view,
+            dm_refs=saved.dm_refs,
+            posts=saved.posts,
+            hands={u: s for u, s in after.items() if before.get(u) != s},
+            every_hand=after,
+            automatic=automatic,
+            new_hand=any(isinstance(e, HandDealt) for e in events),
+            finished=over,
+        )
 
-    async def _save(
-        self,
-        row: TableRow,
-        document: TableDocument,
-        events: list[StoredEvent],
-        *,
-        status: TableStatus | None = None,
-        host_id: int | None = None,
-        preset: str | None = None,
-        results: list[PlayerResult] | None = None,
-        reply: Reason | None = None,
-        game: Game | None = None,
-        notices: Sequence[Notice] = (),
-        mention: Sequence[int] = (),
-    ) -> Outcome:
+    async def save(
+        self, row: TableRow, document: TableDocument, change: Change, *, game: Game | None = None
+    ) -> Saved:
         """Commit a change with the version check; `game` is the changed game, kept decoded
-        for the next action. `notices` go to the table's channel, through the outbox, which
-        stores them in the same transaction; `mention`: whom they may notify."""
-        if any(event.user_id is not None for event in events):
+        for the next action. The change's notices go to the table's channel through the
+        outbox, which stores them in the same transaction."""
+        if any(event.user_id is not None for event in change.events):
             document.last_activity = self.clock()
         try:
             saved = await self.db.save_table(
                 row,
                 document=document.model_dump(),
-                status=status,
-                host_id=host_id,
-                preset=preset,
-                events=events,
-                results=results or (),
-                due_at=self._due_at(document, status or row.status),
-                posts=[new_post(row.channel_id, notice, mention) for notice in notices],
+                status=change.status,
+                host_id=change.host_id,
+                preset=change.preset,
+                events=change.events,
+                results=change.results,
+                due_at=self.due_at(document, change.status or row.status),
+                posts=[new_post(row.channel_id, n, change.mention) for n in change.notices],
             )
         except VersionConflict:
             raise Refused("conflict") from None
-        self._due_moved(saved.due_at)
+        self.due_moved(saved.due_at)
         if not saved.status.is_open:
-            self._forget(saved.id)
+            self.forget(saved.id)
         else:
             self._rows[saved.id] = saved
             if game is not None:
                 self._games[saved.id] = (saved.version, game)
-        return Outcome(
-            table=self._table_view(saved, document, game),
-            reply=reply,
-            dm_refs={int(user): ref for user, ref in document.dms.items()},
-            posts=posts_of(saved, notices, mention),
-        )
+        posts = posts_of(saved, change.notices, change.mention)
+        if change.results:
+            # The standings show each player's rating after the game, stored with its results.
+            posts = tuple([await self.posts.rated(post) for post in posts])
+        return Saved(self.view_of(saved, document, game), dm_refs_of(document), posts)
 
-    def _due_moved(self, due: float | None) -> None:
+    def due_moved(self, due: float | None) -> None:
         # Most saves leave the earliest deadline where it was: only an earlier one wakes the
         # scheduler (a later one it finds when it wakes and looks).
         if due is not None and due < self.watching:
             self.due_changed.set()
 
-    def _side_saved(self, row: TableRow, saved: TableRow, document: TableDocument) -> Outcome:
+    def side_saved(self, row: TableRow, saved: TableRow, document: TableDocument) -> Outcome:
         """A save that left the game as it was (the table message's id, a DM's): the decoded
         game stays good for the new version, and the views say what changed. Stored at a
         table closed meanwhile (the presenter sends messages in the background), it leaves
         nothing of the table in memory."""
         if not saved.status.is_open:
-            self._forget(saved.id)
+            self.forget(saved.id)
             return Outcome(
-                table=self._table_view(saved, document),
-                dm_refs={int(user): ref for user, ref in document.dms.items()},
+                table=self.view_of(saved, document),
+                dm_refs=dm_refs_of(document),
                 same_game_as=row.version,
             )
         self._rows[saved.id] = saved
@@ -368,20 +409,19 @@ class Session:
         if hands is not None and hands[0] == row.version:
             # The hand messages' states do not hold what a side save changes.
             self._hands[row.id] = (saved.version, hands[1])
-        view = self._table_view(saved, document, game)
-        refs = {int(user): ref for user, ref in document.dms.items()}
-        return Outcome(table=view, dm_refs=refs, same_game_as=row.version)
+        view = self.view_of(saved, document, game)
+        return Outcome(table=view, dm_refs=dm_refs_of(document), same_game_as=row.version)
 
-    async def _outcome_unchanged(self, row: TableRow) -> Outcome:
+    async def outcome_unchanged(self, row: TableRow) -> Outcome:
         """Nothing was done: the caller asks again (``automatic``)."""
-        return Outcome(table=self._table_view(row, load_document(row)), automatic=True)
+        return Outcome(table=self.view_of(row, load_document(row)), automatic=True)
 
-    def _table_view(
+    def view_of(
         self, row: TableRow, document: TableDocument, game: Game | None = None
     ) -> TableView:
         settings = settings_of(document)
         if game is None and document.game and row.status.is_open:
-            game = self._game(row, document, to_change=False)
+            game = self.game_of(row, document, to_change=False)
         elif game is None and document.game:
             game = decode_game(row, document)
         problem = None
@@ -412,20 +452,20 @@ class Session:
             closed_reason=document.closed_reason,
             place=document.place,
             expires=(
-                document.last_activity + self.lobby_timeout
-                if row.status is TableStatus.LOBBY and self.lobby_timeout > 0
+                document.last_activity + self.settings.lobby_timeout
+                if row.status is TableStatus.LOBBY and self.settings.lobby_timeout > 0
                 else None
             ),
         )
 
-    def _due_at(self, document: TableDocument, status: TableStatus) -> float | None:
+    def due_at(self, document: TableDocument, status: TableStatus) -> float | None:
         """When the scheduler must next look at this table."""
         due: list[float] = []
-        if status is TableStatus.LOBBY and self.lobby_timeout > 0:
-            due.append(document.last_activity + self.lobby_timeout)
+        if status is TableStatus.LOBBY and self.settings.lobby_timeout > 0:
+            due.append(document.last_activity + self.settings.lobby_timeout)
         if status is TableStatus.PLAYING:
-            if self.abandon_after > 0:
-                due.append(document.last_activity + self.abandon_after)
+            if self.settings.abandon_after > 0:
+                due.append(document.last_activity + self.settings.abandon_after)
             turn = document.turn
             if turn is not None and not document.paused:
                 if not turn.nudged:
@@ -436,7 +476,7 @@ class Session:
             return None
         return max(min(due), document.grace_until)
 
-    def _sync_turn(self, document: TableDocument, game: Game) -> None:
+    def sync_turn(self, document: TableDocument, game: Game) -> None:
         """Start a new turn timer when the game waits for other people than before."""
         waiting = [
             s
@@ -444,7 +484,7 @@ class Session:
             if not document.seats[s].is_computer
         ]
         timer = document.turn_timer
-        if not waiting or (timer <= 0 and self.ping_after <= 0):
+        if not waiting or (timer <= 0 and self.settings.turn_ping_after <= 0):
             document.turn = None
             return
         key = f"{game.hand_number}:{game.phase.value}:{game.played_mask()}"
@@ -466,114 +506,6 @@ class Session:
             waiting=waiting,
             deadline=now + timer if timer > 0 else None,
             # With a timer, halfway; without, after `ping_after`.
-            nudge_at=now + (timer / 2 if timer > 0 else self.ping_after),
+            nudge_at=now + (timer / 2 if timer > 0 else self.settings.turn_ping_after),
             paused_at=now if document.paused else None,
         )
-
-    async def table_in_channel(self, channel_id: int) -> TableRow | None:
-        return await self.db.open_table_in_channel(channel_id)
-
-    @contextlib.asynccontextmanager
-    async def showing(self, table_id: int, user_id: int | None = None) -> AsyncIterator[int | None]:
-        """Hold one of the table's messages (the table message, or `user_id`'s hand message)
-        while it is written, across the bot's processes, and give the newest stored version
-        (None: one process alone, which knows every version). A writer holding an older
-        version shows `newest` instead."""
-        async with self.db.showing(table_id, user_id) as version:
-            yield version
-
-    async def watch_changes(self, callback: Callable[[TableChange], None]) -> None:
-        """Every change any process stores (PostgreSQL, when other processes share it: the
-        presenter calls this only then): one that brings a deadline nearer wakes the
-        scheduler, one that closed a table drops what this process holds of it (another
-        process may have closed it: this one would not load it again), and each goes to
-        `callback`."""
-
-        def changed(change: TableChange) -> None:
-            self._due_moved(change.due_at)
-            if change.closed:
-                self._forget(change.table_id)
-            callback(change)
-
-        await self.db.watch_tables(changed)
-
-    async def newest(self, table_id: int) -> Outcome:
-        """The table as stored now, in one load: its view, every hand message's state and the
-        hand DMs (another process changed it since this one last did).
-
-        Readers that keep what they load in memory (this, `table_view`, `hand_state`) take the
-        table's lock too: a change closing the table while their load is on its way to the
-        database (PostgreSQL) would otherwise drop the table from memory before they put its
-        row and game back, for good."""
-        async with self._lock(table_id):
-            row = await self._load(table_id)
-            document = load_document(row)
-            game = None
-            if document.game is not None and row.status.is_open:
-                game = self._game(row, document, to_change=False)
-            hands = None if game is None else self._all_hands(row.id, document, game)
-            return Outcome(
-                table=self._table_view(row, document, game),
-                every_hand=hands,
-                dm_refs={int(user): ref for user, ref in document.dms.items()},
-            )
-
-    async def table_view(self, table_id: int) -> TableView:
-        async with self._lock(table_id):  # see `newest`
-            row = await self._load(table_id)
-            return self._table_view(row, load_document(row))
-
-    async def hand_state(self, table_id: int, user_id: int) -> HandState:
-        async with self._lock(table_id):  # see `newest`
-            row = await self._open_row(table_id)
-            document = load_document(row)
-            seat = document.seat_of(user_id)
-            if seat is None:
-                raise Refused("not_seated")
-            if document.game is None:
-                raise Refused("not_started")
-            game = self._game(row, document, to_change=False)
-            return hand_state(row.id, document, game, seat)
-
-    async def settings(self, table_id: int) -> Settings:
-        """The table's rule settings (the host's overrides on its preset)."""
-        return settings_of(load_document(await self._load(table_id)))
-
-    async def leaderboard(
-        self,
-        guild_id: int,
-        *,
-        by: str = "rating",
-        preset: str | None = None,
-        page: int = 1,
-        caller_id: int | None = None,
-    ) -> Leaderboard:
-        """One page of the server's leaderboard; a page that does not exist (a forged or stale
-        button) is refused."""
-        if by not in BOARD_ORDERS:
-            raise Refused("no_such_order", by=by)
-        board = await self.db.leaderboard(
-            guild_id,
-            by=by,
-            preset=preset,
-            min_games=self.min_games,
-            page=max(page, 1),
-            caller_id=caller_id,
-        )
-        if not 1 <= page <= board.pages:
-            raise Refused("no_such_page", page=page, pages=board.pages)
-        return board
-
-    async def open_table_ids(self) -> list[int]:
-        return await self.db.open_table_ids()
-
-    async def take_rest_calls(self, wanted: int, rate: float, burst: float) -> tuple[int, float]:
-        """Up to `wanted` calls from Discord's global limit (`rate` a second, `burst` saved up
-        at most), shared by the bot's processes (PostgreSQL): how many were taken, and seconds
-        until the next one is there."""
-        return await self.db.take_rest_calls(wanted, rate=rate, burst=burst)
-
-    async def closed_since(self, seconds: float) -> list[int]:
-        """Tables closed in the last `seconds`: a process that stopped between storing a
-        table's last change and showing it left its message behind."""
-        return await self.db.closed_since(self.clock() - seconds)

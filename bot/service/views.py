@@ -184,16 +184,16 @@ class Post:
         return f"{self.table_id}.{self.version}.{self.index}"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Outcome:
-    """The result of one committed change."""
+    """The result of one committed change, built in one go once it is stored."""
 
     table: TableView
     reply: Reason | None = None
     """A short private answer to whoever acted."""
-    hands: dict[int, HandState] = field(default_factory=dict)
+    hands: Mapping[int, HandState] = field(default_factory=dict)
     """By user id: private hand messages whose content changed."""
-    every_hand: dict[int, HandState] | None = None
+    every_hand: Mapping[int, HandState] | None = None
     """By user id: every seated person's hand after the change (when the change computed
     them), so the Discord layer shows hands without loading the table again."""
     automatic: bool = False
@@ -201,7 +201,7 @@ class Outcome:
     same_game_as: int | None = None
     """Set when only the table's bookkeeping changed (a message id): the version it was saved
     on, whose game and hands this version keeps."""
-    dm_refs: dict[int, DmRef] = field(default_factory=dict)
+    dm_refs: Mapping[int, DmRef] = field(default_factory=dict)
     """By user id: each person's hand DM, as stored with this change."""
     new_hand: bool = False
     """A new hand was dealt: each person gets a new hand message."""

@@ -78,7 +78,7 @@ async def test_the_joker_led_in_no_trumps_is_played_as_the_suit_named(
     async with start_bot() as bot:
         people = [standin.person(n) for n in NAMES]
         # The service draws each table's seed from its random source when the table opens.
-        bot.tables.service._rng = random.Random(rng_seed)
+        bot.tables.service.session.rng = random.Random(rng_seed)
         table, t = await open_table(standin, people, preset="oh-shit", max_cards=5, sequence="down")
         await set_rule(people[0], table, t, "pack", "52+joker")
         await standin.wait_for(lambda: "53-card pack" in str(table_embed(table)))
@@ -149,7 +149,7 @@ async def test_a_21_card_hand_offers_every_suit_and_the_joker(
 ) -> None:
     async with start_bot() as bot:
         people = [standin.person(n) for n in NAMES]
-        bot.tables.service._rng = random.Random(1)
+        bot.tables.service.session.rng = random.Random(1)
         table, t = await open_table(standin, people, preset="nomination", max_cards=21)
         await set_rule(people[0], table, t, "pack", "63")
         await set_rule(people[0], table, t, "sequence", "down")

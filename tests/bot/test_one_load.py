@@ -97,8 +97,8 @@ async def test_the_count_sees_a_load_and_a_decode(
         await bot.tables.idle()
         with counting(bot, monkeypatch) as counts:
             # Cold caches: the next look reads the document and decodes the game.
-            bot.tables.service._games.clear()
-            bot.tables.service._rows.clear()
+            bot.tables.service.session._games.clear()
+            bot.tables.service.session._rows.clear()
             await bot.tables.service.hand_state(t, ann.id)
         assert counts == Counter({"loads": 1, "decodes": 1, "documents read": 1})
 

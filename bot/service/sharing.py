@@ -1,0 +1,48 @@
+"""What the bot's processes share when several run on one PostgreSQL: holds on the messages
+they write, the changes each stores, Discord's rate limit."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable
+
+from bot.service.session import Session
+from bot.storage import TableChange
+
+
+class Sharing:
+    """One process among several (docs/deploy.md)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    @contextlib.asynccontextmanager
+    async def showing(self, table_id: int, user_id: int | None = None) -> AsyncIterator[int | None]:
+        """Hold one of the table's messages (the table message, or `user_id`'s hand message)
+        while it is written, across the bot's processes, and give the newest stored version
+        (None: one process alone, which knows every version). A writer holding an older
+        version shows `newest` instead."""
+        async with self.session.db.showing(table_id, user_id) as version:
+            yield version
+
+    async def watch_changes(self, callback: Callable[[TableChange], None]) -> None:
+        """Every change any process stores (PostgreSQL, when other processes share it: the
+        presenter calls this only then): one that brings a deadline nearer wakes the
+        scheduler, one that closed a table drops what this process holds of it (another
+        process may have closed it: this one would not load it again), and each goes to
+        `callback`."""
+        session = self.session
+
+        def changed(change: TableChange) -> None:
+            session.due_moved(change.due_at)
+            if change.closed:
+                session.forget(change.table_id)
+            callback(change)
+
+        await session.db.watch_tables(changed)
+
+    async def take_rest_calls(self, wanted: int, rate: float, burst: float) -> tuple[int, float]:
+        """Up to `wanted` calls from Discord's global limit (`rate` a second, `burst` saved up
+        at most), shared by the bot's processes (PostgreSQL): how many were taken, and seconds
+        until the next one is there."""
+        return await self.session.db.take_rest_calls(wanted, rate=rate, burst=burst)
