@@ -12,17 +12,18 @@ decision time p50/p99; the last line is JSON with the figures. Hands run in para
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import math
 import multiprocessing
 import os
 import statistics
 import time
-from dataclasses import asdict, dataclass
+import typing
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-from bot.ai import LEVELS, Level, decide
+from bot.ai import LEVELS, HardParams, Level, decide
+from bot.ai.params import DEFAULT_PARAMS
 from bot.engine import Game, Phase, Settings
 from tools.stats import mean_ci, percentile
 
@@ -36,6 +37,8 @@ class Config:
     budget_s: float
     iterations: int | None
     seed: int
+    params: HardParams = DEFAULT_PARAMS
+    """The candidate's values if it is ``hard`` (the baseline's are the defaults)."""
 
 
 @dataclass(frozen=True)
@@ -51,9 +54,10 @@ class SeatResult:
 
 
 def play_hand(
-    cfg: Config, deal: int, levels: list[Level], times: list[float] | None, timed_seat: int
+    cfg: Config, deal: int, levels: list[Level], times: list[float] | None, candidate: int
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    """Play deal ``deal``'s hand with ``levels[seat]`` in each seat: (points, bids, tricks)."""
+    """Play deal ``deal``'s hand with ``levels[seat]`` in each seat: (points, bids, tricks).
+    ``candidate``: the candidate's seat (-1: none), whose decisions are timed."""
     settings = Settings.model_validate(cfg.rules)
     g = Game.new(settings, cfg.players, seed=cfg.seed * 1_000_003 + deal, first_dealer=0)
     first = g.hand_number
@@ -68,8 +72,9 @@ def play_hand(
             budget_s=cfg.budget_s,
             seed=(deal * 64 + s) * 4096 + step,
             iterations=cfg.iterations if levels[s] == "hard" else None,
+            params=cfg.params if s == candidate else DEFAULT_PARAMS,
         )
-        if times is not None and s == timed_seat:
+        if times is not None and s == candidate:
             times.append(time.perf_counter() - t0)
         g.apply(s, action)
         step += 1
@@ -238,17 +243,16 @@ def main(argv: list[str] | None = None) -> int:
         "--set",
         action="append",
         default=[],
-        metavar="MODULE.NAME=JSON",
-        help="assign a module constant before playing (a variant), e.g. "
-        "bot.ai.hard.PLAY_SEARCH=true; repeatable",
+        metavar="NAME=VALUE",
+        help="one of hard's values for the candidate (bot.ai.HardParams), e.g. "
+        "others_epsilon=0.2; repeatable",
     )
     a = p.parse_args(argv)
-    for spec in a.set:
-        assign(spec)
+    params = hard_params(a.set)
     if a.candidate == "ismcts" and a.baseline != "ismcts":
         raise SystemExit("--candidate ismcts: only with --baseline ismcts")
     if a.baseline == "ismcts" or a.duplicate:
-        return _duplicate(a)
+        return _duplicate(a, params)
     if a.rules:
         rules = json.loads(a.rules)
     else:
@@ -259,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
             "scoring": a.scoring,
         }
     Settings.model_validate(rules).resolve(a.players)
-    cfg = Config(a.candidate, a.baseline, rules, a.players, a.budget, a.iterations, a.seed)
+    cfg = Config(a.candidate, a.baseline, rules, a.players, a.budget, a.iterations, a.seed, params)
     fig = run(cfg, a.hands, a.workers, save=a.save)
     fig["set"] = a.set
     print(report(fig))
@@ -267,19 +271,31 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def assign(spec: str) -> None:
-    """``MODULE.NAME=JSON``: set a module constant that already exists (a switch of a level)."""
-    name, eq, value = spec.partition("=")
-    module, dot, attr = name.rpartition(".")
-    if not eq or not dot:
-        raise SystemExit(f"--set {spec!r}: write MODULE.NAME=JSON")
-    mod = importlib.import_module(module)
-    if not hasattr(mod, attr):
-        raise SystemExit(f"--set {spec!r}: {module} has no {attr}")
-    setattr(mod, attr, json.loads(value))
+def hard_params(specs: list[str]) -> HardParams:
+    """``hard``'s values with the ``NAME=VALUE`` settings ``specs`` (``bot.ai.HardParams``),
+    each name and value checked: anything else ends the run with what is wrong."""
+    kinds = {f.name: typing.get_type_hints(HardParams)[f.name] for f in fields(HardParams)}
+    changes: dict[str, Any] = {}
+    for spec in specs:
+        name, eq, text = spec.partition("=")
+        name = name.strip()
+        if not eq:
+            raise SystemExit(f"--set {spec!r}: write NAME=VALUE, e.g. others_epsilon=0.2")
+        if name not in kinds:
+            raise SystemExit(f"--set {spec!r}: hard has no value {name!r}: {', '.join(kinds)}")
+        kind = kinds[name]
+        try:
+            changes[name] = kind(text.strip())
+        except ValueError:
+            what = "a whole number" if kind is int else "a number"
+            raise SystemExit(f"--set {spec!r}: {name} takes {what}, not {text!r}") from None
+    try:
+        return replace(DEFAULT_PARAMS, **changes)
+    except ValueError as e:
+        raise SystemExit(f"--set: {e}") from None
 
 
-def _duplicate(a: argparse.Namespace) -> int:
+def _duplicate(a: argparse.Namespace, params: HardParams) -> int:
     """The candidate against a reference opponent in duplicate format (``tools.reference``)."""
     from tools import reference
 
@@ -294,6 +310,7 @@ def _duplicate(a: argparse.Namespace) -> int:
         a.simulations,
         a.uct_c,
         a.candidate_simulations,
+        params,
     )
     deals = max(1, math.ceil(a.hands / 4))
     results, times = reference.run(m, deals, first_deal=a.first_deal, save=a.save)

@@ -14,6 +14,7 @@ import time
 from bot.ai import decide
 from bot.ai.infer import BidModel, PlayModel, consistent_sample
 from bot.ai.knowledge import Table
+from bot.ai.params import DEFAULT_PARAMS
 from bot.ai.sanitise import Determiniser, public_game
 from bot.engine import Phase
 from tools.reference import new_game
@@ -34,8 +35,8 @@ def measure(seed: int, deals: int, samples: int) -> tuple[int, float]:
                 rng = random.Random(step)
                 table = Table.from_view(view, g.rules)
                 det = Determiniser(public_game(g, table, rng), table)
-                bids = BidModel(table)
-                plays = PlayModel(table)
+                bids = BidModel(table, DEFAULT_PARAMS)
+                plays = PlayModel(table, DEFAULT_PARAMS)
                 t0 = time.thread_time()
                 for _ in range(samples):
                     consistent_sample(det, bids, rng, plays)

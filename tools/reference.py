@@ -30,7 +30,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal, Protocol
 
-from bot.ai import LEVELS, Level, decide
+from bot.ai import LEVELS, HardParams, Level, decide
+from bot.ai.params import DEFAULT_PARAMS
 from bot.engine import Action, Bid, Card, Game, Phase, Play, Settings
 from tools.stats import mean_ci, percentile
 
@@ -136,6 +137,8 @@ class Match:
     uct_c: float = 2.0
     candidate_simulations: int | None = None
     """With ``candidate`` ``ismcts``: its simulations a decision (None: ``simulations``)."""
+    params: HardParams = DEFAULT_PARAMS
+    """The candidate's values if it is ``hard`` (an opponent ``hard`` plays the defaults)."""
 
     @property
     def candidate_ismcts(self) -> int | None:
@@ -219,7 +222,15 @@ def play_hand(
         elif side == "candidate":
             assert m.candidate != "ismcts"
             its = m.iterations if m.candidate == "hard" else None
-            action = decide(g, s, level=m.candidate, budget_s=m.budget_s, seed=seed, iterations=its)
+            action = decide(
+                g,
+                s,
+                level=m.candidate,
+                budget_s=m.budget_s,
+                seed=seed,
+                iterations=its,
+                params=m.params,
+            )
         else:
             action = opponent(g, state, s, seed)
         times[side].append(time.perf_counter() - t0)

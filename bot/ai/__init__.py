@@ -14,14 +14,16 @@ seed (see ``bot.ai.sanitise``).
 
 from __future__ import annotations
 
-import random
 import time
 from typing import Final, Literal
 
 from bot.engine import Action, Game, Phase
 
 from . import hard, normal, simple
+from .common import decision_rng
 from .knowledge import Table
+from .params import DEFAULT_PARAMS, HardParams
+from .position import Position
 from .sanitise import Determiniser, public_game
 
 Level = Literal["random", "easy", "normal", "hard"]
@@ -44,12 +46,14 @@ def decide(
     budget_s: float = DEFAULT_BUDGET_S,
     seed: int = 0,
     iterations: int | None = None,
+    params: HardParams = DEFAULT_PARAMS,
 ) -> Action:
     """The action ``level`` takes for ``seat`` now.
 
     ``game``: the engine state or its ``to_json()``. ``budget_s``: time limit for ``hard``
     (wall clock, this process); ``iterations``: instead, a fixed number of samples (``hard``
-    is then deterministic for a given ``seed``; the other levels always are).
+    is then deterministic for a given ``seed``; the other levels always are). ``params``: the
+    values ``hard`` decides with (another set only to measure it, as the arena does).
     Raises :class:`NothingToDecide` when the seat has nothing it must do; a seat that may only
     change its previous bid (bid changes) is never asked: changing gains nothing, as nobody has
     bid since.
@@ -63,11 +67,7 @@ def decide(
         raise NothingToDecide(f"seat {seat} has nothing to decide now")
     if view.phase is Phase.BIDDING and view.has_bid[seat]:
         raise NothingToDecide(f"seat {seat} has bid; it may only change that bid")
-    key = (
-        f"{seed}:{seat}:{view.hand_number}:{view.bid_round}:{sum(view.has_bid)}:"
-        f"{len(view.tricks)}:{len(view.trick)}:{view.phase.value}"
-    )
-    rng = random.Random(key)
+    rng = decision_rng(view, seed)
     table = Table.from_view(view, g.rules)
     if level == "random":
         action = simple.decide_random(table, rng)
@@ -80,10 +80,10 @@ def decide(
     else:
         det = Determiniser(public_game(g, table, rng), table)
         deadline = None if iterations is not None else start + budget_s * 0.9
-        action = hard.decide(table, det, rng, deadline, iterations)
+        action = hard.decide(Position(table, det, rng, deadline, iterations, params))
     if action not in view.legal_actions:
         raise IllegalDecision(f"{level} chose {action!r}, which is not legal for seat {seat}")
     return action
 
 
-__all__ = ["LEVELS", "IllegalDecision", "Level", "NothingToDecide", "decide"]
+__all__ = ["LEVELS", "HardParams", "IllegalDecision", "Level", "NothingToDecide", "decide"]

@@ -1,13 +1,11 @@
-"""Where ``normal``'s bid correction (``normal.adjust_bid``) comes from: self-play hands in which
-one seat's bid is forced to each bid near its model bid, and a least-squares fit, per bid change,
-of the points the change gained.
+"""Where ``normal``'s bid correction (``learned.adjust_bid``) comes from: self-play hands in
+which one seat's bid is forced to each bid near its model bid, and a least-squares fit, per bid
+change, of the points the change gained.
 
 ``python -m bot.ai.bidfit --seed 9400 --deals 2500`` prints the weights to paste into
-``normal._ADJUST_WEIGHTS`` (8-15 minutes on one core). Every seat plays as ``normal`` does: with
-the correction and the learned card choice in place (one more round of the same), or with
-``--plain``, with neither (the first round: ``--plain --seed 9000 --deals 4000`` gave the
-weights of commit bad2ee6; the second, with those and the learned card choice in place, the
-ones in ``normal`` now). For each deal and seat the hand is played once as ``normal`` bids,
+``learned.ADJUST_WEIGHTS`` (8-15 minutes on one core). Every seat plays as ``normal`` does, with
+its learned corrections, so each run fits them again (``learned.ADJUST_WEIGHTS`` says which run
+gave the weights there). For each deal and seat the hand is played once as ``normal`` bids,
 then once for every other legal bid within 3 of the model's bid before the correction (the
 seats after it see the forced bid and answer it).
 Not used by the bot: an offline tool beside ``normal``, kept so that the constants can be
@@ -24,7 +22,8 @@ from typing import Any
 
 from bot.engine import Bid, Game, Phase, Settings
 
-from . import decide, normal
+from . import decide, learned, normal
+from .knowledge import Table
 
 RULES: dict[str, Any] = {
     "preset": "first-to-101",
@@ -39,21 +38,6 @@ STEPS = (-2, -1, 1)
 def _play(seed: int, deal: int, seat: int, forced: int | None) -> tuple[dict[str, Any], int]:
     """Deal ``deal`` played by ``normal`` in every seat, ``seat``'s bid forced to ``forced``
     (None: its own): what ``seat`` saw when it bid, and its points."""
-    seen: dict[str, Any] = {}
-    model = normal.bid_from_probs
-
-    def spy(
-        probs: list[float], others: list[int], legal: list[int], scoring: str, n: int, k: int
-    ) -> int:
-        before = normal.ADJUST
-        normal.ADJUST = False
-        try:
-            plain = model(probs, others, legal, scoring, n, k)
-        finally:
-            normal.ADJUST = before
-        seen.update(probs=list(probs), others=list(others), legal=list(legal), plain=plain)
-        return model(probs, others, legal, scoring, n, k)
-
     g = Game.new(
         Settings.model_validate(RULES), 4, seed=seed * 1_000_003 + deal, first_dealer=deal % 4
     )
@@ -63,13 +47,14 @@ def _play(seed: int, deal: int, seat: int, forced: int | None) -> tuple[dict[str
     while g.phase is not Phase.GAME_OVER and g.hand_number == first:
         s = g.turn
         if s == seat and g.phase is Phase.BIDDING:
-            normal.bid_from_probs = spy
-            try:
-                action = decide(g, s, level="normal", seed=step)
-            finally:
-                normal.bid_from_probs = model
+            probs, others, legal, scoring, n, k = normal.bid_inputs(
+                Table.from_view(g.view(s), g.rules)
+            )
+            plain = normal.model_bid(probs, others, legal, scoring, n, k)
+            action = decide(g, s, level="normal", seed=step)
             assert isinstance(action, Bid)
-            info = dict(seen, bid=action.n)
+            info = {"probs": probs, "others": others, "legal": legal, "plain": plain}
+            info.update(bid=action.n)
             if forced is not None:
                 action = Bid(forced)
         else:
@@ -96,7 +81,7 @@ def records(seed: int, first: int, deals: int) -> Iterator[dict[str, Any]]:
 
 
 def features(r: dict[str, Any]) -> list[float]:
-    return normal._adjust_features(r["probs"], r["others"], r["plain"], 10, 4)
+    return learned.adjust_features(r["probs"], r["others"], r["plain"], 10, 4)
 
 
 def _solve(a: list[list[float]], b: list[float]) -> list[float]:
@@ -126,7 +111,7 @@ def fit(recs: list[dict[str, Any]], ridge: float = 1e-6) -> dict[int, list[float
             if plain + step in pts and plain in pts:
                 xs.append(features(r))
                 ys.append(pts[plain + step] - pts[plain])
-        d = len(xs[0]) if xs else len(normal._ADJUST_WEIGHTS[step])
+        d = len(xs[0]) if xs else len(learned.ADJUST_WEIGHTS[step])
         ata = [[ridge if i == j else 0.0 for j in range(d)] for i in range(d)]
         aty = [0.0] * d
         for x, y in zip(xs, ys, strict=True):
@@ -147,13 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--deals", type=int, default=2000)
     p.add_argument("--save", default=None, help="write the records (JSON lines) to this file")
     p.add_argument("--load", default=None, help="fit records saved before instead of playing")
-    p.add_argument(
-        "--plain", action="store_true", help="no learned correction in any seat (round one)"
-    )
     a = p.parse_args(argv)
-    if a.plain:
-        normal.ADJUST = False
-        normal.PLAY_ADJUST = False
     if a.load:
         with open(a.load, encoding="utf-8") as f:
             recs = [json.loads(line) for line in f]
@@ -166,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
                     f.write(json.dumps(r) + "\n")
     weights = fit(recs)
     print(f"# {len(recs)} records")
-    print("_ADJUST_WEIGHTS = {")
+    print("ADJUST_WEIGHTS = {")
     for step, w in weights.items():
         print(f"    {step}: ({', '.join(f'{x:.4f}' for x in w)}),")
     print("}")

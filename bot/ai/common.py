@@ -4,12 +4,22 @@ wants from the next trick given its bid and the scoring."""
 from __future__ import annotations
 
 import functools
+import random
 
-from bot.engine import HIDDEN, SUITS, Action, Bid, ChooseTrump, Play, score
+from bot.engine import HIDDEN, SUITS, Action, Bid, ChooseTrump, Play, PlayerView, score
 
 from .cards import bits
 from .evaluate import utility
 from .knowledge import Table
+
+
+def decision_rng(view: PlayerView, seed: int) -> random.Random:
+    """All the randomness of one decision: from ``seed`` and where the seat is in the game, so
+    the same decision at the same moment is the same whoever asks (play, or the review)."""
+    return random.Random(
+        f"{seed}:{view.seat}:{view.hand_number}:{view.bid_round}:{sum(view.has_bid)}:"
+        f"{len(view.tricks)}:{len(view.trick)}:{view.phase.value}"
+    )
 
 
 def legal_bids(table: Table) -> list[int]:

@@ -1,20 +1,23 @@
-"""The ``hard`` level. Bids by information-set tree search (``bot.ai.search``, ``BID_SEARCH``);
-card play by the same search against players unlike ``normal`` (``PLAY_SEARCH``,
-``ADAPTIVE``), else, and wherever the search can't play, by determinised sampling (PIMC): each
-sample deals the unseen cards of the sanitised game again (respecting known voids and the cards
-played), tries every candidate decision on it and plays the hand out on the engine's fast path,
-every seat playing as ``normal`` does from its own knowledge (``MODEL_OTHERS``, ``OWN_MODEL``);
-the decision with the best mean score under the table's scoring wins.
+"""The ``hard`` level. Bids by information-set tree search (``bot.ai.search``); card play by
+the same search once another seat plays unlike ``normal`` (``infer.unlike_normal``), else, and
+wherever the search can't play, by determinised sampling (PIMC): each sample deals the unseen
+cards of the sanitised game again, following what the others bid and played
+(``infer.consistent_sample``), tries every candidate decision on it and plays the hand out on
+the engine's fast path, every seat, this one too, playing as ``normal`` does from its own
+knowledge; the decision with the best mean score under the table's scoring wins.
 
-Budget: ``deadline`` (a ``time.perf_counter`` value) or a fixed number of ``iterations``
-(samples, or the search's iterations), the latter for reproducible tests.
+Against players ``normal`` explains, the race's model of them is exact, and it beats the
+search's (a UCB player over random deals); against the others the search does better. In the
+play-outs this seat too plays from its own knowledge, not from the sampled deal, which would
+rate its late ducks as safer than they are (strategy fusion).
+
+Every decision reads one ``position.Position``: the seat's table, a sanitised game to deal
+from, its randomness, its budget and the values ``hard`` decides with (``params.HardParams``).
 """
 
 from __future__ import annotations
 
 import math
-import random
-import time
 from collections.abc import Callable, Hashable
 from typing import TypeVar
 
@@ -22,18 +25,12 @@ from bot.engine import SUITS, Action, Bid, ChooseTrump, Game, Phase, Play
 
 from . import normal, search
 from .cards import NO_TRUMPS, Suits, bits, note_void, one_of_each_face, suits_for
-from .common import seats_after, successors
+from .common import legal_bids, seats_after, successors
 from .evaluate import card_probs, utility
 from .infer import BidModel, PlayModel, bid_the_rest, consistent_sample, unlike_normal
-from .knowledge import Table
-from .playout import quick_pick
-from .sanitise import Determiniser
-
-INFER = True
-"""Samples follow the others' bids (``bot.ai.infer``)."""
-
-INFER_PLAY = True
-"""Samples also follow the others' plays this hand (``bot.ai.infer.PlayModel``)."""
+from .knowledge import PlaySituation, Table
+from .params import HardParams
+from .position import Position
 
 C = TypeVar("C", bound=Hashable)
 S = TypeVar("S")
@@ -42,65 +39,29 @@ _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
 _TRUMP = Phase.TRUMP_CHOICE
 
-
-MODEL_OTHERS = True
-"""In play-outs the other seats play as ``normal`` does: from their own cards, the cards
-played and the voids shown, not from the sampled deal's other hands."""
+BID_SPREAD = 2
+"""The bids weighed: those within this many tricks of ``normal``'s."""
 
 
-OWN_MODEL = True
-"""In play-outs ``hard``'s own seat also plays as ``normal`` does, from its own knowledge,
-instead of with the quick policy that sees the sampled deal (which overrates how well it can
-duck late: strategy fusion)."""
-
-PLAY_SEARCH = True
-"""Card play by information-set tree search (``bot.ai.search``) instead of the sampling
-race, where the search can play the position (``search.usable``)."""
-
-ADAPTIVE = True
-"""With ``PLAY_SEARCH``: search only when another seat plays unlike ``normal``
-(``infer.unlike_normal``); against players ``normal`` explains, the sampling race, whose model
-of them is then right."""
-ADAPT_SAMPLES = 12
-ADAPT_PLAYS = 2
-
-BID_SEARCH = True
-"""Bids by the same tree search (``search.choose_bid``) where it can bid
-(``search.bids_usable``)."""
-
-SIGHTED = 0.0
-"""The chance, per sample and other seat, that the seat plays the play-out with the quick
-policy that sees the sampled deal instead of as ``normal``: a mix of two models of the others,
-so that ``hard`` does not rely on the others being ``normal``-like."""
-
-
-def rollout(
-    g: Game, me: int, scoring: str, voids: list[int] | None = None, sighted: int = 0
-) -> float:
-    """Play the hand in progress to its end; ``me``'s utility for it. ``me`` plays as
-    ``normal`` would (with ``OWN_MODEL``; else with the quick policy, which sees the sampled
-    deal); the others as ``normal`` would (with ``MODEL_OTHERS``), but for the seats in the
-    bit mask ``sighted``, which play with the quick policy.
-    ``voids``: the suits each seat has shown it lacks so far."""
+def rollout(g: Game, me: int, scoring: str, voids: list[int] | None = None) -> float:
+    """Play the hand in progress to its end, every seat playing as ``normal`` would from what
+    it knows; ``me``'s utility for it. ``voids``: the suits each seat has shown it lacks so
+    far."""
     number = g.hand_number
     if g.phase is _BIDDING or g.phase is _TRUMP:
         raise ValueError("a rollout starts after bidding")
     trump = g.trump_id
     suits = suits_for(g.pack.name, trump if trump >= 0 else NO_TRUMPS)
-    bids = [b if b is not None else 0 for b in g.bids]
-    others = _Others(g, suits, scoring, voids) if MODEL_OTHERS else None
+    others = _Others(g, suits, scoring, voids)
     while g.phase is _PLAYING and g.hand_number == number:
         s = g.turn
         m = g.legal_mask(s)
         named = -1
         if not m & (m - 1):
             c = m.bit_length() - 1
-        elif (s == me and not OWN_MODEL) or others is None or sighted >> s & 1:
-            c = quick_pick(g, s, m, suits, bids, scoring)
         else:
             c, named = others.choose(g, s, m)
-        if others is not None:
-            others.played(g, s, c)
+        others.played(g, s, c)
         g.apply_fast(s, c, named)
     log = g.history()[number - 1]
     assert log.points is not None
@@ -108,8 +69,8 @@ def rollout(
 
 
 class _Others:
-    """The other seats of a play-out, playing as ``normal`` does (``normal.choose_card``) from
-    what each of them knows."""
+    """The seats of a play-out (``hard``'s own too), each playing as ``normal`` does
+    (``normal.choose_card``) from what it knows."""
 
     __slots__ = ("eff", "first", "live", "nxt", "pack", "seats", "sit", "suits", "voids")
 
@@ -128,7 +89,7 @@ class _Others:
         self.live = g.unseen_mask(seats[0]) | held
         dealer = g.dealer
         self.first = dealer if g.rules.first_lead == "dealer" else self.nxt[dealer]
-        self.sit = normal.PlaySituation(
+        self.sit = PlaySituation(
             pack=g.pack,
             suits=suits,
             scoring=scoring,
@@ -217,99 +178,41 @@ def _finish_bidding(
         g.apply_fast(s, _best_trump(g, s))
 
 
-def decide(
-    table: Table,
-    det: Determiniser,
-    rng: random.Random,
-    deadline: float | None,
-    iterations: int | None,
-) -> Action:
+def decide(pos: Position) -> Action:
+    table = pos.table
     view = table.view
     if len(view.legal_actions) == 1:
         return view.legal_actions[0]
-    if iterations is None and deadline is None:
+    if pos.iterations is None and pos.deadline is None:
         raise ValueError("give a deadline or a number of iterations")
-    me = table.seat
-    scoring = table.rules.scoring
-    model = BidModel(table)
-    plays = PlayModel(table) if INFER_PLAY else None
-
-    mix = [0]  # the seats playing the current sample's play-outs with the quick policy
-
-    def draw() -> Game:
-        if SIGHTED > 0:
-            mix[0] = sum(1 << q for q in table.seats if q != me and rng.random() < SIGHTED)
-        return consistent_sample(det, model, rng, plays) if INFER else det.sample(rng)
-
-    def more(done: int) -> bool:
-        if iterations is not None:
-            return done < iterations
-        assert deadline is not None
-        return done == 0 or time.perf_counter() < deadline
-
-    if view.phase is Phase.BIDDING:
-        legal = sorted(a.n for a in view.legal_actions if isinstance(a, Bid))
-        guess = normal.choose_bid(table)
-        cands = [b for b in legal if abs(b - guess) <= 2] or legal
-        if BID_SEARCH and search.bids_usable(table):
-            return Bid(search.choose_bid(table, det, rng, deadline, iterations, cands))
-
-        def draw_bidding() -> tuple[Game, dict[int, list[float]]]:
-            d = draw()
-            return d, {s: model.probs(s, d.hand_mask(s)) for s in d.seats if s != me}
-
-        def bid_value(sample: tuple[Game, dict[int, list[float]]], b: int) -> float:
-            g = sample[0].copy()
-            _finish_bidding(g, me, b, model, sample[1])
-            return rollout(g, me, scoring, None, mix[0])
-
-        bid = _race(cands, draw_bidding, bid_value, more, lambda b: -abs(b - guess))
-        return Bid(bid)
-
-    if view.phase is Phase.TRUMP_CHOICE:
-
-        def trump_value(d: Game, t: int) -> float:
-            g = d.copy()
-            g.apply_fast(me, t)
-            return rollout(g, me, scoring, None, mix[0])
-
-        trump = _race(list(range(4)), draw, trump_value, more, lambda t: -t)
-        return ChooseTrump(SUITS[trump])
-
-    if (
-        PLAY_SEARCH
-        and search.usable(table)
-        and (not ADAPTIVE or unlike_normal(table, det, rng, ADAPT_SAMPLES, ADAPT_PLAYS))
+    if search.bids_usable(table) or (
+        search.usable(table) and unlike_normal(table, pos.det, pos.rng, pos.params)
     ):
-        card = search.choose_card(table, det, rng, deadline, iterations)
-        return Play(table.pack.cards[card])
-
-    moves = _moves(det.public, me)
-    led = det.public.led_id
-    voids_after: dict[tuple[int, int], list[int]] = {}
-    for mv in moves:
-        voids_after[mv] = list(table.voids)
-        note_void(voids_after[mv], table.suits.eff, led, me, mv[0])
-
-    def move_value(d: Game, mv: tuple[int, int]) -> float:
-        g = d.copy()
-        g.apply_fast(me, mv[0], mv[1])
-        return rollout(g, me, scoring, voids_after[mv], mix[0])
-
-    card, suit = _race(moves, draw, move_value, more, lambda mv: -mv[0])
-    action = Play(table.pack.cards[card], SUITS[suit] if suit >= 0 else None)
-    if action in view.legal_actions:
-        return action
-    return normal.decide(table, rng)
+        found = searched(pos)
+        assert found is not None
+        return found[0]
+    return _race_decision(pos)
 
 
-PRUNE_FROM = 24
-"""Samples before a candidate may be dropped ..."""
-PRUNE_EVERY = 8
-"""... and how often the candidates are compared after that."""
-PRUNE_Z = 2.5
-"""A candidate this many standard errors behind the leader (paired over the same samples) is
-dropped, so the samples go to the candidates still in doubt."""
+def searched(pos: Position) -> tuple[Action, int] | None:
+    """The tree search's decision and the iterations it took: a bid where it can bid, a card
+    where it can play (whatever the others play like); None where it can do neither."""
+    table = pos.table
+    if search.bids_usable(table):
+        bid = search.choose_bid(pos, bid_candidates(table)[0])
+        return Bid(bid.choice), bid.iterations
+    if search.usable(table):
+        card = search.choose_card(pos)
+        return Play(table.pack.cards[card.choice]), card.iterations
+    return None
+
+
+def bid_candidates(table: Table) -> tuple[list[int], int]:
+    """The bids ``hard`` weighs (the legal ones within ``BID_SPREAD`` of ``normal``'s, or all),
+    and ``normal``'s."""
+    legal = legal_bids(table)
+    guess = normal.choose_bid(table)
+    return [b for b in legal if abs(b - guess) <= BID_SPREAD] or legal, guess
 
 
 def _race(
@@ -318,10 +221,12 @@ def _race(
     value: Callable[[S, C], float],
     more: Callable[[int], bool],
     order: Callable[[C], float],
+    params: HardParams,
 ) -> C:
     """The candidate with the best mean value over samples, each sample valuing every
     candidate still in the race; ties go to the highest ``order``. Stops early when one is
     left."""
+    prune_from, prune_every, prune_z = params.prune_from, params.prune_every, params.prune_z
     active = list(cands)
     total = dict.fromkeys(cands, 0.0)
     square = dict.fromkeys(cands, 0.0)
@@ -336,7 +241,7 @@ def _race(
             for b, vb in zip(active[i + 1 :], vals[i + 1 :], strict=True):
                 product[a, b] = product.get((a, b), 0.0) + va * vb
         n += 1
-        if n >= PRUNE_FROM and n % PRUNE_EVERY == 0:
+        if n >= prune_from and n % prune_every == 0:
             lead = max(active, key=lambda c: (total[c], order(c)))
             keep = [lead]
             for c in active:
@@ -346,7 +251,7 @@ def _race(
                 cross = product.get((lead, c), product.get((c, lead), 0.0))
                 var = (square[lead] + square[c] - 2 * cross) / n - gap * gap
                 # the same value on every sample (var 0) is no reason to keep both
-                if var > 1e-9 and gap <= PRUNE_Z * math.sqrt(var / n):
+                if var > 1e-9 and gap <= prune_z * math.sqrt(var / n):
                     keep.append(c)
             active = [c for c in active if c in keep]
     return max(active, key=lambda c: (total[c], order(c)))
@@ -376,46 +281,32 @@ Sampled = list[tuple[float, int]]
 """A candidate's (utility, tricks taken) on each sample it was valued on, in sample order."""
 
 
-def assess(
-    table: Table,
-    det: Determiniser,
-    rng: random.Random,
-    deadline: float | None,
-    iterations: int | None,
-    actual: Action,
-) -> tuple[Action, dict[Action, Sampled]]:
-    """``decide``'s race, with ``actual`` (a legal action: the one a player took) among the
-    candidates, and what each candidate scored: the action ``hard`` chooses and, per candidate,
-    its (utility, tricks) on each sample. The race values every candidate still in it on the
-    same samples, so any two candidates share their first samples (paired). For the post-game
-    review (``bot.ai.review``)."""
+def _race_decision(
+    pos: Position, actual: Action | None = None, seen: dict[Action, Sampled] | None = None
+) -> Action:
+    """The sampling race's decision: every candidate (bids near ``normal``'s and ``actual``,
+    the four trumps, or each distinct play) valued on the same inferred samples. ``seen``: if
+    given, each candidate's (utility, tricks) per sample is added to it."""
+    table, det, rng, params, more = pos.table, pos.det, pos.rng, pos.params, pos.more
+    view = table.view
     me = table.seat
     scoring = table.rules.scoring
-    model = BidModel(table)
-    plays = PlayModel(table) if INFER_PLAY else None
-    seen: dict[Action, Sampled] = {}
+    model = BidModel(table, params)
+    plays = PlayModel(table, params)
 
     def draw() -> Game:
-        return consistent_sample(det, model, rng, plays) if INFER else det.sample(rng)
-
-    def more(done: int) -> bool:
-        if iterations is not None:
-            return done < iterations
-        assert deadline is not None
-        return done == 0 or time.perf_counter() < deadline
+        return consistent_sample(det, model, rng, plays)
 
     def played_out(key: Action, g: Game, voids: list[int] | None) -> float:
         number = g.hand_number
         value = rollout(g, me, scoring, voids)
-        seen.setdefault(key, []).append((value, g.history()[number - 1].won[me]))
+        if seen is not None:
+            seen.setdefault(key, []).append((value, g.history()[number - 1].won[me]))
         return value
 
-    view = table.view
     if view.phase is Phase.BIDDING:
-        legal = sorted(a.n for a in view.legal_actions if isinstance(a, Bid))
-        guess = normal.choose_bid(table)
-        cands = [b for b in legal if abs(b - guess) <= 2] or legal
-        if isinstance(actual, Bid) and actual.n in legal and actual.n not in cands:
+        cands, guess = bid_candidates(table)
+        if isinstance(actual, Bid) and actual.n in legal_bids(table) and actual.n not in cands:
             cands.append(actual.n)
 
         def draw_bidding() -> tuple[Game, dict[int, list[float]]]:
@@ -427,7 +318,8 @@ def assess(
             _finish_bidding(g, me, b, model, sample[1])
             return played_out(Bid(b), g, None)
 
-        return Bid(_race(cands, draw_bidding, bid_value, more, lambda b: -abs(b - guess))), seen
+        return Bid(_race(cands, draw_bidding, bid_value, more, lambda b: -abs(b - guess), params))
+
     if view.phase is Phase.TRUMP_CHOICE:
 
         def trump_value(d: Game, t: int) -> float:
@@ -436,20 +328,35 @@ def assess(
             return played_out(ChooseTrump(SUITS[t]), g, None)
 
         return ChooseTrump(
-            SUITS[_race(list(range(4)), draw, trump_value, more, lambda t: -t)]
-        ), seen
-    led = det.public.led_id
+            SUITS[_race(list(range(4)), draw, trump_value, more, lambda t: -t, params)]
+        )
 
     def as_play(mv: tuple[int, int]) -> Action:
         return Play(table.pack.cards[mv[0]], SUITS[mv[1]] if mv[1] >= 0 else None)
 
+    moves = _moves(det.public, me)
+    led = det.public.led_id
+    voids_after: dict[tuple[int, int], list[int]] = {}
+    for mv in moves:
+        voids_after[mv] = list(table.voids)
+        note_void(voids_after[mv], table.suits.eff, led, me, mv[0])
+
     def move_value(d: Game, mv: tuple[int, int]) -> float:
         g = d.copy()
         g.apply_fast(me, mv[0], mv[1])
-        voids = list(table.voids)
-        note_void(voids, table.suits.eff, led, me, mv[0])
-        return played_out(as_play(mv), g, voids)
+        return played_out(as_play(mv), g, voids_after[mv])
 
-    moves = _moves(det.public, me)
-    choice = as_play(_race(moves, draw, move_value, more, lambda mv: -mv[0]))
-    return (choice if choice in view.legal_actions else normal.decide(table, rng)), seen
+    action = as_play(_race(moves, draw, move_value, more, lambda mv: -mv[0], params))
+    return action if action in view.legal_actions else normal.decide(table, rng)
+
+
+def assess(pos: Position, actual: Action) -> tuple[Action, dict[Action, Sampled]]:
+    """``decide``'s race, with ``actual`` (a legal action: the one a player took) among the
+    candidates, and what each candidate scored: the action the race chooses and, per
+    candidate, its (utility, tricks) on each sample. The race values every candidate still in
+    it on the same samples, so any two candidates share their first samples (paired). For the
+    post-game review (``bot.ai.review``), which needs a value per candidate and sample: the
+    tree search's visit counts do not give them."""
+    seen: dict[Action, Sampled] = {}
+    choice = _race_decision(pos, actual, seen)
+    return choice, seen

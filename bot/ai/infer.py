@@ -18,22 +18,19 @@ from . import normal
 from .cards import NO_TRUMPS, TRUMP_PENDING, bits, note_void, one_of_each_face, suits_for
 from .common import seats_after, successors
 from .evaluate import card_probs
-from .knowledge import NoDeal, Table, sample_hands
+from .knowledge import NoDeal, PlaySituation, Table, sample_hands
+from .params import HardParams
 from .sanitise import Determiniser
-
-MISS_ONE = 0.2
-"""A sample's weight per seat whose modelled bid is one away from its real bid."""
-MISS_MORE = 0.02
-"""... and per seat two or more away."""
-TRIES = 40
-"""Rounds of dealing again before a sample is taken as it is."""
 
 
 class BidModel:
     """The bids of one hand as a model of the hidden hands that made them."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, params: HardParams) -> None:
         self.table = table
+        self.miss_one = params.miss_one
+        self.miss_more = params.miss_more
+        self.redeal_rounds = params.redeal_rounds
         rules = table.rules
         pack = table.pack
         view = table.view
@@ -108,13 +105,8 @@ class BidModel:
             hand = g.hand_mask(q) | played_by[q]
             d = abs(self.bid(q, self.probs(q, hand), seen) - bids[q])
             if d:
-                w *= MISS_ONE if d == 1 else MISS_MORE
+                w *= self.miss_one if d == 1 else self.miss_more
         return w
-
-
-PLAY_MISS = 0.25
-"""A sample's weight per play of this hand that ``normal``'s play would not remake with the
-seat's sampled cards."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +117,7 @@ class _PastPlay:
     later: int
     """Cards the seat played from this one on (this one included): with its current cards,
     the hand it held then."""
-    situation: normal.PlaySituation
+    situation: PlaySituation
     """Everything but ``mine``, ``out`` and ``share``, which depend on the hand it held: a
     scratch object that ``PlayModel.kept`` fills in for each hand it checks."""
     live: int
@@ -139,7 +131,8 @@ class PlayModel:
     """The plays of this hand as a model of the hidden hands that made them: each other seat
     is modelled as playing the way ``normal`` does (``normal.choose_card``)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, params: HardParams) -> None:
+        self.play_miss = params.play_miss
         rules = table.rules
         pack = table.pack
         view = table.view
@@ -181,7 +174,7 @@ class PlayModel:
                 if i == 0:
                     led = suits.eff[c]
                 if q != table.seat:
-                    sit = normal.PlaySituation(
+                    sit = PlaySituation(
                         pack=pack,
                         suits=suits,
                         scoring=rules.scoring,
@@ -215,7 +208,7 @@ class PlayModel:
 
     def kept(self, seat: int, hand: int, rng: random.Random) -> bool:
         """Keep ``seat``'s sampled ``hand``? Each play the model would not remake with it
-        keeps it only with chance ``PLAY_MISS``."""
+        keeps it only with chance ``play_miss``."""
         return self.misses(seat, hand, rng) is not None
 
     def remade_all(self, seat: int) -> int:
@@ -226,7 +219,7 @@ class PlayModel:
 
     def misses(self, seat: int, hand: int, rng: random.Random) -> int | None:
         """``kept``, counting: None if ``hand`` is dropped, else how many plays the model did
-        not remake with it (each forgiven with chance ``PLAY_MISS``)."""
+        not remake with it (each forgiven with chance ``play_miss``)."""
         face = self.face
         plays = self.plays.get(seat, [])
         missed = 0
@@ -248,7 +241,7 @@ class PlayModel:
             p.share = (play.in_hands - mine.bit_count()) / pool if pool else 0.0
             c, _ = normal.choose_card(p, ids)
             if face[c] != face[play.card]:
-                if rng.random() >= PLAY_MISS:
+                if rng.random() >= self.play_miss:
                     # Check this play first next time: the hand is kept with the same chance in
                     # any order, and a play that drops hands tends to drop the next ones too.
                     if i:
@@ -264,7 +257,8 @@ def consistent_sample(
     """A deal of the unseen cards that follows the bids (and, with ``plays``, the plays of
     this hand): each seat whose modelled bid misses its real one, or whose modelled plays miss
     its real ones, keeps its sampled hand only with the weight's chance; the others' hands are
-    dealt again (from what the kept hands leave) until all are kept or ``TRIES`` run out."""
+    dealt again (from what the kept hands leave) until all are kept or the model's
+    ``redeal_rounds`` run out."""
     t = det.table
     checked = {q for q, _ in model.observed} | (set(plays.plays) if plays is not None else set())
     if not checked:
@@ -280,22 +274,24 @@ def consistent_sample(
     # kept hand's misses are remembered (``checked_before``), so checking it again costs only
     # the draws: the same chances, without asking the models again.
     checked_before: dict[tuple[int, int], tuple[int, int]] = {}
-    for _ in range(TRIES):
+    miss_one, miss_more = model.miss_one, model.miss_more
+    play_miss = plays.play_miss if plays is not None else 0.0
+    for _ in range(model.redeal_rounds):
         redeal: list[int] = []
         for q in to_check:
             hand = hands[q]
             before = checked_before.get((q, hand))
             if before is not None:
                 d, missed = before
-                bid_kept = not d or rng.random() < (MISS_ONE if d == 1 else MISS_MORE)
-                if not bid_kept or any(rng.random() >= PLAY_MISS for _ in range(missed)):
+                bid_kept = not d or rng.random() < (miss_one if d == 1 else miss_more)
+                if not bid_kept or any(rng.random() >= play_miss for _ in range(missed)):
                     redeal.append(q)
                 continue
             d = 0
             if q in seen_by:
                 seen = seen_by[q]
                 d = abs(model.bid(q, model.probs(q, hand | played_by[q]), seen) - bids[q])
-                if d and rng.random() >= (MISS_ONE if d == 1 else MISS_MORE):
+                if d and rng.random() >= (miss_one if d == 1 else miss_more):
                     redeal.append(q)
                     continue
             got = plays.misses(q, hand, rng) if plays is not None else 0
@@ -330,20 +326,18 @@ def consistent_sample(
     return det.public.with_hands(hands)
 
 
-def unlike_normal(
-    table: Table, det: Determiniser, rng: random.Random, samples: int, min_plays: int
-) -> bool:
-    """Does another seat that has made ``min_plays`` plays this hand play unlike ``normal``?
-    Yes if none of ``samples`` samples that follow the bids and plays found a hand for it
-    with which ``normal`` remakes every play it made (4 players, 10 cards, seed 990: true at
-    0-17% of the decisions of tricks 2-9 against three ``normal``, at 75-100% from trick 3 on
-    against ISMCTS-1000)."""
-    plays = PlayModel(table)
-    seats = [q for q, ps in plays.plays.items() if len(ps) >= min_plays]
+def unlike_normal(table: Table, det: Determiniser, rng: random.Random, params: HardParams) -> bool:
+    """Does another seat that has made ``params.adapt_plays`` plays this hand play unlike
+    ``normal``? Yes if none of ``params.adapt_samples`` samples that follow the bids and plays
+    found a hand for it with which ``normal`` remakes every play it made (4 players, 10 cards,
+    seed 990: true at 0-17% of the decisions of tricks 2-9 against three ``normal``, at 75-100%
+    from trick 3 on against ISMCTS-1000)."""
+    plays = PlayModel(table, params)
+    seats = [q for q, ps in plays.plays.items() if len(ps) >= params.adapt_plays]
     if not seats:
         return False
-    model = BidModel(table)
-    for _ in range(samples):
+    model = BidModel(table, params)
+    for _ in range(params.adapt_samples):
         consistent_sample(det, model, rng, plays)
     return any(not plays.remade_all(q) for q in seats)
 

@@ -316,3 +316,35 @@ def _weighted(rng: random.Random, options: list[tuple[int, int]]) -> int:
             return place
         r -= w
     raise AssertionError("unreachable: r is below the total weight")
+
+
+@dataclass(slots=True)
+class PlaySituation:
+    """What ``normal``'s card play reads: one seat's knowledge at its turn to play, as card
+    masks. Built from a ``Table`` by ``normal`` and from a sampled game by ``hard``'s
+    play-outs, which model the other players as playing like ``normal``."""
+
+    pack: Pack
+    suits: Suits
+    scoring: str
+    cards_each: int
+    players: int
+    mine: int
+    out: int
+    """Cards that may be in another player's hand."""
+    share: float
+    """The fraction of ``out`` the others hold (the rest is undealt)."""
+    voids: list[int]
+    """Per seat, the suits (bits 0-3) it has shown it lacks."""
+    trick: list[int]
+    """Cards played to this trick so far."""
+    led: int
+    after: list[int]
+    """Seats still to play to this trick after this one."""
+    opponents: list[int]
+    bid: int
+    won: int
+    left: int
+    """Tricks left in this hand, this one included."""
+    leads_first: bool
+    """The seat led the hand's first trick (its cards are valued as the leader's)."""

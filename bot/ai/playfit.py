@@ -1,15 +1,16 @@
-"""Where ``normal``'s learned card choice (``normal.learned_card``) comes from: self-play hands
-of ``normal`` in which, at every decision with two or more distinct legal cards, each card is
-tried on a copy of the game and the hand played out by ``normal`` in every seat (``hard.rollout``
-on the real deal: one play-out a card, the same each time as ``normal`` is deterministic), and a
-ridge regression of each card's points, less the decision's mean, on its features less theirs.
+"""Where ``normal``'s learned card choice (``learned.learned_card``) comes from: self-play
+hands of ``normal`` in which, at every decision with two or more distinct legal cards, each card
+is tried on a copy of the game and the hand played out by ``normal`` in every seat
+(``hard.rollout`` on the real deal: one play-out a card, the same each time as ``normal`` is
+deterministic), and a ridge regression of each card's points, less the decision's mean, on its
+features less theirs.
 
-``python -m bot.ai.playfit --plain --seed 9200 --deals 3000`` prints the weights to paste into
-``normal._PLAY_WEIGHTS`` (the ones there: 88,000 decisions of 3,000 deals, with the bid
-correction of commit bad2ee6 in place; ``--plain``: play without the learned card choice, as
-when they were fitted).
-About 4 minutes on one core. Not used by the bot: an offline tool beside ``normal``, kept so
-that the constants can be remade and checked (``tests/ai/test_bidfit.py`` runs it on a deal).
+``python -m bot.ai.playfit --seed 9200 --deals 3000`` prints the weights to paste into
+``learned.PLAY_WEIGHTS``, every seat playing as ``normal`` does (the ones there were fitted on
+88,000 decisions of 3,000 deals with every seat playing the rule-of-thumb card: commit
+3391573). About 4 minutes on one core. Not used by the bot: an offline tool beside ``normal``,
+kept so that the constants can be remade and checked (``tests/ai/test_bidfit.py`` runs it on a
+deal).
 """
 
 from __future__ import annotations
@@ -20,18 +21,18 @@ from collections.abc import Iterator
 
 from bot.engine import Game, Phase, Settings
 
-from . import decide, hard, normal
+from . import decide, hard, learned, normal
 from .bidfit import RULES, _solve
 from .cards import note_void
 from .common import legal_cards
-from .knowledge import Table
+from .knowledge import PlaySituation, Table
 
 GROUPS = 7
-"""Weight rows (``normal._PLAY_WEIGHTS``): want x lead, want x follow, no want x lead, no want
+"""Weight rows (``learned.PLAY_WEIGHTS``): want x lead, want x follow, no want x lead, no want
 x follow; need 0; every trick left needed; last to play."""
 
 
-def _groups(p: normal.PlaySituation, want: bool) -> list[int]:
+def _groups(p: PlaySituation, want: bool) -> list[int]:
     out = [(0 if want else 2) + (1 if p.trick else 0)]
     need = p.bid - p.won
     if need == 0:
@@ -46,7 +47,7 @@ def _groups(p: normal.PlaySituation, want: bool) -> list[int]:
 def decisions(seed: int, first: int, deals: int) -> Iterator[tuple[list[list[float]], list[float]]]:
     """Per decision: each candidate card's features spread over the weight rows (zero outside
     the decision's rows) and its points played out."""
-    width = len(normal._PLAY_WEIGHTS[0])
+    width = len(learned.PLAY_WEIGHTS[0])
     for deal in range(first, first + deals):
         g = Game.new(
             Settings.model_validate(RULES), 4, seed=seed * 1_000_003 + deal, first_dealer=deal % 4
@@ -60,15 +61,10 @@ def decisions(seed: int, first: int, deals: int) -> Iterator[tuple[list[list[flo
                 ids = list(legal_cards(t))
                 if len(ids) > 1:
                     p = normal.situation(t)
-                    before = normal.PLAY_ADJUST
-                    normal.PLAY_ADJUST = False
-                    try:
-                        choice, want = normal.choose_card(p, list(ids))
-                    finally:
-                        normal.PLAY_ADJUST = before
+                    choice, want, _ = normal.rule_card(p, list(ids))
                     rows = _groups(p, want)
                     xs = []
-                    for f in normal._card_features(p, ids, choice):
+                    for f in learned.card_features(p, ids, choice):
                         x = [0.0] * (GROUPS * width)
                         for r in rows:
                             x[r * width : (r + 1) * width] = [
@@ -92,7 +88,7 @@ def decisions(seed: int, first: int, deals: int) -> Iterator[tuple[list[list[flo
 def fit(found: Iterator[tuple[list[list[float]], list[float]]], ridge: float = 1.0) -> list[float]:
     """Ridge regression of each card's points less the decision's mean on its features less
     theirs."""
-    d = GROUPS * len(normal._PLAY_WEIGHTS[0])
+    d = GROUPS * len(learned.PLAY_WEIGHTS[0])
     ata = [[ridge if i == j else 0.0 for j in range(d)] for i in range(d)]
     aty = [0.0] * d
     for xs, ys in found:
@@ -116,13 +112,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=9200)
     p.add_argument("--first-deal", type=int, default=0)
     p.add_argument("--deals", type=int, default=3000)
-    p.add_argument("--plain", action="store_true", help="play without the learned card choice")
     a = p.parse_args(argv)
-    if a.plain:
-        normal.PLAY_ADJUST = False
     w = fit(decisions(a.seed, a.first_deal, a.deals))
-    width = len(normal._PLAY_WEIGHTS[0])
-    print("_PLAY_WEIGHTS = (")
+    width = len(learned.PLAY_WEIGHTS[0])
+    print("PLAY_WEIGHTS = (")
     for r in range(GROUPS):
         print(f"    ({', '.join(f'{x:.4f}' for x in w[r * width : (r + 1) * width])}),")
     print(")")

@@ -1,5 +1,5 @@
-"""Cheap play-out policies and a quick model of the others' bids, for ``hard``'s tree search
-(``bot.ai.search``) and its sampling race (``bot.ai.hard``).
+"""A cheap play-out policy and a quick model of the others' bids, for ``hard``'s tree search
+(``bot.ai.search``).
 
 Greedy: short of its bid a seat plays its highest card that takes the trick so far (the
 cheapest one when it plays last), else its lowest; otherwise its highest card that does not; a
@@ -13,29 +13,12 @@ import math
 import random
 from collections.abc import Callable
 
-from bot.engine import Game, score
+from bot.engine import Game
 
-from .cards import JOKER_WINS, Suits, bits
-from .common import seats_after, successors
-from .evaluate import utility
+from .cards import Suits, bits
 from .knowledge import Table, sample_hands
+from .params import HardParams
 from .sanitise import Determiniser
-
-QUICK_SIGMA = 1.0
-"""How fast a deal's weight falls with the distance of a seat's quick estimate from its bid."""
-QUICK_BIAS = 0.0
-"""The others are taken to bid their quick estimate plus this on average: a deal's weight
-falls with the distance of estimate + ``QUICK_BIAS`` from the bid (0: from the bid itself;
-measured: bid less quick estimate +0.14 for ``hard``, +0.20 for ISMCTS-1000). 0.2, with
-``search.LATER_BIAS`` 0.2: -0.84 (+-0.84) a hand against ISMCTS-1000 paired with 0 over 60
-deals (docs/ai.md, seventh round)."""
-QUICK_TRIES = 8
-"""Fresh deals tried before the likeliest is taken."""
-FAST = True
-"""``QuickBids`` deals by cutting a random order of the unseen cards (rejecting deals that give
-a seat a suit it showed out of) and sums card values by byte tables, where it called
-``knowledge.sample_hands`` and summed card by card: the same deals, about twice the
-iterations a second (docs/ai.md, sixth round)."""
 
 
 def greedy(
@@ -152,7 +135,9 @@ class QuickBids:
     """A cheap model of the others' bids: a fixed chance of a trick per card by its place from
     the top of its suit (trumps worth more), summed over the hand a seat was dealt."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, params: HardParams) -> None:
+        self._spread = 2 * params.quick_sigma**2
+        self._tries = params.quick_tries
         pack = table.pack
         suits = table.suits
         top = [
@@ -173,12 +158,11 @@ class QuickBids:
         self._tables = _byte_tables(tuple(value))
         usable = not table.blind and table.rules.bidding != "knock" and table.cards_each > 1
         self.checks = [
-            (q, table.bids[q], self.estimate(table.played_by[q]) + QUICK_BIAS)
+            (q, table.bids[q], self.estimate(table.played_by[q]))
             for q in table.seats
             if usable and q != table.seat and table.bids[q] >= 0
         ]
-        """Each other seat that has bid: its bid and the value of the cards it has played (plus
-        ``QUICK_BIAS``)."""
+        """Each other seat that has bid: its bid and the value of the cards it has played."""
         self._det: Determiniser | None = None
         self._cards: list[int] = []
         self._places: list[tuple[int, int]] = []
@@ -196,34 +180,34 @@ class QuickBids:
     def weight(self, hands: list[int]) -> float:
         """How well the deal ``hands`` explains the bids seen (1: every estimate on its bid)."""
         est = self.estimate
+        spread = self._spread
         w = 1.0
         for q, bid, played in self.checks:
-            w *= math.exp(-((est(hands[q]) + played - bid) ** 2) / (2 * QUICK_SIGMA**2))
+            w *= math.exp(-((est(hands[q]) + played - bid) ** 2) / spread)
         return w
 
     def _deal(self, det: Determiniser, rng: random.Random) -> list[int]:
-        """A uniform deal of ``det``'s unseen cards (``FAST``: a random order of them cut into
-        the hands, tried again up to twice where it gives a seat a suit it showed out of, then
-        ``knowledge.sample_hands``)."""
+        """A uniform deal of ``det``'s unseen cards: a random order of them cut into the hands,
+        tried again up to twice where it gives a seat a suit it showed out of, then
+        ``knowledge.sample_hands`` (slower, but always right)."""
         t = det.table
-        if FAST:
-            if self._det is not det:
-                self._prepare(det)
-            rand = rng.random
-            cards = self._cards
-            for _ in range(3):
-                keys = [rand() for _ in cards]
-                order = [cards[i] for i in sorted(range(len(cards)), key=keys.__getitem__)]
-                hands = list(det.known)
-                i = 0
-                for s, u in self._places:
-                    h = hands[s]
-                    for c in order[i : i + u]:
-                        h |= 1 << c
-                    hands[s] = h
-                    i += u
-                if not any(hands[s] & f for s, f in self._forbid):
-                    return hands
+        if self._det is not det:
+            self._prepare(det)
+        rand = rng.random
+        cards = self._cards
+        for _ in range(3):
+            keys = [rand() for _ in cards]
+            order = [cards[i] for i in sorted(range(len(cards)), key=keys.__getitem__)]
+            hands = list(det.known)
+            i = 0
+            for s, u in self._places:
+                h = hands[s]
+                for c in order[i : i + u]:
+                    h |= 1 << c
+                hands[s] = h
+                i += u
+            if not any(hands[s] & f for s, f in self._forbid):
+                return hands
         return sample_hands(rng, det.pool, det.known, det.unknown, t.voids, t.suits.eff, t.seats)
 
     def _prepare(self, det: Determiniser) -> None:
@@ -243,10 +227,10 @@ class QuickBids:
                 self._forbid.append((s, f))
 
     def sample(self, det: Determiniser, rng: random.Random) -> Game:
-        """A fresh deal kept with chance ``weight`` (the likeliest of ``QUICK_TRIES``)."""
+        """A fresh deal kept with chance ``weight`` (the likeliest of ``quick_tries``)."""
         best: list[int] = []
         best_w = -1.0
-        for _ in range(QUICK_TRIES):
+        for _ in range(self._tries):
             hands = self._deal(det, rng)
             w = self.weight(hands)
             if rng.random() < w:
@@ -268,77 +252,3 @@ def _byte_tables(value: tuple[float, ...]) -> list[list[float]]:
             table[b] = table[b & (b - 1)] + (value[c] if c < len(value) else 0.0)
         tables.append(table)
     return tables
-
-
-@functools.lru_cache(maxsize=4096)
-def wants(scoring: str, bid: int, won: int, left: int, n: int, k: int) -> bool:
-    need = bid - won
-    if 0 < need <= left:
-        return True
-    now = utility(scoring, score(scoring, bid, won, n, k))
-    return utility(scoring, score(scoring, bid, won + 1, n, k)) > now
-
-
-def quick_pick(g: Game, s: int, m: int, suits: Suits, bids: list[int], scoring: str) -> int:
-    """``hard``'s old play-out policy (``hard.OWN_MODEL`` off, ``hard.SIGHTED``): bid-aware, and
-    (the sample being a full deal) it looks at the other hands to see which cards can still be
-    beaten."""
-    st = suits.strength
-    eff = suits.eff
-    beaters = suits.beaters
-    masks = suits.masks
-    n = g.cards_each
-    seats = g.seats
-    k = len(seats)
-    mine = g.hand_mask(s)
-    left = mine.bit_count()
-    won = g.tricks_won[s]
-    want = wants(scoring, bids[s], won, left, n, k)
-    cards = bits(m)
-    trick = g.trick_ids
-    after = seats_after(successors(seats), s, k - len(trick) - 1)
-
-    def beaten(c: int, led: int) -> bool:
-        bm = beaters[c]
-        for q in after:
-            h = g.hand_mask(q)
-            f = h & masks[led] if led < 4 else 0
-            if (f or h) & bm:
-                return True
-        return False
-
-    if trick:
-        best = trick[suits.winner_index(trick)]
-        led = eff[trick[0]]
-        if led == JOKER_WINS:
-            led = 4
-        winners = [c for c in cards if suits.beats(c, best)]
-        if want:
-            if winners:
-                safe = [c for c in winners if not beaten(c, led)]
-                if safe:
-                    return min(safe, key=st.__getitem__)
-                return max(winners, key=st.__getitem__)
-            return min(cards, key=st.__getitem__)
-        losers = [c for c in cards if c not in winners]
-        if losers:
-            return max(losers, key=st.__getitem__)
-        overtaken = [c for c in cards if beaten(c, led)]
-        if overtaken:
-            return max(overtaken, key=st.__getitem__)
-        return max(cards, key=st.__getitem__)
-    after = [q for q in seats if q != s]
-    if want:
-        safe = [c for c in cards if not beaten(c, eff[c] if eff[c] < 4 else 4)]
-        if safe:
-            return min(safe, key=st.__getitem__)
-        trump = suits.trump
-        side = [c for c in cards if eff[c] < 4 and eff[c] != trump]
-        if side:
-            # towards a void to ruff: the top card of the shortest side suit
-            return max(side, key=lambda c: (-(mine & masks[eff[c]]).bit_count(), st[c]))
-        return max(cards, key=st.__getitem__)
-    unsafe = [c for c in cards if beaten(c, eff[c] if eff[c] < 4 else 4)]
-    if unsafe:
-        return max(unsafe, key=st.__getitem__)
-    return min(cards, key=st.__getitem__)

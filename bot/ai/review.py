@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import copy
 import math
-import random
 import time
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -25,8 +24,8 @@ from bot.engine import Action, Bid, Card, ChooseTrump, Game, Phase, Play
 from bot.engine.records import game_from_record
 
 from . import hard
-from .knowledge import Table
-from .sanitise import Determiniser, public_game
+from .params import DEFAULT_PARAMS
+from .position import Position
 
 Kind = Literal["bid", "trump", "play"]
 
@@ -141,18 +140,10 @@ def assess(
     ``iterations``: a fixed number of samples instead (reproducible for a given ``seed``)."""
     start = time.perf_counter()
     game = game_from_record(cut(record, decision.hand, decision.index))
-    seat = decision.seat
-    view = game.view(seat)
-    # the same randomness, view and sanitised copy as bot.ai.decide
-    key = (
-        f"{seed}:{seat}:{view.hand_number}:{view.bid_round}:{sum(view.has_bid)}:"
-        f"{len(view.tricks)}:{len(view.trick)}:{view.phase.value}"
-    )
-    rng = random.Random(key)
-    table = Table.from_view(view, game.rules)
-    det = Determiniser(public_game(game, table, rng), table)
     deadline = None if iterations is not None else start + budget_s * 0.9
-    choice, sampled = hard.assess(table, det, rng, deadline, iterations, decision.action)
+    # the same randomness, view and sanitised copy as bot.ai.decide
+    pos = Position.at(game, decision.seat, seed, deadline, iterations, DEFAULT_PARAMS)
+    choice, sampled = hard.assess(pos, decision.action)
     mine = sampled.get(choice, [])
     theirs = sampled.get(decision.action, [])
     shared = min(len(mine), len(theirs))

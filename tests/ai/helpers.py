@@ -1,4 +1,4 @@
-"""Random valid settings and a driver that lets levels play whole games."""
+"""Random valid settings, a driver that lets levels play whole games, and positions to decide."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.ai import Level, decide
-from bot.engine import PRESETS, Game, Phase, Settings, SettingsError
+from bot.ai import Level, decide, hard
+from bot.ai.params import DEFAULT_PARAMS, HardParams
+from bot.ai.position import Position
+from bot.engine import PRESETS, Action, Game, Phase, Settings, SettingsError
 from bot.engine.settings import ScoringName
 
 OPTIONS: dict[str, list[Any]] = {
@@ -86,3 +88,11 @@ def mid_hand(seed: int, plays: int, settings: Settings | None = None) -> Game:
         seat = g.turn
         g.apply(seat, decide(g, seat, level="normal", seed=seed))
     return g
+
+
+def search_decision(
+    g: Game, seat: int, seed: int, iterations: int, params: HardParams = DEFAULT_PARAMS
+) -> tuple[Action, int] | None:
+    """``hard``'s tree search's decision for ``seat`` (at every card, whatever the others play
+    like) and its iterations, from what the seat sees; None where the search can't decide."""
+    return hard.searched(Position.at(g, seat, seed, None, iterations, params))

@@ -1,5 +1,4 @@
-"""normal's learned corrections (``normal.adjust_bid``, ``normal.learned_card``) and the tools
-that fit them."""
+"""normal's learned corrections (``bot.ai.learned``) and the tools that fit them."""
 
 from __future__ import annotations
 
@@ -7,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bot.ai import bidfit, normal, playfit
+from bot.ai import bidfit, learned, normal, playfit
 
 WEAK = [0.02] * 7 + [0.2, 0.3, 0.35]
 STRONG = [0.99, 0.98, 0.95, 0.9, 0.8, 0.7, 0.5, 0.3, 0.1, 0.05]
@@ -20,12 +19,12 @@ def test_the_correction_moves_a_bid_by_at_most_two_and_stays_legal(probs: list[f
         bid = normal.bid_from_probs(probs, others, legal, "tricks-plus-ten", 10, 4)
         assert bid in legal
         for b in legal:
-            moved = normal.adjust_bid(probs, others, legal, b, 10, 4)
+            moved = learned.adjust_bid(probs, others, legal, b, 10, 4)
             assert moved in legal
             assert -2 <= moved - b <= 1
 
 
-def test_the_correction_applies_only_where_it_was_learned(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_correction_applies_only_where_it_was_learned() -> None:
     legal = list(range(8))
     cases = [
         (WEAK, 7, 4, "tricks-plus-ten"),
@@ -34,19 +33,15 @@ def test_the_correction_applies_only_where_it_was_learned(monkeypatch: pytest.Mo
     ]
     for probs, n, k, scoring in cases:
         probs = (probs * 2)[:n]
-        on = normal.bid_from_probs(probs, [-1] * (k - 1), legal, scoring, n, k)
-        monkeypatch.setattr(normal, "ADJUST", False)
-        off = normal.bid_from_probs(probs, [-1] * (k - 1), legal, scoring, n, k)
-        monkeypatch.setattr(normal, "ADJUST", True)
-        assert on == off
+        others = [-1] * (k - 1)
+        bid = normal.bid_from_probs(probs, others, legal, scoring, n, k)
+        assert bid == normal.model_bid(probs, others, legal, scoring, n, k)
 
 
-def test_a_weak_hand_bids_lower_with_the_correction(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_weak_hand_bids_lower_with_the_correction() -> None:
     legal = list(range(11))
-    on = normal.bid_from_probs(WEAK, [-1, -1, -1], legal, "tricks-plus-ten", 10, 4)
-    monkeypatch.setattr(normal, "ADJUST", False)
-    off = normal.bid_from_probs(WEAK, [-1, -1, -1], legal, "tricks-plus-ten", 10, 4)
-    assert on < off
+    corrected = normal.bid_from_probs(WEAK, [-1, -1, -1], legal, "tricks-plus-ten", 10, 4)
+    assert corrected < normal.model_bid(WEAK, [-1, -1, -1], legal, "tricks-plus-ten", 10, 4)
 
 
 def test_solve() -> None:
@@ -68,7 +63,7 @@ def test_records_and_fit_on_a_few_deals() -> None:
 def test_play_decisions_and_fit_on_a_deal() -> None:
     found = list(playfit.decisions(seed=5, first=0, deals=1))
     assert found
-    width = len(normal._PLAY_WEIGHTS[0])
+    width = len(learned.PLAY_WEIGHTS[0])
     for xs, ys in found:
         assert len(xs) == len(ys) >= 2
         assert all(len(x) == playfit.GROUPS * width for x in xs)

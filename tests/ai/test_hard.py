@@ -1,4 +1,5 @@
-"""hard's race between candidates: samples go to the candidates still in doubt."""
+"""hard's race between candidates (samples go to the candidates still in doubt) and its
+play-outs (every seat plays as ``normal`` from its own knowledge)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ import random
 from pytest import MonkeyPatch
 
 from bot.ai import hard
-from bot.ai.hard import PRUNE_FROM, _race
+from bot.ai.hard import _race
+from bot.ai.params import DEFAULT_PARAMS
 from bot.engine import Game
 from tests.ai.helpers import mid_hand
+
+PRUNE_FROM = DEFAULT_PARAMS.prune_from
 
 
 def race(means: dict[str, float], spread: float, limit: int = 2000) -> tuple[str, int]:
@@ -24,7 +28,7 @@ def race(means: dict[str, float], spread: float, limit: int = 2000) -> tuple[str
     def value(noise: float, c: str) -> float:
         return means[c] + noise + rng.gauss(0.0, spread / 4)
 
-    best = _race(list(means), draw, value, lambda n: n < limit, lambda c: 0.0)
+    best = _race(list(means), draw, value, lambda n: n < limit, lambda c: 0.0, DEFAULT_PARAMS)
     return best, drawn
 
 
@@ -48,33 +52,17 @@ def test_candidates_equal_on_every_sample_are_one() -> None:
         drawn += 1
         return drawn % 3
 
-    best = _race([1, 2, 3], draw, lambda s, c: float(s), lambda n: n < 1000, lambda c: -c)
+    best = _race(
+        [1, 2, 3], draw, lambda s, c: float(s), lambda n: n < 1000, lambda c: -c, DEFAULT_PARAMS
+    )
     assert best == 1  # the tie goes to the highest order
     assert drawn == PRUNE_FROM
 
 
-def test_sighted_seats_play_the_quick_policy_in_play_outs(monkeypatch: MonkeyPatch) -> None:
-    # the mix of models: a seat in ``sighted`` plays with the quick policy (seeing the deal)
-    monkeypatch.setattr(hard, "OWN_MODEL", False)
-    all_quick: list[float] = []
-    all_sighted: list[float] = []
-    modelled: list[float] = []
-    for seed in range(12):
-        g = mid_hand(seed, seed % 7)
-        me = g.turn
-        others = sum(1 << q for q in g.seats if q != me)
-        all_sighted.append(hard.rollout(g.copy(), me, "tricks-plus-ten", None, others))
-        modelled.append(hard.rollout(g.copy(), me, "tricks-plus-ten", None, 0))
-        monkeypatch.setattr(hard, "MODEL_OTHERS", False)
-        all_quick.append(hard.rollout(g.copy(), me, "tricks-plus-ten"))
-        monkeypatch.setattr(hard, "MODEL_OTHERS", True)
-    assert all_sighted == all_quick
-    assert modelled != all_quick  # the two models of the others differ somewhere
-
-
-def test_own_model_plays_hards_own_seat_as_normal_in_play_outs(monkeypatch: MonkeyPatch) -> None:
-    # with OWN_MODEL hard's own seat chooses its cards through the model of the others
-    # (normal's play from its own knowledge), not with the quick policy that sees the deal
+def test_every_seat_plays_its_play_outs_as_normal(monkeypatch: MonkeyPatch) -> None:
+    """Every seat with a choice, hard's own too, chooses its cards in a play-out through the
+    model of the others (``normal``'s play from its own knowledge), never from the sampled
+    deal."""
     asked: list[int] = []
     choose = hard._Others.choose
 
@@ -83,12 +71,10 @@ def test_own_model_plays_hards_own_seat_as_normal_in_play_outs(monkeypatch: Monk
         return choose(self, g, s, legal)
 
     monkeypatch.setattr(hard._Others, "choose", spy)
-    for own in (False, True):
-        monkeypatch.setattr(hard, "OWN_MODEL", own)
-        for seed in range(8):
-            g = mid_hand(seed, seed % 7)
-            me = g.turn
-            asked.clear()
-            hard.rollout(g.copy(), me, "tricks-plus-ten")
-            assert (me in asked) == own
-            assert set(asked) - {me}  # the others are always modelled
+    for seed in range(8):
+        g = mid_hand(seed, seed % 7)
+        me = g.turn
+        asked.clear()
+        hard.rollout(g.copy(), me, "tricks-plus-ten")
+        assert me in asked
+        assert set(asked) - {me}

@@ -1,26 +1,28 @@
-"""The quick bid model's deals and estimates (``bot.ai.playout.QuickBids``), the fast path
-(``FAST``) against ``knowledge.sample_hands``."""
+"""The quick bid model's deals and estimates (``bot.ai.playout.QuickBids``): its fast deals
+against ``knowledge.sample_hands``, and the later bidders of the search's deals."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from pytest import MonkeyPatch
 
-from bot.ai import decide, hard, knowledge, playout, search
+from bot.ai import knowledge, playout, search
 from bot.ai.cards import bits
 from bot.ai.knowledge import Table
+from bot.ai.params import DEFAULT_PARAMS
 from bot.ai.sanitise import Determiniser, public_game
 from bot.engine import Game, Phase, Settings
-from tests.ai.helpers import mid_hand
+from tests.ai.helpers import mid_hand, search_decision
 
 
 def _setup(seed: int, plays: int) -> tuple[Table, Determiniser, playout.QuickBids]:
     g = mid_hand(seed, plays)
     table = Table.from_view(g.view(g.turn), g.rules)
     det = Determiniser(public_game(g, table, random.Random(seed)), table)
-    return table, det, playout.QuickBids(table)
+    return table, det, playout.QuickBids(table, DEFAULT_PARAMS)
 
 
 def test_the_estimate_is_the_cards_values_summed() -> None:
@@ -59,13 +61,11 @@ def test_fast_deals_keep_what_the_seat_knows(plays: int) -> None:
         assert voided  # the positions do test the voids
 
 
-def _seat_counts(
-    quick: playout.QuickBids, det: Determiniser, rng: random.Random, n: int
-) -> list[list[int]]:
-    """How often each unseen card lands on each seat over `n` deals."""
+def _seat_counts(deal: Callable[[], list[int]], det: Determiniser, n: int) -> list[list[int]]:
+    """How often each unseen card lands on each seat over ``n`` deals."""
     counts = [[0] * 4 for _ in range(52)]
     for _ in range(n):
-        hands = quick._deal(det, rng)
+        hands = deal()
         for s in det.table.seats:
             for c in bits(hands[s] & det.pool):
                 counts[c][s] += 1
@@ -86,22 +86,20 @@ def test_fast_deals_are_uniform_and_rarely_fall_back(monkeypatch: MonkeyPatch) -
     monkeypatch.setattr(playout, "sample_hands", counted)
     rng = random.Random(9)
     n = 3000
-    fast = _seat_counts(quick, det, rng, n)
+    fast = _seat_counts(lambda: quick._deal(det, rng), det, n)
     assert calls[0] < n // 10
-    monkeypatch.setattr(playout, "FAST", False)
-    ref = _seat_counts(quick, det, rng, n)
+    t = det.table
+    ref = _seat_counts(
+        lambda: slow(rng, det.pool, det.known, det.unknown, t.voids, t.suits.eff, t.seats), det, n
+    )
     for c in bits(det.pool):
         for s in table.seats:
             assert abs(fast[c][s] - ref[c][s]) < 0.06 * n + 1
 
 
-def _later_bids(monkeypatch: MonkeyPatch, noise: float) -> tuple[int, int]:
-    """Over bid searches from the first seat: how many later bids the search's deals held,
-    and how many were not the legal bid nearest the bidder's quick estimate."""
-    monkeypatch.setattr(hard, "BID_SEARCH", True)
-    monkeypatch.setattr(search, "FRESH", True)
-    monkeypatch.setattr(search, "LATER_NOISE", noise)
-    monkeypatch.setattr(search, "LATER_BIAS", 0.0)
+def test_later_bidders_bid_their_estimate(monkeypatch: MonkeyPatch) -> None:
+    """Over bid searches from the first seat, every later bid in the search's deals is the
+    legal bid nearest the bidder's quick estimate."""
     seen: list[tuple[int, int, int]] = []
     real = search._Search.deal
 
@@ -112,90 +110,17 @@ def _later_bids(monkeypatch: MonkeyPatch, noise: float) -> tuple[int, int]:
         return real(self, g)
 
     monkeypatch.setattr(search._Search, "deal", spy)
-    total = off = 0
+    total = 0
     for seed in range(3):
         g = Game.new(Settings(preset="first-to-101", sequence="fixed", max_cards=10), 4, seed=seed)
         assert g.phase is Phase.BIDDING
         table = Table.from_view(g.view(g.turn), g.rules)
-        quick = playout.QuickBids(table)
+        quick = playout.QuickBids(table, DEFAULT_PARAMS)
         seen.clear()
-        decide(g, g.turn, level="hard", seed=seed, iterations=300)
+        assert search_decision(g, g.turn, seed, 300) is not None
         for s, hand, bid in seen:
             total += 1
             want = round(quick.estimate(hand))
             # the last bidder may be hooked off its estimate: one away at most
-            off += abs(bid - want) > (1 if s == (g.turn + 3) % 4 else 0)
-    return total, off
-
-
-def test_later_bidders_bid_their_estimate_or_vary_about_it(monkeypatch: MonkeyPatch) -> None:
-    total, off = _later_bids(monkeypatch, 0.0)
+            assert abs(bid - want) <= (1 if s == (g.turn + 3) % 4 else 0)
     assert total > 500
-    assert off == 0
-    total, off = _later_bids(monkeypatch, 0.9)
-    assert off > 0.1 * total
-
-
-def _bid_decisions(monkeypatch: MonkeyPatch, seeds: range) -> list[tuple[int, list[int]]]:
-    """Bid searches from the first seat: each one's bid and the candidates it chose among."""
-    monkeypatch.setattr(hard, "BID_SEARCH", True)
-    monkeypatch.setattr(search, "FRESH", True)
-    chosen: list[tuple[int, list[int]]] = []
-    real = search.choose_bid
-
-    def spy(*args: object, **kwargs: object) -> int:
-        bid = real(*args, **kwargs)  # type: ignore[arg-type]
-        cands = args[5] if len(args) > 5 else kwargs["cands"]
-        chosen.append((bid, list(cands)))  # type: ignore[arg-type]
-        return bid
-
-    monkeypatch.setattr(search, "choose_bid", spy)
-    for seed in seeds:
-        g = Game.new(Settings(preset="first-to-101", sequence="fixed", max_cards=10), 4, seed=seed)
-        decide(g, g.turn, level="hard", seed=seed, iterations=300)
-    return chosen
-
-
-def test_a_bid_tilt_leans_the_searchs_bids_up(monkeypatch: MonkeyPatch) -> None:
-    """``BID_TILT``: with 30 points a trick above the lowest candidate, more than any hand's
-    points, the search bids its highest candidate; without it, not always."""
-    plain = _bid_decisions(monkeypatch, range(6))
-    assert len(plain) == 6
-    assert any(bid < max(cands) for bid, cands in plain)
-    monkeypatch.setattr(search, "BID_TILT", 30.0)
-    assert all(bid == max(cands) for bid, cands in _bid_decisions(monkeypatch, range(6)))
-
-
-def test_the_others_noise_in_the_searchs_bidding_may_differ(monkeypatch: MonkeyPatch) -> None:
-    """``BID_OTHERS_EPSILON``: the others' random-card chance in the play-outs of the search's
-    bids; card play keeps ``OTHERS_EPSILON``, and this seat ``EPSILON``, either way."""
-    seen: set[tuple[bool, tuple[float, ...]]] = set()
-    bidding = [False]
-    real_greedy, real_bid = search.greedy, search.choose_bid
-
-    def greedy(*args: object) -> list[int]:
-        seen.add((bidding[0], tuple(args[-1])))  # type: ignore[arg-type]
-        return real_greedy(*args)  # type: ignore[arg-type]
-
-    def choose_bid(*args: object, **kwargs: object) -> int:
-        bidding[0] = True
-        try:
-            return real_bid(*args, **kwargs)  # type: ignore[arg-type]
-        finally:
-            bidding[0] = False
-
-    monkeypatch.setattr(search, "greedy", greedy)
-    monkeypatch.setattr(search, "choose_bid", choose_bid)
-    monkeypatch.setattr(search, "BID_OTHERS_EPSILON", 0.05)
-    monkeypatch.setattr(hard, "PLAY_SEARCH", True)
-    monkeypatch.setattr(hard, "ADAPTIVE", False)
-    _bid_decisions(monkeypatch, range(1))
-    g = mid_hand(3, 5)
-    decide(g, g.turn, level="hard", seed=3, iterations=200)
-    own = search.EPSILON
-    by_phase = {
-        phase: {tuple(e for e in eps if e != own) for b, eps in seen if b == phase}
-        for phase in (True, False)
-    }
-    assert by_phase[True] == {(0.05, 0.05, 0.05)}
-    assert by_phase[False] == {(search.OTHERS_EPSILON,) * 3}

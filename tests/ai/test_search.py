@@ -1,10 +1,12 @@
-"""hard's card play by information-set tree search (``bot.ai.search``, ``hard.PLAY_SEARCH``):
-legal under every rule option, only the seat's view, within its budget."""
+"""hard's information-set tree search (``bot.ai.search``): legal under every rule option, only
+the seat's view, within its budget, each seat backing up its own points. The search decides
+every bid and card here (``hard.searched``), whatever the others play like."""
 
 from __future__ import annotations
 
-import math
 import random
+import time
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,49 +15,52 @@ from pytest import MonkeyPatch
 from bot.ai import Level, decide, hard, infer, playout, search
 from bot.ai.cards import Suits
 from bot.ai.knowledge import Table
+from bot.ai.params import DEFAULT_PARAMS
+from bot.ai.position import Position
 from bot.ai.sanitise import Determiniser, public_game
 from bot.engine import Card, Game, Phase, Play, Settings
-from tests.ai.helpers import mid_hand, play_game, random_settings
+from tests.ai.helpers import (
+    mid_hand,
+    random_settings,
+    search_decision,
+    seat_to_ask,
+)
 from tests.ai.test_boundary import games_at
 
-VARIANTS = {
-    "pool, random": {"ROLLOUT": "random", "FRESH": False, "QUICK": False, "DEPTH": 99},
-    "pool, greedy": {"ROLLOUT": "greedy", "FRESH": False, "QUICK": False, "DEPTH": 99},
-    "fresh, quick bids, greedy (hard's)": {
-        "ROLLOUT": "greedy",
-        "FRESH": True,
-        "QUICK": True,
-        "DEPTH": 99,
-    },
-    "fresh, bandit": {"ROLLOUT": "random", "FRESH": True, "QUICK": False, "DEPTH": 1},
-    "fresh, later bids in the tree, greedy": {
-        "ROLLOUT": "greedy",
-        "FRESH": True,
-        "QUICK": True,
-        "DEPTH": 99,
-        "BID_TREE": True,
-    },
-}
 
-
-@pytest.fixture(autouse=True, params=list(VARIANTS))
-def searching(monkeypatch: MonkeyPatch, request: pytest.FixtureRequest) -> None:
-    """Every test here with the search for every bid and card (not only against players
-    unlike ``normal``), in each variant."""
-    monkeypatch.setattr(hard, "PLAY_SEARCH", True)
-    monkeypatch.setattr(hard, "ADAPTIVE", False)
-    monkeypatch.setattr(hard, "BID_SEARCH", True)
-    for name, value in VARIANTS[request.param].items():
-        monkeypatch.setattr(search, name, value)
+def play_searching(
+    game: Game, searching: list[bool], rng: random.Random, iterations: int, max_actions: int
+) -> int:
+    """Play on, the seats in ``searching`` deciding by the search wherever it can decide (else
+    as ``hard``), the others as ``normal``; ``game.apply`` rejects anything illegal. Returns
+    the number of the search's decisions."""
+    searched = 0
+    for n in range(max_actions):
+        if game.phase is Phase.GAME_OVER:
+            break
+        seat = seat_to_ask(game, rng)
+        found = None
+        if searching[seat] and len(game.legal_actions(seat)) > 1:
+            found = search_decision(game, seat, n, iterations)
+        if found is not None:
+            action = found[0]
+            searched += 1
+        else:
+            level: Level = "hard" if searching[seat] else "normal"
+            action = decide(game, seat, level=level, seed=n, iterations=iterations)
+        game.apply(seat, action)
+    return searched
 
 
 def test_search_finishes_random_games_legally() -> None:
     rng = random.Random("search")
+    searched = 0
     for i in range(12):
         settings, players = random_settings(rng)
         game = Game.new(settings, players, seed=i, first_dealer=i % players)
-        play_game(game, ["hard"] * players, rng, iterations=40)
+        searched += play_searching(game, [True] * players, rng, 40, 2000)
         assert game.phase is Phase.GAME_OVER
+    assert searched > 100
 
 
 def test_search_plays_duplicated_packs_and_the_joker_legally() -> None:
@@ -63,7 +68,7 @@ def test_search_plays_duplicated_packs_and_the_joker_legally() -> None:
     for pack, dup in (("104", "later-wins"), ("104", "cancel"), ("52+joker", "first-wins")):
         settings = Settings(preset="first-to-101", pack=pack, duplicates=dup, max_cards=6)
         game = Game.new(settings, 4, seed=7)
-        play_game(game, ["hard", "normal", "hard", "normal"], rng, iterations=60, max_actions=120)
+        assert play_searching(game, [True, False, True, False], rng, 60, 120) > 10
 
 
 @pytest.mark.parametrize("step", [0, 2, 9, 17])
@@ -71,32 +76,37 @@ def test_hidden_cards_do_not_change_the_searchs_decision(step: int) -> None:
     for seed in (3, 8):
         one, two, seat = games_at(step, seed)
         assert one.phase is (Phase.PLAYING if step > 4 else Phase.BIDDING)
-        a = decide(one, seat, level="hard", seed=5, iterations=300)
-        b = decide(two, seat, level="hard", seed=5, iterations=300)
+        a = search_decision(one, seat, 5, 300)
+        b = search_decision(two, seat, 5, 300)
+        assert a is not None
         assert a == b
 
 
 def test_same_seed_same_card() -> None:
     g = mid_hand(21, 5)
     seat = g.turn
-    a = decide(g, seat, level="hard", seed=2, iterations=500)
-    assert a == decide(g, seat, level="hard", seed=2, iterations=500)
+    a = search_decision(g, seat, 2, 500)
+    assert a is not None and a[1] == 500
+    assert a == search_decision(g, seat, 2, 500)
 
 
 def test_the_search_stops_at_its_deadline_with_a_choice() -> None:
     """A deadline already gone (a stalled process): one batch of iterations, a legal choice;
     a budget: more than one batch. (Decision times are measured by the arena, not here.)"""
+    params = DEFAULT_PARAMS
     for seed in range(4):
         g = mid_hand(seed, 2 + seed) if seed else Game.new(Settings(preset="first-to-101"), 4)
         seat = g.turn
-        decided = search.MEASURED.decisions
-        action = decide(g, seat, level="hard", budget_s=1e-9, seed=seed)
-        assert search.MEASURED.decisions == decided + 1
-        assert search.MEASURED.last[0] == search.BATCH
-        assert action in g.legal_actions(seat)
-        assert decide(g, seat, level="hard", budget_s=0.2, seed=seed) in g.legal_actions(seat)
-        assert search.MEASURED.decisions == decided + 2
-        assert search.MEASURED.last[0] > search.BATCH
+        for deadline in (0.0, 0.2):
+            end = time.perf_counter() + deadline
+            found = hard.searched(Position.at(g, seat, seed, end, None, params))
+            assert found is not None
+            action, iterations = found
+            assert action in g.legal_actions(seat)
+            if deadline:
+                assert iterations > params.batch
+            else:
+                assert iterations == params.batch
 
 
 def test_the_last_trick_goes_to_the_engines_winner() -> None:
@@ -105,7 +115,8 @@ def test_the_last_trick_goes_to_the_engines_winner() -> None:
         g = mid_hand(seed, 0)
         seat = g.turn
         table = Table.from_view(g.view(seat), g.rules)
-        s = search._Search(Determiniser(public_game(g, table, rng), table), table, rng)
+        det = Determiniser(public_game(g, table, rng), table)
+        s = search._Search(det, table, rng, DEFAULT_PARAMS)
         while g.hand_mask(g.seats[0]).bit_count() > 1 or g.trick_ids:
             p = g.turn
             g.apply_fast(p, rng.choice([c for c in range(52) if g.legal_mask(p) >> c & 1]))
@@ -136,7 +147,9 @@ def test_a_seat_that_bid_nothing_ducks_what_it_can() -> None:
         under = [c for c in follow if not suits.beats(c, best)]
         if len(follow) < 2 or not under or len(under) == len(follow):
             continue
-        action = decide(g, seat, level="hard", seed=seed, iterations=2000)
+        found = search_decision(g, seat, seed, 2000)
+        assert found is not None
+        action = found[0]
         assert isinstance(action, Play)
         assert action.card in [g.pack.cards[c] for c in under]
         return
@@ -151,7 +164,7 @@ def test_the_quick_bid_model_weighs_the_real_deal_above_uniform_ones() -> None:
         g = mid_hand(seed, 0)
         seat = g.turn
         table = Table.from_view(g.view(seat), g.rules)
-        quick = playout.QuickBids(table)
+        quick = playout.QuickBids(table, DEFAULT_PARAMS)
         assert len(quick.checks) == 3
         real.append(quick.weight([g.hand_mask(s) for s in range(4)]))
         det = Determiniser(public_game(g, table, rng), table)
@@ -159,28 +172,6 @@ def test_the_quick_bid_model_weighs_the_real_deal_above_uniform_ones() -> None:
             d = det.sample(rng)
             uniform.append(quick.weight([d.hand_mask(s) for s in range(4)]))
     assert sum(real) / len(real) > 1.5 * sum(uniform) / len(uniform)
-
-
-def test_the_quick_bid_model_takes_the_others_bias(monkeypatch: MonkeyPatch) -> None:
-    """``QUICK_BIAS``: a deal is weighed by how far each other seat's estimate plus the bias is
-    from its bid, so a bias of half a trick favours deals whose estimates lie half a trick
-    under the bids."""
-    g = mid_hand(4, 0)
-    table = Table.from_view(g.view(g.turn), g.rules)
-    plain = playout.QuickBids(table)
-    monkeypatch.setattr(playout, "QUICK_BIAS", 0.5)
-    biased = playout.QuickBids(table)
-    for seed in range(6):
-        d = Determiniser(public_game(g, table, random.Random(seed)), table).sample(
-            random.Random(seed)
-        )
-        hands = [d.hand_mask(s) for s in range(4)]
-        want = 1.0
-        for q, bid, played in plain.checks:
-            miss = plain.estimate(hands[q]) + played + 0.5 - bid
-            want *= math.exp(-(miss**2) / (2 * playout.QUICK_SIGMA**2))
-        assert biased.weight(hands) == pytest.approx(want)
-        assert biased.weight(hands) != pytest.approx(plain.weight(hands))
 
 
 def _after_plays(seed: int, plays: int, others: Level) -> Game:
@@ -205,7 +196,7 @@ def test_players_unlike_normal_are_told_from_normal_ones() -> None:
             table = Table.from_view(g.view(seat), g.rules)
             rng = random.Random(seed)
             det = Determiniser(public_game(g, table, rng), table)
-            flagged[others] += infer.unlike_normal(table, det, rng, 12, 2)
+            flagged[others] += infer.unlike_normal(table, det, rng, DEFAULT_PARAMS)
     assert flagged["normal"] <= 2
     assert flagged["random"] >= 6
 
@@ -237,46 +228,29 @@ def _setting_position(pack: str) -> Game:
     return g
 
 
-def _searched(g: Game, table: Table, iterations: int) -> search._Search:
-    """``iterations`` of the search from ``g`` itself (every hand known)."""
-    rng = random.Random(1)
-    s = search._Search(Determiniser(public_game(g, table, rng), table), table, rng)
-    s.run(iterations, lambda: (s.deal(g), s.root, []))
-    return s
-
-
 @pytest.mark.parametrize("pack", ["52", "104"])
-def test_rivalry_backs_up_the_lead_over_the_others(pack: str, monkeypatch: MonkeyPatch) -> None:
-    """``RIVALRY``: the searching seat's edges hold its points less that share of the others'
-    mean (the others' points: 10, 0, 1 after AC; 10, 11, 10 after 2C; its own 1 either way).
-    At 0 the two cards are worth the same to it; at 1 it plays the card that sets the others."""
+def test_each_seat_backs_up_its_own_points(pack: str) -> None:
+    """With every hand known and every later play forced, the search's two cards are worth
+    seat 3's own point either way (1: one trick, bid 0), whatever they cost the others (their
+    points 10, 0, 1 after AC; 10, 11, 10 after 2C), so each is visited as often (the greedy
+    play-outs with the 52-card pack, random ones with the 104)."""
     g = _setting_position(pack)
     seat = g.turn
     assert seat == 3
     table = Table.from_view(g.view(seat), g.rules)
-    key = {
-        name: g.pack.face_of[c] if g.pack.has_duplicates else c
-        for name, c in (
-            ("AC", g.pack.cards.index(Card.parse("AC"))),
-            ("2C", g.pack.cards.index(Card.parse("2C"))),
-        )
-    }
-    for rivalry in (0.0, 0.5, 1.0):
-        monkeypatch.setattr(search, "RIVALRY", rivalry)
-        s = _searched(g, table, 200)
-        ace, two = s.root[key["AC"]], s.root[key["2C"]]
-        assert ace[1] / ace[0] == pytest.approx(1 - rivalry * 11 / 3)
-        assert two[1] / two[0] == pytest.approx(1 - rivalry * 31 / 3)
-        if rivalry:
-            assert s.choice() == key["AC"] and ace[0] > 0.9 * s.iterations
-        else:
-            assert ace[0] == two[0] == 100
+    rng = random.Random(1)
+    s = search._Search(Determiniser(public_game(g, table, rng), table), table, rng, DEFAULT_PARAMS)
+    s.run(200, lambda: (s.deal(g), s.root, []))
+    for name in ("AC", "2C"):
+        c = g.pack.cards.index(Card.parse(name))
+        edge = s.root[g.pack.face_of[c] if g.pack.has_duplicates else c]
+        assert edge[0] == 100
+        assert edge[1] / edge[0] == pytest.approx(1.0)
 
 
-def test_the_later_bids_are_nodes_of_the_tree(monkeypatch: MonkeyPatch) -> None:
-    """``BID_TREE``: below each of the first bidder's candidate bids the next bidder's bids are
-    edges chosen by UCB (one visit below for each visit of the candidate); without it, the
-    candidates lead to nodes keyed by the whole bids made."""
+def test_the_bids_made_key_the_nodes_under_each_candidate(monkeypatch: MonkeyPatch) -> None:
+    """Every iteration visits one candidate bid, and below it the node for the bids the deal's
+    later bidders made (public before the first card)."""
     trees: list[search._Search] = []
 
     class Kept(search._Search):
@@ -285,19 +259,35 @@ def test_the_later_bids_are_nodes_of_the_tree(monkeypatch: MonkeyPatch) -> None:
             trees.append(self)
 
     monkeypatch.setattr(search, "_Search", Kept)
-    monkeypatch.setattr(search, "FRESH", True)  # each variant's play-outs finish the bids
     settings = Settings(preset="first-to-101", sequence="fixed", max_cards=10, bidding="hook")
-    for tree in (True, False):
-        monkeypatch.setattr(search, "BID_TREE", tree)
-        g = Game.new(settings, 4, seed=5)
-        assert g.phase is Phase.BIDDING and not any(b is not None for b in g.bids)
-        decide(g, g.turn, level="hard", seed=5, iterations=400)
-        root = trees[-1].root
-        assert sum(e[0] for e in root.values()) == 400
-        for edge in root.values():
-            below = edge[3]
-            if tree:
-                assert below and set(below) <= set(range(11))
-                assert sum(child[0] for child in below.values()) == edge[0]
-            else:
-                assert all(isinstance(node, dict) for node in below.values())
+    g = Game.new(settings, 4, seed=5)
+    assert g.phase is Phase.BIDDING and not any(b is not None for b in g.bids)
+    found = search_decision(g, g.turn, 5, 400)
+    assert found is not None and found[1] == 400
+    root = trees[-1].root
+    assert sum(e[0] for e in root.values()) == 400
+    assert len(root) > 1
+    for edge in root.values():
+        below = edge[3]
+        assert below and all(isinstance(node, dict) for node in below.values())
+
+
+def test_the_values_passed_in_reach_the_play_outs(monkeypatch: MonkeyPatch) -> None:
+    """The greedy play-outs give this seat ``epsilon`` and the others ``others_epsilon``, in
+    the search's bids and in its card play alike."""
+    seen: set[tuple[float, ...]] = set()
+    real = search.greedy
+
+    def greedy(*args: Any) -> list[int]:
+        seen.add(tuple(args[-1]))
+        return real(*args)
+
+    monkeypatch.setattr(search, "greedy", greedy)
+    params = replace(DEFAULT_PARAMS, epsilon=0.05, others_epsilon=0.45)
+    bidding = Game.new(Settings(preset="first-to-101", sequence="fixed", max_cards=10), 4, seed=2)
+    playing = mid_hand(3, 5)
+    for g in (bidding, playing):
+        seen.clear()
+        me = g.turn
+        assert search_decision(g, me, 3, 100, params) is not None
+        assert seen == {tuple(0.05 if q == me else 0.45 for q in range(4))}
