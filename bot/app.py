@@ -97,8 +97,6 @@ async def build(
     bot = OhHellBot(
         settings,
         service,
-        edit_delay=settings.table_edit_delay,
-        computer_delay=settings.computer_delay,
         clock=clock,
         reviews=reviews,
         run_blocking=run_blocking,

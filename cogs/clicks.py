@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -28,8 +27,13 @@ DM_KINDS = frozenset({"bid", "bidsel", "play", "playsel", "trump", "auto", "back
 """The controls a hand DM carries."""
 
 
-class TableController(Presenter):
-    """Turns clicks into service calls and outcomes into messages."""
+class TableController:
+    """Turns clicks into service calls and their answers; what a change stored is handed to
+    the presenter, which shows it."""
+
+    def __init__(self, presenter: Presenter) -> None:
+        self.presenter = presenter
+        self.service = presenter.service
 
     async def on_click(
         self,
@@ -78,7 +82,7 @@ class TableController(Presenter):
                 await interaction.response.edit_message(
                     content=render.answer(outcome.reply), view=None
                 )
-                self.schedule_table_edit(t)
+                self.presenter.schedule_table_edit(t)
         elif kind in ("rules", "rulepg"):
             await self._require_host(t, interaction)
             page = (whole_number(click.arg) or 0) if kind == "rulepg" else 0
@@ -97,7 +101,7 @@ class TableController(Presenter):
                 page = next((i for i, fs in enumerate(render.RULE_PAGES) if field in fs), 0)
                 rendered = render.rules_editor(t, await service.rules(t), page)
                 await interaction.response.edit_message(**rendered.kwargs())
-                self.schedule_table_edit(t)
+                self.presenter.schedule_table_edit(t)
         elif kind == "start":
             outcome = await service.start_game(t, user.id, can_manage=can_manage(interaction))
             with self.committed(outcome):
@@ -130,7 +134,7 @@ class TableController(Presenter):
                 state = await service.hand_state(t, user.id)
                 table = outcome.table
                 await interaction.response.edit_message(
-                    **render.hand_message(state, table, self._where(table)).kwargs()
+                    **render.hand_message(state, table, render.where_of(table)).kwargs()
                 )
         elif kind in ("bid", "bidsel", "play", "playsel", "trump"):
             await self._act(interaction, click, dm)
@@ -146,10 +150,11 @@ class TableController(Presenter):
                     # Pressed in their hand message (their DM, or an ephemeral hand): it
                     # becomes their hand again, in place.
                     state = outcome.hands.get(user.id) or await service.hand_state(t, user.id)
-                    rendered = render.hand_message(state, table, self._where(table))
+                    rendered = render.hand_message(state, table, render.where_of(table))
                     await interaction.response.edit_message(**rendered.kwargs())
-                    if not message.flags.ephemeral and t in self._shown:
-                        self._shown[t].last_dm[user.id] = self.hand_shown_as(state, table)
+                    if not message.flags.ephemeral:
+                        shows = self.presenter.hand_shown_as(state, table)
+                        self.presenter.hand_answered(t, user.id, message.id, shows)
                 elif message is not None and message.id != table.message_id:
                     # A channel message that is not the table's (an old or duplicate table
                     # message): everyone reads it, so the hand comes as a private answer.
@@ -180,7 +185,7 @@ class TableController(Presenter):
         it is published; without, the answer shows it (and asks for the table message's edit
         itself), so the table message is edited here only if the answer failed. Then automatic
         moves go on."""
-        self.remember(outcome)
+        self.presenter.remember(outcome)
         answered = False
         try:
             yield
@@ -189,11 +194,11 @@ class TableController(Presenter):
             raise AfterCommit(error) from error
         finally:
             if publish:
-                self.publish_later(outcome)
+                self.presenter.publish_later(outcome)
             elif not answered:
-                self.schedule_table_edit(outcome.table.table_id)
+                self.presenter.schedule_table_edit(outcome.table.table_id)
             if move_on:
-                self.move_on(outcome.table.table_id)
+                self.presenter.move_on(outcome.table.table_id)
 
     async def _host_action(self, interaction: discord.Interaction[Any], click: Click) -> None:
         """A host control from the host panel; the panel is redrawn with the new state."""
@@ -213,7 +218,7 @@ class TableController(Presenter):
             outcome = await self.service.set_paused(t, user.id, kind == "pause", can_manage=manage)
         with self.committed(outcome):
             if kind == "kick":
-                self.refresh_hand(t, value)  # their hand message says they were removed
+                self.presenter.refresh_hand(t, value)  # their hand message says they were removed
             table = outcome.table
             if table.host_id == user.id or manage:
                 panel = render.host_panel(table)
@@ -252,7 +257,7 @@ class TableController(Presenter):
         """Answer a game click with the clicker's hand as it is now."""
         t, user = click.table_id, interaction.user
         state = outcome.hands.get(user.id) or await self.service.hand_state(t, user.id)
-        landed = self.refreshes.in_flight(("hand", t, user.id))
+        landed = self.presenter.refreshes.in_flight(("hand", t, user.id))
         if landed is not None and not self.service.shared_database:
             # A refresh of this hand rendered before the click is on its way: let it land
             # first, so it cannot overwrite this answer (the refresh then runs again). With
@@ -262,28 +267,26 @@ class TableController(Presenter):
                 await asyncio.wait_for(landed.wait(), IN_FLIGHT_WAIT)
         ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
         table = outcome.table
-        async with self.writing(t, table.version, user.id) as moved:
+        async with self.presenter.writing(t, table.version, user.id) as moved:
             if moved is not None:  # another process moved the table on: answer with that
                 table = moved.table
                 state = (moved.every_hand or {}).get(user.id, state)
-            rendered = render.hand_message(state, table, self._where(table))
+            rendered = render.hand_message(state, table, render.where_of(table))
             if (outcome.new_hand or state.hand_number != click.hand) and not ephemeral:
                 # The clicked DM belongs to the finished hand: close it; the new hand comes as
                 # a new DM (which notifies, unlike an edit).
                 await interaction.response.edit_message(
                     content=render.hand_over_text(click.hand), embed=None, view=None
                 )
-                if interaction.message is not None and t in self._shown:
-                    self._shown[t].closed_dms.add(interaction.message.id)
+                if interaction.message is not None:
+                    self.presenter.hand_closed(t, interaction.message.id)
             else:
                 await interaction.response.edit_message(**rendered.kwargs())
-                shown = self._shown.get(t)
-                if shown is not None and ephemeral:
-                    shown.ephemeral[user.id] = (interaction, time.monotonic())
-                elif shown is not None and interaction.message is not None:
-                    shown.showing_dm(
-                        user.id, interaction.message.id, self.hand_shown_as(state, table)
-                    )
+                if ephemeral:
+                    self.presenter.private_hand(table, user.id, interaction)
+                elif interaction.message is not None:
+                    shows = self.presenter.hand_shown_as(state, table)
+                    self.presenter.hand_answered(t, user.id, interaction.message.id, shows)
 
     @staticmethod
     def _action(click: Click) -> Bid | Play | ChooseTrump | CardChoice:
@@ -312,10 +315,9 @@ class TableController(Presenter):
     async def send_hand(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         state = await self.service.hand_state(table_id, interaction.user.id)
         table = await self.service.table_view(table_id)
-        rendered = render.hand_message(state, table, self._where(table))
+        rendered = render.hand_message(state, table, render.where_of(table))
         await interaction.response.send_message(**rendered.send_kwargs(), ephemeral=True)
-        if table.status.is_open:
-            self._state(table_id).ephemeral[interaction.user.id] = (interaction, time.monotonic())
+        self.presenter.private_hand(table, interaction.user.id, interaction)
 
     async def _update_table_in_place(
         self, interaction: discord.Interaction[Any], outcome: Outcome
@@ -324,15 +326,17 @@ class TableController(Presenter):
         message = interaction.message
         known = outcome.table.message_id
         if message is not None and known in (None, message.id):
-            async with self.writing(outcome.table.table_id, outcome.table.version) as moved:
+            async with self.presenter.writing(
+                outcome.table.table_id, outcome.table.version
+            ) as moved:
                 table = outcome.table if moved is None else moved.table
                 await interaction.response.edit_message(**render.table_message(table).kwargs())
             if known is None:
                 stored = await self.service.set_message(outcome.table.table_id, message.id)
-                self.remember_side(stored)
+                self.presenter.remember_side(stored)
         else:
             await reply(interaction, render.answer(outcome.reply))
-            self.schedule_table_edit(outcome.table.table_id)
+            self.presenter.schedule_table_edit(outcome.table.table_id)
 
     async def _require_seated_lobby(self, table_id: int, user_id: int) -> None:
         table = await self.service.table_view(table_id)

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.clock import Clock
-from bot.config import DEFAULTS, BotSettings
+from bot.config import BotSettings
 from bot.service import TableService
 from bot.service.review import ReviewService
 from cogs import render
@@ -28,7 +28,7 @@ from cogs.items import (
     claimed,
     on_message,
 )
-from cogs.pacing import rest_share
+from cogs.presenter import Presenter
 from cogs.review import ReviewCog
 
 log = logging.getLogger(__name__)
@@ -60,8 +60,6 @@ class OhHellBot(commands.AutoShardedBot):
         settings: BotSettings,
         service: TableService,
         *,
-        edit_delay: float = DEFAULTS["table_edit_delay"].default,
-        computer_delay: float = DEFAULTS["computer_delay"].default,
         clock: Clock | None = None,
         reviews: ReviewService | None = None,
         run_blocking: Callable[..., Awaitable[Any]] | None = None,
@@ -79,19 +77,12 @@ class OhHellBot(commands.AutoShardedBot):
             **shards,
         )
         self.settings = settings
-        self.tables = TableController(
-            self,
-            service,
-            edit_delay=edit_delay,
-            computer_delay=computer_delay,
-            clock=clock,
-            run_blocking=run_blocking,
-            deadline_poll=settings.deadline_poll,
-            rest_share=rest_share(settings.shard_count, settings.shard_ids),
-            post_retry_after=settings.post_retry_after,
-        )
+        self.presenter = Presenter(self, service, settings, clock=clock, run_blocking=run_blocking)
+        """Shows every stored change in Discord."""
+        self.tables = TableController(self.presenter)
+        """Where the game's clicks go (cogs/items.py)."""
         self.reviews = reviews
-        self.community = Community(service, self.tables.run_blocking)
+        self.community = Community(service, self.presenter.run_blocking)
         self._resumed = False
 
     async def setup_hook(self) -> None:
@@ -112,7 +103,7 @@ class OhHellBot(commands.AutoShardedBot):
         log.info("logged in as %s", self.user)
         if not self._resumed:
             self._resumed = True
-            await self.tables.resume_open_tables()
+            await self.presenter.resume_open_tables()
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Components no persistent item claims (foreign, malformed or forged custom_ids, or
@@ -127,5 +118,5 @@ class OhHellBot(commands.AutoShardedBot):
             await reply(interaction, render.NO_SUCH_PAGE if forged_page else render.NOT_FOR_YOU)
 
     async def close(self) -> None:
-        await self.tables.close()
+        await self.presenter.close()
         await super().close()

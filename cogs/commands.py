@@ -83,6 +83,7 @@ class TablesCog(commands.Cog, name="Tables"):
 
     def __init__(self, controller: TableController, community: Community) -> None:
         self.controller = controller
+        self.presenter = controller.presenter
         self.service = controller.service
         self.community = community
 
@@ -91,20 +92,20 @@ class TablesCog(commands.Cog, name="Tables"):
         self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
     ) -> None:
         # Permission overwrites changed, perhaps given back to the bot: catch up.
-        await self.controller.channel_changed(after.id)
+        await self.presenter.channel_changed(after.id)
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        await self.controller.channel_gone(channel.guild.id, channel.id)
+        await self.presenter.channel_gone(channel.guild.id, channel.id)
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        await self.controller.channel_gone(payload.guild_id, payload.thread_id)
+        await self.presenter.channel_gone(payload.guild_id, payload.thread_id)
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         known = [c.id for c in guild.channels] + [t.id for t in guild.threads]
-        await self.controller.guild_gone(guild.id, known)
+        await self.presenter.guild_gone(guild.id, known)
 
     @ohhell.command(name="start", description="Open a table in this channel")
     @app_commands.describe(**RULE_OPTION_HELP)
@@ -153,13 +154,13 @@ class TablesCog(commands.Cog, name="Tables"):
         except discord.HTTPException:
             # Too late for Discord's 3 s (or refused): the table is stored, so it is posted in
             # the channel instead of left open and unseen, blocking the channel.
-            await self.controller.post_table(outcome.table)
+            await self.presenter.post_table(outcome.table)
             return
         message = callback.resource
         if not isinstance(message, discord.InteractionMessage):
             message = await interaction.original_response()
         stored = await self.service.set_message(outcome.table.table_id, message.id)
-        self.controller.remember_side(stored)
+        self.presenter.remember_side(stored)
 
     @ohhell.command(
         name="settings",
@@ -250,7 +251,7 @@ class TablesCog(commands.Cog, name="Tables"):
                 interaction.channel_id or 0, interaction.user.id, can_manage=can_manage(interaction)
             )
             await reply(interaction, render.UNREADABLE_CANCELLED)
-            await self.controller.show_unreadable_closed(closed)
+            await self.presenter.show_unreadable_closed(closed)
             return
         if table.host_id != interaction.user.id and not can_manage(interaction):
             raise Refused("host_only", doing="cancel")

@@ -54,7 +54,7 @@ class HandMessages(Showing):
     def hand_shown_as(self, state: HandState, table: TableView) -> HandShown:
         """What a hand message shows, as the inputs that render it: equal inputs render the
         same message, so comparing them needs no rendering."""
-        where = (table.guild_id, table.channel_id, table.message_id, self._where(table))
+        where = (table.guild_id, table.channel_id, table.message_id, render.where_of(table))
         return (state.hand_number, (state, where))
 
     async def _show_hand(self, table_id: int, user_id: int) -> None:
@@ -86,7 +86,7 @@ class HandMessages(Showing):
         if shown is not None and shown.last_dm.get(user_id) == shows:
             return  # the same inputs render the same message: nothing to render or send
         if user_id in table.dms_closed:
-            rendered = render.hand_message(state, table, self._where(table))
+            rendered = render.hand_message(state, table, render.where_of(table))
             await self._refresh_ephemeral_hand(table_id, user_id, rendered)
             return
         # The calls are paced before the hold, which a click's answer may be waiting for: a
@@ -113,7 +113,7 @@ class HandMessages(Showing):
             shows = self.hand_shown_as(state, table)
             if newer is not None and newer.last_dm.get(user_id) == shows:
                 return None
-            rendered = render.hand_message(state, table, self._where(table))
+            rendered = render.hand_message(state, table, render.where_of(table))
             if moved is not None:
                 ref = moved.dm_refs.get(user_id)
             elif newer is not None and newer.view is not None:

@@ -7,6 +7,7 @@ under both cogs/showing.py, the moves between clicks cogs/automatic.py; the clic
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
@@ -14,7 +15,7 @@ import discord
 from discord.ext import commands
 
 from bot.clock import Clock
-from bot.config import DEFAULTS
+from bot.config import BotSettings
 from bot.service import (
     CorruptRow,
     Gone,
@@ -28,8 +29,9 @@ from bot.service import (
 from cogs import render
 from cogs.automatic import AutomaticMoves
 from cogs.hand_messages import HandMessages
+from cogs.pacing import rest_share
 from cogs.posts import ChannelPosts
-from cogs.shown import Shown
+from cogs.shown import HandShown, Shown
 
 log = logging.getLogger(__name__)
 
@@ -42,36 +44,32 @@ RECENTLY_CLOSED = 15 * 60.0
 
 
 class Presenter(HandMessages):
-    """Shows committed changes; the click handling (cogs/clicks.py) builds on it."""
+    """Shows committed changes (the click handling, cogs/clicks.py, hands them over)."""
 
     def __init__(
         self,
         bot: commands.Bot | commands.AutoShardedBot,
         service: TableService,
+        settings: BotSettings,
         *,
-        edit_delay: float = DEFAULTS["table_edit_delay"].default,
-        computer_delay: float = DEFAULTS["computer_delay"].default,
         clock: Clock | None = None,
         run_blocking: Callable[..., Awaitable[Any]] | None = None,
-        deadline_poll: float = DEFAULTS["deadline_poll"].default,
-        rest_share: float = 1.0,
-        post_retry_after: float = DEFAULTS["post_retry_after"].default,
     ) -> None:
         super().__init__(
             bot,
             service,
-            edit_delay=edit_delay,
+            edit_delay=settings.table_edit_delay,
             clock=clock,
             run_blocking=run_blocking,
-            rest_share=rest_share,
+            rest_share=rest_share(settings.shard_count, settings.shard_ids),
         )
         self.automatic = AutomaticMoves(
             service,
             self.clock,
             publish=self.publish,
             spawn=self._spawn,
-            computer_delay=computer_delay,
-            deadline_poll=deadline_poll if service.shared_database else None,
+            computer_delay=settings.computer_delay,
+            deadline_poll=settings.deadline_poll if service.shared_database else None,
         )
         self.posts = ChannelPosts(
             bot,
@@ -81,7 +79,7 @@ class Presenter(HandMessages):
             spawn=self._spawn,
             channel_missing=lambda guild, channel: self._channel_missing_at(guild, channel),
             # A post still waiting once its lease runs out is taken up within a quarter more.
-            sweep_every=post_retry_after / 4,
+            sweep_every=settings.post_retry_after / 4,
         )
         self._watching = False
 
@@ -132,6 +130,28 @@ class Presenter(HandMessages):
             await self.service.watch_changes(self._changed_elsewhere)
         self.automatic.start_scheduler()
         self.posts.start()
+
+    # What a click's answer showed (cogs/clicks.py), kept for the next refresh to compare with
+
+    def hand_answered(self, table_id: int, user_id: int, message_id: int, shows: HandShown) -> None:
+        """A click's answer edited a person's hand DM to show `shows`."""
+        shown = self._shown.get(table_id)
+        if shown is not None:
+            shown.showing_dm(user_id, message_id, shows)
+
+    def hand_closed(self, table_id: int, message_id: int) -> None:
+        """A click's answer took the controls off a finished hand's DM."""
+        shown = self._shown.get(table_id)
+        if shown is not None:
+            shown.closed_dms.add(message_id)
+
+    def private_hand(
+        self, table: TableView, user_id: int, interaction: discord.Interaction[Any]
+    ) -> None:
+        """A person's hand shown as a private reply (their DMs are closed): kept to edit it
+        as the game moves, while Discord lets it be edited and the table is open."""
+        if table.status.is_open:
+            self._state(table.table_id).ephemeral[user_id] = (interaction, time.monotonic())
 
     def _changed_elsewhere(self, change: TableChange) -> None:
         """A change stored by any process (PostgreSQL). Private hand replies (people whose DMs

@@ -177,16 +177,6 @@ class Showing:
             await self.pacer.wait(urgent=False)
             await message.delete()
 
-    @staticmethod
-    def _where(table: TableView) -> str:
-        """Where the table is, as every process names it (the names kept with the table)."""
-        place = table.place
-        return render.where_text(
-            table.channel_id,
-            place.channel if place is not None else None,
-            place.guild if place is not None else None,
-        )
-
     # The table message
 
     def schedule_table_edit(self, table_id: int) -> None:

@@ -34,6 +34,7 @@ from cogs.render.hand import (
     game_closed_text,
     hand_message,
     hand_over_text,
+    where_of,
     where_text,
 )
 from cogs.render.leaderboard import (
@@ -146,5 +147,6 @@ __all__ = [
     "timer_text",
     "trump_text",
     "turn_ping_text",
+    "where_of",
     "where_text",
 ]

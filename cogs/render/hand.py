@@ -56,6 +56,14 @@ def where_text(channel_id: int, channel_name: str | None, guild_name: str | None
     return f"#{channel_name} on {guild_name}"
 
 
+def where_of(table: TableView) -> str:
+    """Where a table is, as every process names it: by the names kept with the table."""
+    place = table.place
+    if place is None:
+        return where_text(table.channel_id, None, None)
+    return where_text(table.channel_id, place.channel, place.guild)
+
+
 def hand_message(state: HandState, table: TableView, where: str) -> Rendered:
     """The private hand message (a DM, or an ephemeral reply when DMs are closed)."""
     url = jump_url(table.guild_id, table.channel_id, table.message_id)

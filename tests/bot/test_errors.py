@@ -42,7 +42,7 @@ async def corrupt_game(
     # The hand DMs are sent, then stored: once they are out, wait for the storing, or a
     # save of the good document could land over the bad one.
     await standin.wait_for(lambda: all(hand_message(p) for p in (ann, bob, cat)))
-    await bot.tables.idle()
+    await bot.presenter.idle()
     await corrupt(database_url, t)
     return (ann, bob), table, t
 

@@ -65,7 +65,7 @@ async def test_a_finished_game_posts_its_chart_and_can_be_looked_up_again(
         await ann.click(table, f"oh:start:{table_id}")
         await standin.wait_for(lambda: all(hand_message(p) for p in (ann, bob)))
         await play_until_over(standin, [ann, bob], table)
-        await bot.tables.idle()
+        await bot.presenter.idle()
 
         # The final standings name the game and carry its score chart: a real PNG.
         standings = [m for m in ann.visible_messages(standin.channel) if "Game over" in m.content]
@@ -183,12 +183,12 @@ async def test_the_standings_go_out_without_the_chart_when_it_cannot_be_drawn(
         async def broken_worker(function: Any, *args: Any) -> Any:
             raise RuntimeError("the worker process died")
 
-        bot.tables.posts.run_blocking = broken_worker
+        bot.presenter.posts.run_blocking = broken_worker
         ann, bob, cat = (standin.person(n) for n in ("Ann", "Bob", "Cat"))
         table, table_id = await open_table(standin, [ann, bob, cat], preset="classic", max_cards=1)
         await ann.click(table, f"oh:start:{table_id}")
         await play_until_over(standin, [ann, bob, cat], table)
-        await bot.tables.idle()
+        await bot.presenter.idle()
         standings = [m for m in ann.visible_messages(standin.channel) if "Game over" in m.content]
         assert len(standings) == 1 and f"Game #{table_id}" in standings[0].content
         assert standings[0].attachments == []
@@ -209,7 +209,7 @@ async def test_the_chart_is_drawn_in_a_worker_process(standin: StandIn, database
             )
             await ann.click(table, f"oh:start:{table_id}")
             await play_until_over(standin, [ann, bob, cat], table)
-            await bot.tables.idle()
+            await bot.presenter.idle()
             (post,) = [m for m in ann.visible_messages(standin.channel) if "Game over" in m.content]
             (chart,) = post.attachments
             assert Image.open(io.BytesIO(chart.data)).size == CHART_SIZE

@@ -25,7 +25,7 @@ async def test_the_final_standings_show_each_players_rating_and_its_change(
         table, t = await open_table(standin, people, preset="classic", max_cards=1)
         await people[0].click(table, f"oh:start:{t}")
         await play_until_over(standin, people, table)
-        await bot.tables.idle()
+        await bot.presenter.idle()
 
         def final() -> list[str]:
             posts = [m.content for m in standin.messages(standin.channel)]

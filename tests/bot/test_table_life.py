@@ -80,7 +80,7 @@ async def test_a_missed_deadline_is_decided_for_the_player_and_two_hand_over_the
                 )
                 # The notice and the hand DMs go out side by side: look at the DMs once
                 # they are all out, not at one still showing the turn that just ended.
-                await bot.tables.idle()
+                await bot.presenter.idle()
                 continue
             message, ids = my_turn_controls(mover) or (None, [])
             assert message is not None
@@ -128,18 +128,18 @@ async def test_pending_and_passed_deadlines_survive_a_restart_with_grace(
     clock.advance(100)
     async with start_bot(**options) as bot:
         # Deadlines get their grace once the bot has loaded its tables.
-        await standin.wait_for(lambda: bot.tables.scheduling)
+        await standin.wait_for(lambda: bot.presenter.scheduling)
         clock.advance(1)
-        await bot.tables.idle()
+        await bot.presenter.idle()
         assert not said(standin, "ran out of time")
         clock.advance(20)  # past the grace period
         await standin.wait_for(lambda: said(standin, "ran out of time"))
-        await bot.tables.idle()
+        await bot.presenter.idle()
         assert len(said(standin, "ran out of time")) == 1  # handled once
         assert not said(standin, "ran out of time", other_channel)
         # The second table's deadline did not pass while down: it falls due when it was set to.
         clock.advance(300 - 100 - 21 - 2)
-        await bot.tables.idle()
+        await bot.presenter.idle()
         assert not said(standin, "ran out of time", other_channel)
         clock.advance(3)
         await standin.wait_for(lambda: said(standin, "ran out of time", other_channel))
@@ -237,7 +237,7 @@ async def test_host_controls_kick_hand_over_pause_resume_and_cancel(
         assert done.response_type == 7
         await standin.wait_for(lambda: "This game was cancelled" in str(table_embed(table)))
         await standin.wait_for(lambda: "cancelled" in (dm.content or "") and not dm.components)
-        await bot.tables.idle()
+        await bot.presenter.idle()
         board = await bot.tables.service.leaderboard(standin.guild.id)
         assert (board.rows, board.ranked) == ([], 0)
         assert await bot.tables.service.db.events(t)
@@ -252,7 +252,7 @@ async def test_an_unstarted_lobby_closes_and_an_idle_game_is_abandoned(
         lobby, first = await open_table(standin, [ann, bob])
         assert "Closes <t:" in table_embed(lobby)["description"]
         clock.advance(14 * 60)
-        await bot.tables.idle()
+        await bot.presenter.idle()
         assert not said(standin, "This table is closed")
         clock.advance(61)
         await standin.wait_for(lambda: said(standin, "nobody started the game within 15 minutes"))
