@@ -13,6 +13,7 @@ from bot.service import DmRef, HandState, Refused, TableView
 from cogs import render
 from cogs.showing import Showing
 from cogs.shown import HandShown
+from cogs.table_messages import TableMessages
 
 EPHEMERAL_TOKEN_LIFETIME = 14 * 60  # Discord's 15 minutes, less a margin
 
@@ -42,12 +43,17 @@ def hand_nonce(table_id: int, user_id: int, hand: int, replacing: DmRef | None) 
     return "h" + hashlib.blake2b(key, digest_size=8).hexdigest()
 
 
-class HandMessages(Showing):
+class HandMessages:
     """Renders and sends hand messages, at most one at a time per person (cogs/refresh.py)."""
+
+    def __init__(self, ground: Showing, table_messages: TableMessages) -> None:
+        self.ground = ground
+        self.service = ground.service
+        self.table_messages = table_messages
 
     def refresh_hand(self, table_id: int, user_id: int) -> None:
         """Bring one person's hand message up to date, coalesced (cogs/refresh.py)."""
-        self.refreshes.request(
+        self.ground.refreshes.request(
             ("hand", table_id, user_id), lambda: self._show_hand(table_id, user_id)
         )
 
@@ -63,7 +69,7 @@ class HandMessages(Showing):
         Only ever called through `refresh_hand`, one at a time per person in this process; with
         other processes, under the hand message's `writing` hold, so two never send one hand
         twice."""
-        shown = self._shown.get(table_id)
+        shown = self.ground.shown.get(table_id)
         state = shown.hands.get(user_id) if shown else None
         table = shown.view if shown else None
         if state is None or table is None:
@@ -74,7 +80,7 @@ class HandMessages(Showing):
                 newest = await self.service.newest(table_id)
             except Refused:
                 return
-            self.remember(newest)
+            self.ground.remember(newest)
             table = newest.table
             state = (newest.every_hand or {}).get(user_id)
             if state is None:  # someone the host removed (only what everyone sees), or none
@@ -92,9 +98,9 @@ class HandMessages(Showing):
         # The calls are paced before the hold, which a click's answer may be waiting for: a
         # first hand's DM channel is opened too, straight before the DM is sent.
         opens_dm = shown is None or user_id not in shown.dm_refs
-        await self.pacer.wait(calls=2 if opens_dm else 1)
-        async with self.writing(table_id, table.version, user_id) as moved:
-            newer = self._shown.get(table_id)
+        await self.ground.pacer.wait(calls=2 if opens_dm else 1)
+        async with self.ground.writing(table_id, table.version, user_id) as moved:
+            newer = self.ground.shown.get(table_id)
             if moved is not None:
                 # Another process moved the table on: what it stored is what to show, even
                 # when this one holds nothing more of the table (closed, and forgotten).
@@ -122,7 +128,7 @@ class HandMessages(Showing):
                 ref = await self.service.dm_ref(table_id, user_id)
             if ref is not None and ref.hand == state.hand_number:
                 try:
-                    await self._edit(ref.channel_id, ref.message_id, rendered)
+                    await self.ground.edit(ref.channel_id, ref.message_id, rendered)
                     self._showing(table_id, user_id, shows, ref)
                     return None
                 except discord.NotFound:
@@ -131,10 +137,10 @@ class HandMessages(Showing):
             if new_ref is not None:
                 self._showing(table_id, user_id, shows, new_ref)
         if new_ref is None:
-            self.schedule_table_edit(table_id)  # DMs closed: the table message says so
+            self.table_messages.schedule_edit(table_id)  # DMs closed: the table message says so
         elif ref is not None and ref.hand != state.hand_number:
             # After the new hand is out: nobody waits on this edit.
-            self._spawn(self._close_hand_message(ref, table_id=table_id, user_id=user_id))
+            self.ground.spawn(self.close_hand_message(ref, table_id=table_id, user_id=user_id))
         return None
 
     async def _send_hand(
@@ -153,58 +159,58 @@ class HandMessages(Showing):
             # (discord.py keeps no DM cache without the members' users).
             channel: discord.abc.Messageable
             if ref is not None:
-                channel = self.bot.get_partial_messageable(
+                channel = self.ground.bot.get_partial_messageable(
                     ref.channel_id, type=discord.ChannelType.private
                 )
             else:
-                channel = await self.bot.create_dm(discord.Object(user_id))
+                channel = await self.ground.bot.create_dm(discord.Object(user_id))
             nonce = hand_nonce(table_id, user_id, hand, ref)
             sent = await channel.send(**rendered.send_kwargs(), nonce=nonce)
             if not _shows(sent, rendered):
                 # Discord gave back the DM a process that died had sent (by its nonce), as it
                 # was then: it shows this state from now on.
-                await self._edit(sent.channel.id, sent.id, rendered)
+                await self.ground.edit(sent.channel.id, sent.id, rendered)
         except discord.Forbidden:
-            self.remember_side(await self.service.record_dm(table_id, user_id, None))
+            self.ground.remember_side(await self.service.record_dm(table_id, user_id, None))
             return None
         new_ref = DmRef(channel_id=sent.channel.id, message_id=sent.id, hand=hand)
-        self.remember_side(await self.service.record_dm(table_id, user_id, new_ref))
+        self.ground.remember_side(await self.service.record_dm(table_id, user_id, new_ref))
         return new_ref
 
     def _showing(self, table_id: int, user_id: int, shows: HandShown, ref: DmRef) -> None:
         """What a hand DM shows now that an edit or a new DM landed (the table's state may have
         been created meanwhile: a later refresh compares against this)."""
-        shown = self._shown.get(table_id)
+        shown = self.ground.shown.get(table_id)
         if shown is not None:
             shown.dm_refs[user_id] = ref
             shown.showing_dm(user_id, ref.message_id, shows)
 
-    async def _close_all_hands(self, table: TableView) -> None:
+    async def close_all_hands(self, table: TableView) -> None:
         """A game that ended early: every hand DM says so, without its controls."""
         text = render.game_closed_text(table)
-        shown = self._shown.get(table.table_id)
+        shown = self.ground.shown.get(table.table_id)
         refs = shown.dm_refs if shown is not None else await self.service.dm_refs(table.table_id)
         for user_id, ref in refs.items():
-            self._spawn(
-                self._close_hand_message(ref, text, table_id=table.table_id, user_id=user_id)
+            self.ground.spawn(
+                self.close_hand_message(ref, text, table_id=table.table_id, user_id=user_id)
             )
 
-    async def _close_hand_message(
+    async def close_hand_message(
         self, ref: DmRef, text: str | None = None, *, table_id: int, user_id: int
     ) -> None:
         """Take the controls off a finished hand's message, so no stale button looks live.
         Under the hand message's hold, as every other write to it: another process's answer
         to a click on it then lands before this, or renders the newest state after it (which
         closes it too), never an older hand over the closed message."""
-        shown = self._shown.get(table_id)
+        shown = self.ground.shown.get(table_id)
         if text is None and shown is not None and ref.message_id in shown.closed_dms:
             return  # a click's answer closed it already (a game closed early still says so)
-        message = self.bot.get_partial_messageable(ref.channel_id).get_partial_message(
+        message = self.ground.bot.get_partial_messageable(ref.channel_id).get_partial_message(
             ref.message_id
         )
         with contextlib.suppress(discord.HTTPException):
-            await self.pacer.wait(urgent=False)
-            async with self.holding(table_id, user_id):
+            await self.ground.pacer.wait(urgent=False)
+            async with self.ground.holding(table_id, user_id):
                 await message.edit(
                     content=text or render.hand_over_text(ref.hand), embed=None, view=None
                 )
@@ -214,7 +220,7 @@ class HandMessages(Showing):
     async def _refresh_ephemeral_hand(
         self, table_id: int, user_id: int, rendered: render.Rendered
     ) -> None:
-        shown = self._shown.get(table_id)
+        shown = self.ground.shown.get(table_id)
         held = shown.ephemeral.get(user_id) if shown else None
         if held is None or time.monotonic() - held[1] > EPHEMERAL_TOKEN_LIFETIME:
             return

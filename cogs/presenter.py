@@ -6,6 +6,7 @@ under both cogs/showing.py, the moves between clicks cogs/automatic.py; the clic
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -19,6 +20,7 @@ from bot.config import BotSettings
 from bot.service import (
     CorruptRow,
     Gone,
+    HandState,
     Outcome,
     TableChange,
     TableService,
@@ -31,7 +33,9 @@ from cogs.automatic import AutomaticMoves
 from cogs.hand_messages import HandMessages
 from cogs.pacing import rest_share
 from cogs.posts import ChannelPosts
+from cogs.showing import Showing
 from cogs.shown import HandShown, Shown
+from cogs.table_messages import TableMessages
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +47,10 @@ RECENTLY_CLOSED = 15 * 60.0
 """Seconds back that a starting bot looks for closed tables whose message may be behind."""
 
 
-class Presenter(HandMessages):
-    """Shows committed changes (the click handling, cogs/clicks.py, hands them over)."""
+class Presenter:
+    """Shows committed changes (the click handling, cogs/clicks.py, hands them over). Made of
+    the ground every message stands on (`Showing`), the table messages, the hand messages, the
+    posts from the outbox and the automatic moves, each an object of its own."""
 
     def __init__(
         self,
@@ -55,19 +61,31 @@ class Presenter(HandMessages):
         clock: Clock | None = None,
         run_blocking: Callable[..., Awaitable[Any]] | None = None,
     ) -> None:
-        super().__init__(
+        self.bot = bot
+        self.service = service
+        self.ground = Showing(
             bot,
             service,
-            edit_delay=settings.table_edit_delay,
             clock=clock,
             run_blocking=run_blocking,
             rest_share=rest_share(settings.shard_count, settings.shard_ids),
         )
+        ground = self.ground
+        self.clock = ground.clock
+        self.run_blocking = ground.run_blocking
+        self.pacer = ground.pacer
+        self.refreshes = ground.refreshes
+        self.table_messages = TableMessages(
+            ground,
+            edit_delay=settings.table_edit_delay,
+            channel_missing=lambda guild, channel: self._channel_missing_at(guild, channel),
+        )
+        self.hands = HandMessages(ground, self.table_messages)
         self.automatic = AutomaticMoves(
             service,
             self.clock,
             publish=self.publish,
-            spawn=self._spawn,
+            spawn=ground.spawn,
             computer_delay=settings.computer_delay,
             deadline_poll=settings.deadline_poll if service.shared_database else None,
         )
@@ -76,7 +94,7 @@ class Presenter(HandMessages):
             service.posts,
             self.pacer,
             run_blocking=self.run_blocking,
-            spawn=self._spawn,
+            spawn=ground.spawn,
             channel_missing=lambda guild, channel: self._channel_missing_at(guild, channel),
             # A post still waiting once its lease runs out is taken up within a quarter more.
             sweep_every=settings.post_retry_after / 4,
@@ -85,12 +103,47 @@ class Presenter(HandMessages):
 
     def cached_tables(self) -> set[int]:
         """The tables anything is held in memory for (tests check it empties)."""
-        return set(self._shown) | self.automatic.tables() | self.refreshes.tables()
+        return set(self.ground.shown) | self.automatic.tables() | self.refreshes.tables()
+
+    # What the click handling and the commands ask of the messages
+
+    def remember(self, outcome: Outcome) -> None:
+        self.ground.remember(outcome)
+
+    def remember_side(self, outcome: Outcome | None) -> None:
+        self.ground.remember_side(outcome)
+
+    def forget(self, table_id: int) -> None:
+        self.ground.forget(table_id)
+
+    def writing(
+        self, table_id: int, version: int, user_id: int | None = None
+    ) -> contextlib.AbstractAsyncContextManager[Outcome | None]:
+        return self.ground.writing(table_id, version, user_id)
+
+    async def idle(self) -> None:
+        """Wait until no background work is left (for tests and the demo)."""
+        await self.ground.idle()
+
+    def schedule_table_edit(self, table_id: int) -> None:
+        self.table_messages.schedule_edit(table_id)
+
+    async def post_table(self, table: TableView) -> None:
+        await self.table_messages.post(table)
+
+    async def show_unreadable_closed(self, closed: UnreadableClosed) -> None:
+        await self.table_messages.show_unreadable_closed(closed)
+
+    def refresh_hand(self, table_id: int, user_id: int) -> None:
+        self.hands.refresh_hand(table_id, user_id)
+
+    def hand_shown_as(self, state: HandState, table: TableView) -> HandShown:
+        return self.hands.hand_shown_as(state, table)
 
     async def close(self) -> None:
         await self.automatic.stop_scheduler()
         await self.posts.stop()
-        await self._cancel_tasks()
+        await self.ground.cancel_tasks()
 
     @property
     def scheduling(self) -> bool:
@@ -135,13 +188,13 @@ class Presenter(HandMessages):
 
     def hand_answered(self, table_id: int, user_id: int, message_id: int, shows: HandShown) -> None:
         """A click's answer edited a person's hand DM to show `shows`."""
-        shown = self._shown.get(table_id)
+        shown = self.ground.shown.get(table_id)
         if shown is not None:
             shown.showing_dm(user_id, message_id, shows)
 
     def hand_closed(self, table_id: int, message_id: int) -> None:
         """A click's answer took the controls off a finished hand's DM."""
-        shown = self._shown.get(table_id)
+        shown = self.ground.shown.get(table_id)
         if shown is not None:
             shown.closed_dms.add(message_id)
 
@@ -151,48 +204,48 @@ class Presenter(HandMessages):
         """A person's hand shown as a private reply (their DMs are closed): kept to edit it
         as the game moves, while Discord lets it be edited and the table is open."""
         if table.status.is_open:
-            self._state(table.table_id).ephemeral[user_id] = (interaction, time.monotonic())
+            self.ground.state(table.table_id).ephemeral[user_id] = (interaction, time.monotonic())
 
     def _changed_elsewhere(self, change: TableChange) -> None:
         """A change stored by any process (PostgreSQL). Private hand replies (people whose DMs
         are closed) can be edited only by the process that answered them: if this one holds
         some for a table another process changed, it brings them up to date; a table another
         process closed is forgotten."""
-        shown = self._shown.get(change.table_id)
+        shown = self.ground.shown.get(change.table_id)
         if change.closed:
             if shown is not None and (shown.view is None or shown.view.version < change.version):
-                self._spawn(self._forget_closed(change.table_id, shown))
+                self.ground.spawn(self._forget_closed(change.table_id, shown))
             return  # closed here: forgotten once its last outcome is published (`publish`)
         if shown is None or not shown.ephemeral:
             return
         if shown.view is not None and shown.view.version >= change.version:
             return  # this process's own change, or one it already shows
-        self._spawn(self._catch_up_private_hands(change.table_id))
+        self.ground.spawn(self._catch_up_private_hands(change.table_id))
 
     async def _forget_closed(self, table_id: int, shown: Shown) -> None:
         """Forget a table another process closed, once this one's own outcomes of it in flight
         are published (one at a time, in order, under its publish lock): forgetting it sooner
         would let them publish side by side, an older state after a newer."""
         async with shown.publish_lock:
-            if self._shown.get(table_id) is shown:
+            if self.ground.shown.get(table_id) is shown:
                 self.forget(table_id)
 
     async def _catch_up_private_hands(self, table_id: int) -> None:
         self.remember(await self.service.newest(table_id))
-        shown = self._shown.get(table_id)
+        shown = self.ground.shown.get(table_id)
         for user_id in list(shown.ephemeral) if shown is not None else ():
             self.refresh_hand(table_id, user_id)
 
     def publish_later(self, outcome: Outcome) -> None:
         """Publish after the interaction has been answered, as tracked background work."""
-        self._spawn(self.publish(outcome))
+        self.ground.spawn(self.publish(outcome))
 
     async def publish(self, outcome: Outcome) -> None:
         """Show a committed change: the table message (coalesced), private hands, notices.
         One table's outcomes are shown one at a time, in the order they were committed."""
         table = outcome.table
         self.remember(outcome)
-        shown = self._shown.get(table.table_id)
+        shown = self.ground.shown.get(table.table_id)
         if shown is None:  # a closed table: nothing else can be published for it
             await self._publish(outcome)
             return
@@ -205,7 +258,7 @@ class Presenter(HandMessages):
         # The person who acted saw their new hand in the click's answer; but a refresh rendered
         # before their click may still be in flight and land after it, so then they are
         # refreshed too (it renders again once the one in flight has landed).
-        shown = self._shown.get(table.table_id)
+        shown = self.ground.shown.get(table.table_id)
         for user, state in outcome.hands.items():
             if (
                 shown is not None
@@ -217,12 +270,12 @@ class Presenter(HandMessages):
         self.watch_turn(table)
         await self.posts.post(outcome.posts)
         if outcome.nudge:
-            shown = self._shown.get(table.table_id)
+            shown = self.ground.shown.get(table.table_id)
             await self._ping(table, shown.turn if shown else (), outcome.nudge)
         if outcome.opened is not None:
             await self.post_table(outcome.opened)
         if outcome.finished and table.status is not TableStatus.FINISHED:
-            await self._close_all_hands(table)
+            await self.hands.close_all_hands(table)
         if not table.status.is_open:
             self.forget(table.table_id)
 
@@ -249,11 +302,8 @@ class Presenter(HandMessages):
         for channel_id in await self.service.channels_with_tables(guild_id):
             await self.channel_gone(guild_id, channel_id, "bot_removed")
 
-    def _channel_missing(self, table: TableView) -> None:
-        self._channel_missing_at(table.guild_id, table.channel_id)
-
     def _channel_missing_at(self, guild_id: int, channel_id: int) -> None:
-        self._spawn(self.channel_gone(guild_id, channel_id))
+        self.ground.spawn(self.channel_gone(guild_id, channel_id))
 
     async def channel_changed(self, channel_id: int) -> None:
         """A channel's permissions may have changed: post what its tables missed, and bring its
@@ -277,12 +327,12 @@ class Presenter(HandMessages):
                 if (uid := table.seats[s].user_id) is not None and not table.seats[s].left
             )
             marker = (waiting, game.hand_number, len(game.tricks), len(game.trick), game.has_bid)
-        shown = self._shown.get(table.table_id)
+        shown = self.ground.shown.get(table.table_id)
         if shown is None or shown.turn == marker:
             return
         shown.turn = marker
         if shown.ping is not None:
-            self._spawn(self._delete(shown.ping))
+            self.ground.spawn(self.ground.delete(shown.ping))
             shown.ping = None
 
     async def _ping(
@@ -290,12 +340,12 @@ class Presenter(HandMessages):
     ) -> None:
         """One short message that mentions whoever the table waits for; deleted once the turn
         passes (see `watch_turn`)."""
-        shown = self._shown.get(table.table_id)
+        shown = self.ground.shown.get(table.table_id)
         if shown is None or shown.turn != marker:
             return
         url = render.jump_url(table.guild_id, table.channel_id, table.message_id)
         if shown.ping is not None:
-            self._spawn(self._delete(shown.ping))
+            self.ground.spawn(self.ground.delete(shown.ping))
             shown.ping = None
         channel = self.bot.get_partial_messageable(table.channel_id)
         try:
@@ -309,7 +359,7 @@ class Presenter(HandMessages):
         except discord.HTTPException as error:
             log.warning("table %s: could not ping: %s", table.table_id, error)
             return
-        if self._shown.get(table.table_id) is shown and shown.turn == marker:
+        if self.ground.shown.get(table.table_id) is shown and shown.turn == marker:
             shown.ping = channel.get_partial_message(sent.id)
         else:  # the turn passed while sending
-            self._spawn(self._delete(channel.get_partial_message(sent.id)))
+            self.ground.spawn(self.ground.delete(channel.get_partial_message(sent.id)))

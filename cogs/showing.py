@@ -1,6 +1,6 @@
-"""The ground the presenter stands on: what this process holds for each open table
+"""The ground every kind of message stands on: what this process holds for each open table
 (cogs/shown.py), its background tasks, the hold that keeps one message's writes in order across
-processes, the paced calls that edit and send messages, and the table message itself."""
+processes, and the paced calls that edit and send messages."""
 
 from __future__ import annotations
 
@@ -15,8 +15,7 @@ from discord.ext import commands
 from discord.http import handle_message_parameters
 
 from bot.clock import Clock, SystemClock
-from bot.config import DEFAULTS
-from bot.service import Outcome, TableService, TableView, UnreadableClosed
+from bot.service import Outcome, TableService
 from cogs import render
 from cogs.pacing import Pacer
 from cogs.refresh import Refresher
@@ -30,14 +29,14 @@ UNKNOWN_CHANNEL = 10003
 
 
 class Showing:
-    """Per-table memory and the Discord calls every kind of message shares."""
+    """Per-table memory and the Discord calls every kind of message shares; the table message,
+    the hand messages, the posts and the presenter each hold this one."""
 
     def __init__(
         self,
         bot: commands.Bot | commands.AutoShardedBot,
         service: TableService,
         *,
-        edit_delay: float = DEFAULTS["table_edit_delay"].default,
         clock: Clock | None = None,
         run_blocking: Callable[..., Awaitable[Any]] | None = None,
         rest_share: float = 1.0,
@@ -47,21 +46,20 @@ class Showing:
         self.run_blocking = run_blocking or asyncio.to_thread
         """Runs a picklable function outside the event loop (the worker processes)."""
         self.clock: Clock = clock or SystemClock()
-        self.edit_delay = edit_delay
-        self._shown: dict[int, Shown] = {}
+        self.shown: dict[int, Shown] = {}
         """By open table: what this process holds for it (cogs/shown.py); dropped when the
         table closes."""
         self._tasks: set[asyncio.Task[Any]] = set()
-        self.refreshes = Refresher(self._spawn)
+        self.refreshes = Refresher(self.spawn)
         shared = service.take_rest_calls if service.shared_database else None
         self.pacer = Pacer(share=rest_share, budget=shared)
 
     # What is held for each open table
 
-    def _state(self, table_id: int) -> Shown:
-        shown = self._shown.get(table_id)
+    def state(self, table_id: int) -> Shown:
+        shown = self.shown.get(table_id)
         if shown is None:
-            shown = self._shown[table_id] = Shown()
+            shown = self.shown[table_id] = Shown()
         return shown
 
     def remember(self, outcome: Outcome) -> None:
@@ -69,20 +67,20 @@ class Showing:
         only while its last outcome is published (see `forget`)."""
         table = outcome.table
         if table.status.is_open:
-            self._state(table.table_id).remember(outcome)
-        elif table.table_id in self._shown:
-            self._shown[table.table_id].remember(outcome)
+            self.state(table.table_id).remember(outcome)
+        elif table.table_id in self.shown:
+            self.shown[table.table_id].remember(outcome)
 
     def remember_side(self, outcome: Outcome | None) -> None:
         """A message id stored (not an action): its views are the newest, for an open table."""
-        if outcome is not None and outcome.table.table_id in self._shown:
+        if outcome is not None and outcome.table.table_id in self.shown:
             self.remember(outcome)
 
     def forget(self, table_id: int) -> None:
         """A closed table: drop what is held for it (a message rendered later loads it)."""
-        shown = self._shown.pop(table_id, None)
+        shown = self.shown.pop(table_id, None)
         if shown is not None and shown.ping is not None:
-            self._spawn(self._delete(shown.ping))
+            self.spawn(self.delete(shown.ping))
 
     @contextlib.asynccontextmanager
     async def writing(
@@ -116,7 +114,7 @@ class Showing:
 
     # Background work
 
-    def _spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+    def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._finished)
@@ -127,7 +125,7 @@ class Showing:
         if not task.cancelled() and task.exception() is not None:
             log.error("background task failed", exc_info=task.exception())
 
-    async def _cancel_tasks(self) -> None:
+    async def cancel_tasks(self) -> None:
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):
@@ -141,101 +139,33 @@ class Showing:
 
     # The calls
 
-    async def _edit(self, channel_id: int, message_id: int, rendered: render.Rendered) -> None:
+    async def edit(self, channel_id: int, message_id: int, rendered: render.Rendered) -> None:
         """Edit a message, without reading back the message Discord returns: discord.py would
-        build a `Message` from it, a third of an edit's CPU, for a value nobody uses."""
+        build a `Message` from it, a third of an edit's CPU, for a value nobody uses. Its
+        public `PartialMessage.edit` always reads it back, so this calls the two internals it
+        is built on, `discord.http.handle_message_parameters` and `HTTPClient.edit_message`
+        (pinned by tests/cogs/test_discord_internals.py)."""
         with handle_message_parameters(
             **rendered.kwargs(), previous_allowed_mentions=self.bot.allowed_mentions
         ) as params:
             await self.bot.http.edit_message(channel_id, message_id, params=params)
 
-    async def _send_channel(
-        self,
-        channel_id: int,
-        text: str | None,
-        rendered: render.Rendered | None = None,
-        *,
-        mention: tuple[int, ...] = (),
+    async def send(
+        self, channel_id: int, rendered: render.Rendered, *, nonce: str | None = None
     ) -> discord.Message | None:
+        """Send a message to a channel (paced): the message, or None when Discord refused it
+        (logged)."""
         channel = self.bot.get_partial_messageable(channel_id)
         try:
             await self.pacer.wait()
-            if rendered is not None:
+            if nonce is None:
                 return await channel.send(**rendered.send_kwargs())
-            return await channel.send(
-                text or "",
-                allowed_mentions=discord.AllowedMentions(
-                    everyone=False, roles=False, users=[discord.Object(u) for u in mention]
-                ),
-            )
+            return await channel.send(**rendered.send_kwargs(), nonce=nonce)
         except discord.HTTPException as error:
             log.warning("channel %s: could not send: %s", channel_id, error)
             return None
 
-    async def _delete(self, message: discord.PartialMessage) -> None:
+    async def delete(self, message: discord.PartialMessage) -> None:
         with contextlib.suppress(discord.HTTPException):
             await self.pacer.wait(urgent=False)
             await message.delete()
-
-    # The table message
-
-    def schedule_table_edit(self, table_id: int) -> None:
-        """Bring the table message up to date after `edit_delay`, coalesced (cogs/refresh.py)."""
-        self.refreshes.request(
-            ("table", table_id),
-            lambda: self._edit_table(table_id),
-            self.edit_delay,
-            # Render after the pacer lets the edit go: under load the wait is longer and the
-            # edit carries every change made meanwhile.
-            before=lambda: self.pacer.wait(urgent=False),
-        )
-
-    async def _edit_table(self, table_id: int) -> None:
-        shown = self._shown.get(table_id)
-        table = shown.view if shown and shown.view else await self.service.table_view(table_id)
-        message_id = table.message_id
-        if message_id is None:
-            if table.status.is_open:
-                # Stored, but never shown: the answer that would have posted it came too late
-                # for Discord, or the bot stopped between the two.
-                await self.post_table(table)
-            return
-        try:
-            async with self.writing(table_id, table.version) as moved:
-                if moved is not None:
-                    # Another process moved the table on, and may have posted its message
-                    # anew (the old one deleted): edit the one stored now.
-                    table = moved.table
-                    message_id = table.message_id or message_id
-                await self._edit(table.channel_id, message_id, render.table_message(table))
-        except discord.NotFound as error:
-            if error.code == UNKNOWN_CHANNEL:
-                # Deleted while the bot was not listening (stopped, or the event was lost).
-                self._channel_missing(table)
-            elif table.status.is_open:
-                await self.post_table(table)
-        except discord.Forbidden as error:
-            log.warning("table %s: may not edit the table message: %s", table_id, error)
-
-    def _channel_missing(self, table: TableView) -> None:
-        """A call found the table's channel deleted. The presenter closes the table."""
-
-    async def show_unreadable_closed(self, closed: UnreadableClosed) -> None:
-        """The table message of a table cancelled because it could not be read: its text says
-        so, and its buttons go."""
-        self.forget(closed.table_id)
-        if closed.message_id is None:
-            return
-        rendered = render.Rendered(render.UNREADABLE_TABLE_CLOSED, None, None)
-        try:
-            await self.pacer.wait()
-            await self._edit(closed.channel_id, closed.message_id, rendered)
-        except discord.HTTPException as error:
-            log.warning("table %s: could not edit the table message: %s", closed.table_id, error)
-
-    async def post_table(self, table: TableView) -> None:
-        """Post the table message anew: a new table (a rematch, or one whose answer could not
-        post it), or one whose message was deleted."""
-        sent = await self._send_channel(table.channel_id, None, render.table_message(table))
-        if sent is not None:
-            self.remember_side(await self.service.set_message(table.table_id, sent.id))
