@@ -66,6 +66,9 @@ class OhHellBot(commands.AutoShardedBot):
         reviews: ReviewService | None = None,
         run_blocking: Callable[..., Awaitable[Any]] | None = None,
     ) -> None:
+        # This bot joins no voice channel: discord.py's warnings, as each client is made, that
+        # the voice libraries (PyNaCl, davey) are missing are not about it.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True
         shards: dict[str, Any] = {"shard_count": settings.shard_count}
