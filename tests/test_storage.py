@@ -14,6 +14,7 @@ from bot.storage import (
     ChannelBusy,
     CorruptRow,
     Database,
+    DatabaseUnavailable,
     Event,
     PlayerResult,
     StorageError,
@@ -74,6 +75,14 @@ async def test_a_newer_schema_is_refused(database_url: str) -> None:
     await database.close()
     with pytest.raises(StorageError, match="newer than this bot knows"):
         await Database.open(database_url)
+
+
+async def test_a_file_that_is_not_a_database_is_named_as_unusable(tmp_path: Path) -> None:
+    path = tmp_path / "notes.sqlite3"
+    path.write_bytes(b"these are notes, not a SQLite database" * 100)
+    with pytest.raises(DatabaseUnavailable) as raised:
+        await Database.open(path)
+    assert raised.value.where == str(path) and "not a database" in raised.value.reason
 
 
 async def test_one_open_table_per_channel(db: Database) -> None:

@@ -8,9 +8,10 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, Self
 
-from bot.storage.backends import open_backend
+from bot.storage.backends import UNUSABLE, open_backend
 from bot.storage.connection import Backend, Connection
-from bot.storage.rows import StorageError
+from bot.storage.postgres import without_password
+from bot.storage.rows import DatabaseUnavailable, StorageError
 from bot.storage.schema import MIGRATIONS
 
 log = logging.getLogger("bot.storage")
@@ -31,13 +32,18 @@ class Store:
     @classmethod
     async def open(cls, where: Path | str, clock: Any = time.time, *, pool_size: int = 10) -> Self:
         """Open (and migrate) a database: a SQLite file's path, `sqlite:///path` or
-        `postgresql://…`."""
-        backend = await open_backend(str(where), pool_size=pool_size)
+        `postgresql://…`. `DatabaseUnavailable` says where and why when it cannot be."""
+        try:
+            backend = await open_backend(str(where), pool_size=pool_size)
+        except (ValueError, *UNUSABLE) as error:  # ValueError: a URL of no known form
+            raise DatabaseUnavailable(without_password(str(where)), _first_line(error)) from error
         database = cls(backend, clock)
         try:
             await database.migrate()
-        except BaseException:
+        except BaseException as error:
             await backend.close()
+            if isinstance(error, (StorageError, *UNUSABLE)):
+                raise DatabaseUnavailable(backend.url, _first_line(error)) from error
             raise
         return database
 
@@ -80,3 +86,8 @@ class Store:
 
     def _transaction(self) -> AbstractAsyncContextManager[Connection]:
         return self._db.transaction()
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error) or type(error).__name__
+    return text.splitlines()[0]
