@@ -1,7 +1,9 @@
-"""`make run` / `python -m bot`: run the bot with the settings from the environment and .env."""
+"""`make run` / `python -m bot`: run the bot with the settings from the environment and .env;
+`python -m bot sync`: sync its slash commands with Discord now."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import sys
@@ -45,7 +47,25 @@ DISCORD_DOWN = (
 )
 
 
-def main() -> int:
+SYNCED = "The slash commands are synced with Discord {where}."
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run the Oh Hell bot with the settings from the environment and .env "
+        "(.env.example lists them).",
+    )
+    parser.add_argument(
+        "command",
+        nargs="?",
+        choices=("run", "sync"),
+        default="run",
+        help="run (the default): run the bot. sync: sync its slash commands with Discord now "
+        "and exit; the bot syncs them itself when they changed, so this is for commands "
+        "removed or overwritten by something else",
+    )
+    command = parser.parse_args(argv).command
     try:
         settings = BotSettings()
     except ValidationError as error:
@@ -59,14 +79,14 @@ def main() -> int:
     import aiohttp
     import discord
 
-    from bot.app import run
+    from bot.app import run, sync_commands
     from bot.storage import DatabaseUnavailable
 
     # Start-up failures get one line saying what to do; a connection lost later is retried
     # with backoff by discord.py and logged.
     try:
         with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(run(settings))
+            asyncio.run(run(settings) if command == "run" else sync_commands(settings))
     except DatabaseUnavailable as error:
         check = CHECK_POSTGRES if error.where.startswith("postgres") else CHECK_SQLITE
         print(
@@ -83,6 +103,9 @@ def main() -> int:
     except (TimeoutError, aiohttp.ClientError, discord.GatewayNotFound) as error:
         print(NO_ROUTE.format(error=_short(error)), file=sys.stderr)
         return 1
+    if command == "sync":
+        where = f"in server {settings.dev_guild_id}" if settings.dev_guild_id else "globally"
+        print(SYNCED.format(where=where))
     return 0
 
 

@@ -324,6 +324,52 @@ async def test_processes_starting_together_migrate_once(postgres_url: str) -> No
             await database.close()
 
 
+async def test_processes_starting_together_sync_the_commands_once(postgres_url: str) -> None:
+    opened = await asyncio.gather(*(Database.open(postgres_url) for _ in range(3)))
+    synced: list[int] = []
+
+    def sync_of(process: int):
+        async def sync() -> None:
+            await asyncio.sleep(0.05)  # the others meanwhile find the lock taken
+            synced.append(process)
+
+        return sync
+
+    try:
+        ran = await asyncio.gather(
+            *(d.sync_when_changed(7, 0, "same", sync_of(i)) for i, d in enumerate(opened))
+        )
+        assert sorted(ran) == [False, False, True] and len(synced) == 1
+    finally:
+        for database in opened:
+            await database.close()
+
+
+async def test_commands_are_synced_again_only_when_changed_and_after_a_failed_sync(
+    db: Database,
+) -> None:
+    calls: list[str] = []
+
+    def sync_of(name: str, *, fails: bool = False):
+        async def sync() -> None:
+            calls.append(name)
+            if fails:
+                raise RuntimeError("Discord refused")
+
+        return sync
+
+    assert await db.sync_when_changed(7, 0, "a", sync_of("first"))
+    assert not await db.sync_when_changed(7, 0, "a", sync_of("same"))
+    assert await db.sync_when_changed(8, 0, "a", sync_of("another application"))
+    assert await db.sync_when_changed(7, 42, "a", sync_of("a server"))
+    with pytest.raises(RuntimeError):
+        await db.sync_when_changed(7, 0, "b", sync_of("refused", fails=True))
+    assert await db.sync_when_changed(7, 0, "b", sync_of("changed"))
+    await db.forget_command_syncs()
+    assert await db.sync_when_changed(7, 0, "b", sync_of("forced"))
+    assert calls == ["first", "another application", "a server", "refused", "changed", "forced"]
+
+
 async def test_two_processes_saving_one_version_apply_once(postgres_url: str) -> None:
     first, second = Database.open(postgres_url), Database.open(postgres_url)
     one, two = await first, await second

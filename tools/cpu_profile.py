@@ -15,7 +15,7 @@ def profile(out: str) -> int:
     profiler = cProfile.Profile(time.thread_time)
     profiler.enable()
     try:
-        return main()
+        return main([])
     finally:
         profiler.disable()
         profiler.dump_stats(out)

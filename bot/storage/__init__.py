@@ -11,6 +11,7 @@ save finds the version moved on and raises `VersionConflict`.
 - `tables`, `deadlines`, `channels`, `results`, `history`: the queries, one file each.
 - `ratings`: openskill ratings, updated with every stored result (docs/ratings.md).
 - `budget`: Discord's global REST limit shared by several bot processes (PostgreSQL).
+- `command_syncs`: the slash commands last synced, so a start with the same ones skips it.
 - `connection`, `sqlite`, `postgres`, `backends`: one interface, two databases.
 """
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 from bot.storage.budget import RestBudget
 from bot.storage.channels import Channels
+from bot.storage.command_syncs import CommandSyncs
 from bot.storage.deadlines import Deadlines
 from bot.storage.history import FinishedGame, History, PlayerGame, ResultGroup
 from bot.storage.ratings import COMPUTER_IDS, OVERALL, computer_level, shown_rating
@@ -44,7 +46,7 @@ from bot.storage.schema import MIGRATIONS
 from bot.storage.tables import TableChange, Tables, UnreadableClosed
 
 
-class Database(Tables, Deadlines, Channels, Results, History, RestBudget):
+class Database(Tables, Deadlines, Channels, Results, History, RestBudget, CommandSyncs):
     """An open database: every query storage has, on one connection."""
 
 
