@@ -115,7 +115,9 @@ def _point_at_stand_in(settings: BotSettings) -> None:
         point_discord_py_at(settings.discord_api_base, settings.discord_gateway_url)
 
 
-async def run(settings: BotSettings) -> None:
+async def run(settings: BotSettings) -> Database:
+    """Run the bot until it is closed (SIGTERM, or Ctrl-C). Returns its database, closed: what
+    it served (`table_loads`, `table_saves`) can still be read."""
     _point_at_stand_in(settings)
     bot, database, pool = await build(settings, workers=settings.computer_workers)
     assert settings.discord_token is not None
@@ -145,6 +147,7 @@ async def run(settings: BotSettings) -> None:
         await database.close()
         if pool is not None:
             pool.shutdown(cancel_futures=True)
+    return database
 
 
 async def sync_commands(settings: BotSettings) -> None:

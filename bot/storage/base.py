@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import time
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
@@ -14,8 +13,6 @@ from bot.storage.postgres import without_password
 from bot.storage.rows import DatabaseUnavailable, StorageError
 from bot.storage.schema import MIGRATIONS
 
-log = logging.getLogger("bot.storage")
-
 
 class Store:
     """An open database (`bot.storage.connection`: SQLite or PostgreSQL). Reads go to `_db`;
@@ -25,7 +22,7 @@ class Store:
         self._db = backend
         self._clock = clock
         self.table_loads = 0
-        """`load_table` calls since opening (logged on close; `make bench-bot` reads it)."""
+        """`load_table` calls since opening (`make bench-bot` reads it)."""
         self.table_saves = 0
         """`save_table` calls that wrote, since opening."""
 
@@ -56,8 +53,6 @@ class Store:
         return self._db.url
 
     async def close(self) -> None:
-        """Close the connection and log how many table loads and saves it served."""
-        log.info("storage: %d table loads, %d saves", self.table_loads, self.table_saves)
         await self._db.close()
 
     async def schema_version(self) -> int:
