@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import json
 import math
 import multiprocessing
@@ -25,6 +26,11 @@ from typing import Any
 from bot.ai import LEVELS, Level, decide
 from bot.engine import Game, Phase, Settings
 from tools.stats import mean_ci, percentile
+
+NO_OPENSPIEL = (
+    "ismcts is OpenSpiel's bot, and OpenSpiel is not installed: `make arena ARGS='...'` with "
+    "ismcts in ARGS installs it (the bench extra), or `.venv/bin/pip install open-spiel`."
+)
 
 
 @dataclass(frozen=True)
@@ -247,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
         assign(spec)
     if a.candidate == "ismcts" and a.baseline != "ismcts":
         raise SystemExit("--candidate ismcts: only with --baseline ismcts")
+    if a.baseline == "ismcts" and importlib.util.find_spec("pyspiel") is None:
+        raise SystemExit(NO_OPENSPIEL)
     if a.baseline == "ismcts" or a.duplicate:
         return _duplicate(a)
     if a.rules:

@@ -54,3 +54,16 @@ def test_arena_saves_each_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert [(h["deal"], h["seat"]) for h in hands] == [(d, s) for d in range(2) for s in range(4)]
     mean = sum(h["points"] for h in hands) / len(hands)
     assert abs(mean - fig["candidate_points"]) < 1e-2
+
+
+def test_the_reference_opponent_without_openspiel_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import importlib.util
+
+    found = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "pyspiel" else found(name)
+    )
+    with pytest.raises(SystemExit, match="open-spiel"):
+        main(["--candidate", "hard", "--baseline", "ismcts", "--hands", "4"])
