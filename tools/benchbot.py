@@ -542,8 +542,12 @@ async def bench_all(args: argparse.Namespace, out: Any) -> list[dict[str, Any]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Many tables of simulated people at once.")
-    parser.add_argument("--tables", type=int, default=100)
-    parser.add_argument("--preset", default="first-to-101")
+    parser.add_argument(
+        "--tables", type=int, default=100, help="tables of 4 people played at once (default: 100)"
+    )
+    parser.add_argument(
+        "--preset", default="first-to-101", help="the tables' rules (default: first-to-101)"
+    )
     parser.add_argument(
         "--target",
         type=int,
