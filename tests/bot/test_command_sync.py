@@ -101,10 +101,13 @@ async def test_python_m_bot_sync_syncs_even_when_nothing_changed(
         DISCORD_GATEWAY_URL=standin.gateway_url,
         DATABASE_URL=url,
         PYTHONPATH=str(ROOT),
+        LOG_LEVEL="DEBUG",
     )
     done = await _run(env, tmp_path)
     assert done.returncode == 0, done.stderr
     assert "synced" in done.stdout, done.stdout
+    assert "PUT" in done.stderr  # discord.py's debug log of its calls...
+    assert standin.token not in done.stdout + done.stderr  # ...holds no token
     assert standin.command_syncs == [None, None]
     # What it synced is stored: the next start syncs nothing.
     async with started(standin, url):
