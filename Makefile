@@ -1,9 +1,15 @@
-# `make run` runs the bot, `make test` passes the tests. Everything installs into .venv.
+# `make run` runs the bot, `make test` passes the tests. Everything installs into .venv, each
+# target only what it needs: the bot's own dependencies for `make run`, the dev extra (pytest,
+# mypy, ruff, pgserver's PostgreSQL) for the tests, the stand-in and the benchmarks, the bench
+# extra (OpenSpiel) only where OpenSpiel plays or is measured.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-dev
+RUN_STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
 BENCH_STAMP := $(VENV)/.installed-bench
+# The arena needs OpenSpiel only for its reference opponent: ARGS naming ismcts.
+ARENA_STAMPS := $(RUN_STAMP) $(if $(findstring ismcts,$(ARGS)),$(BENCH_STAMP))
 
 .PHONY: run test lint typecheck pytest bench bench-bot bench-service bench-community bench-stats bench-chart bench-copy copy backup demo arena install clean
 
@@ -11,68 +17,72 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml | $(BIN)/python
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(DEV_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
-$(BENCH_STAMP): pyproject.toml $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+$(BENCH_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	touch $@
 
-install: $(STAMP)
+install: $(RUN_STAMP)
 
-run: $(STAMP)
+run: $(RUN_STAMP)
 	$(BIN)/python -m bot
 
 test: lint typecheck pytest
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-typecheck: $(STAMP)
+typecheck: $(DEV_STAMP)
 	$(BIN)/mypy --strict bot/engine
 	$(BIN)/mypy bot cogs standin tools
 
-pytest: $(STAMP)
+pytest: $(DEV_STAMP)
 	$(BIN)/python -m pytest -q
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python -m tools.bench_engine
 
-bench-bot: $(STAMP)
+bench-bot: $(DEV_STAMP)
 	$(BIN)/python -m tools.benchbot $(ARGS)
 
-bench-service: $(STAMP)
+bench-service: $(DEV_STAMP)
 	$(BIN)/python -m tools.bench_service $(ARGS)
 
-bench-community: $(STAMP)
+bench-community: $(DEV_STAMP)
 	$(BIN)/python -m tools.bench_community $(ARGS)
 
-bench-stats: $(STAMP)
+bench-stats: $(DEV_STAMP)
 	$(BIN)/python -m tools.bench_stats $(ARGS)
 
-bench-chart: $(STAMP)
+bench-chart: $(DEV_STAMP)
 	$(BIN)/python -m tools.bench_chart $(ARGS)
 
-bench-copy: $(STAMP)
+bench-copy: $(DEV_STAMP)
 	$(BIN)/python -m tools.bench_copy $(ARGS)
 
 # `make copy FROM=sqlite:///data/ohhell.sqlite3 TO=postgresql://…` (ARGS=--replace to replace
 # what TO holds). Not echoed: the URLs may hold a password.
-copy: $(STAMP)
+copy: $(RUN_STAMP)
 	@test -n '$(FROM)' -a -n '$(TO)' || { echo 'usage: make copy FROM=url TO=url [ARGS=--replace]' >&2; exit 2; }
 	@$(BIN)/python -m bot.storage.copy '$(FROM)' '$(TO)' $(ARGS)
 
 # `make backup TO=backups/ohhell.sqlite3`: the bot's SQLite database, while it runs.
-backup: $(STAMP)
+backup: $(RUN_STAMP)
 	@test -n '$(TO)' || { echo 'usage: make backup TO=path [ARGS=--replace]' >&2; exit 2; }
 	$(BIN)/python -m bot.storage.backup '$(TO)' $(ARGS)
 
-demo: $(STAMP)
+demo: $(DEV_STAMP)
 	$(BIN)/python -m tools.demo
 
-arena: $(BENCH_STAMP)
+arena: $(ARENA_STAMPS)
 	$(BIN)/python -m tools.arena $(ARGS)
 
 clean:

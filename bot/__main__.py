@@ -1,12 +1,16 @@
-"""`make run` / `python -m bot`: run the bot with the settings from the environment and .env."""
+"""`make run` / `python -m bot`: run the bot with the settings from the environment and .env;
+`python -m bot sync`: sync its slash commands with Discord now."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import sys
 
-from bot.config import BotSettings
+from pydantic import ValidationError
+
+from bot.config import BotSettings, problems
 
 NO_TOKEN = """\
 No DISCORD_TOKEN is set, so the bot cannot log in.
@@ -28,14 +32,46 @@ NO_ROUTE = (
     "Could not reach Discord ({error}). Check this machine's network connection (and any "
     "proxy or firewall), then run `make run` again."
 )
+NO_DATABASE = "Could not open the database {where} ({reason}). {check}"
+CHECK_SQLITE = (
+    "Set DATABASE_PATH (or DATABASE_URL) in .env to a file in a folder this user can create "
+    "and write."
+)
+CHECK_POSTGRES = (
+    "Check that the PostgreSQL server is running, and DATABASE_URL in .env: its host, port, "
+    "user, password and database name."
+)
 DISCORD_DOWN = (
     "Discord answered {status} while the bot was logging in: it may be down for a while. "
     "See https://discordstatus.com and try again later."
 )
 
 
-def main() -> int:
-    settings = BotSettings()
+SYNCED = "The slash commands are synced with Discord {where}."
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run the Oh Hell bot with the settings from the environment and .env "
+        "(.env.example lists them).",
+    )
+    parser.add_argument(
+        "command",
+        nargs="?",
+        choices=("run", "sync"),
+        default="run",
+        help="run (the default): run the bot. sync: sync its slash commands with Discord now "
+        "and exit; the bot syncs them itself when they changed, so this is for commands "
+        "removed or overwritten by something else",
+    )
+    command = parser.parse_args(argv).command
+    try:
+        settings = BotSettings()
+    except ValidationError as error:
+        # One line a bad setting; pydantic's own text would repeat the values, the token's too.
+        print("\n".join(problems(error)), file=sys.stderr)
+        return 1
     if settings.discord_token is None:
         print(NO_TOKEN, file=sys.stderr, end="")
         return 2
@@ -43,22 +79,33 @@ def main() -> int:
     import aiohttp
     import discord
 
-    from bot.app import run
+    from bot.app import run, sync_commands
+    from bot.storage import DatabaseUnavailable
 
     # Start-up failures get one line saying what to do; a connection lost later is retried
     # with backoff by discord.py and logged.
     try:
         with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(run(settings))
+            asyncio.run(run(settings) if command == "run" else sync_commands(settings))
+    except DatabaseUnavailable as error:
+        check = CHECK_POSTGRES if error.where.startswith("postgres") else CHECK_SQLITE
+        print(
+            NO_DATABASE.format(where=error.where, reason=error.reason[:200], check=check),
+            file=sys.stderr,
+        )
+        return 1
     except discord.LoginFailure:
         print(BAD_TOKEN, file=sys.stderr)
         return 1
     except discord.HTTPException as error:
         print(DISCORD_DOWN.format(status=error.status), file=sys.stderr)
         return 1
-    except (TimeoutError, aiohttp.ClientError, OSError, discord.GatewayNotFound) as error:
+    except (TimeoutError, aiohttp.ClientError, discord.GatewayNotFound) as error:
         print(NO_ROUTE.format(error=_short(error)), file=sys.stderr)
         return 1
+    if command == "sync":
+        where = f"in server {settings.dev_guild_id}" if settings.dev_guild_id else "globally"
+        print(SYNCED.format(where=where))
     return 0
 
 

@@ -97,6 +97,7 @@ async def build(
     bot = OhHellBot(
         settings,
         service,
+        sync_when_changed=database.sync_when_changed,
         clock=clock,
         reviews=reviews,
         run_blocking=run_blocking,
@@ -104,11 +105,17 @@ async def build(
     return bot, database, pool
 
 
-async def run(settings: BotSettings) -> None:
+def _point_at_stand_in(settings: BotSettings) -> None:
     from cogs.endpoint import point_discord_py_at
 
     if settings.discord_api_base and settings.discord_gateway_url:
         point_discord_py_at(settings.discord_api_base, settings.discord_gateway_url)
+
+
+async def run(settings: BotSettings) -> Database:
+    """Run the bot until it is closed (SIGTERM, or Ctrl-C). Returns its database, closed: what
+    it served (`table_loads`, `table_saves`) can still be read."""
+    _point_at_stand_in(settings)
     bot, database, pool = await build(settings, workers=settings.computer_workers)
     assert settings.discord_token is not None
     gc.collect()
@@ -137,3 +144,20 @@ async def run(settings: BotSettings) -> None:
         await database.close()
         if pool is not None:
             pool.shutdown(cancel_futures=True)
+    return database
+
+
+async def sync_commands(settings: BotSettings) -> None:
+    """`python -m bot sync`: sync the slash commands now, even if they did not change (someone
+    removed them by hand, or another program overwrote them). Logs in over HTTP only, no
+    gateway session, so it may run beside the bot's processes."""
+    _point_at_stand_in(settings)
+    bot, database, _ = await build(settings, workers=0)
+    assert settings.discord_token is not None
+    try:
+        await database.forget_command_syncs()
+        async with bot:
+            # Logging in runs setup_hook, which finds nothing stored, so syncs and stores.
+            await bot.login(settings.discord_token.get_secret_value())
+    finally:
+        await database.close()

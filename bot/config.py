@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Annotated, Literal, Self
+from typing import Annotated, Any, Literal, Self, get_args
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR"]
@@ -129,6 +129,8 @@ class BotSettings(BaseSettings):
     def _comma_separated(cls, value: object) -> object:
         if isinstance(value, str):
             parts = [part for part in value.replace(" ", "").split(",") if part]
+            if not all(part.isdigit() for part in parts):
+                raise ValueError("must be shard numbers separated by commas, e.g. 0,1")
             return tuple(int(part) for part in parts) if parts else None
         if isinstance(value, int):
             return (value,)
@@ -136,13 +138,19 @@ class BotSettings(BaseSettings):
 
     @model_validator(mode="after")
     def _shards_fit(self) -> Self:
+        # No field to hang these on: the message names the setting itself (`problems`).
         if self.shard_ids is not None:
             if self.shard_count is None:
-                raise ValueError("SHARD_IDS needs SHARD_COUNT (the bot's shards in all)")
+                raise ValueError(
+                    "SHARD_IDS: needs SHARD_COUNT, the bot's shards in all processes "
+                    "(e.g. SHARD_COUNT=2 with SHARD_IDS=0 here and SHARD_IDS=1 in the other)"
+                )
             outside = [i for i in self.shard_ids if not 0 <= i < self.shard_count]
             if outside or not self.shard_ids or len(set(self.shard_ids)) != len(self.shard_ids):
+                given = ",".join(str(i) for i in self.shard_ids)
                 raise ValueError(
-                    f"SHARD_IDS must be distinct shards from 0 to {self.shard_count - 1}"
+                    f"SHARD_IDS: must be distinct shards from 0 to {self.shard_count - 1} "
+                    f"(got {given!r} with SHARD_COUNT={self.shard_count})"
                 )
         return self
 
@@ -164,13 +172,53 @@ class BotSettings(BaseSettings):
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper(cls, value: object) -> object:
-        return value.upper() if isinstance(value, str) else value
+        if not isinstance(value, str):
+            return value
+        levels = get_args(LogLevel)
+        if value.upper() not in levels:
+            raise ValueError(f"must be one of {', '.join(levels)}")
+        return value.upper()
 
     def configure_logging(self) -> None:
         logging.basicConfig(
             level=self.log_level,
             format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
         )
+
+
+NEVER_SHOWN = frozenset({"discord_token", "database_url"})
+"""Settings whose values no message repeats: the token, and a URL that may hold a password."""
+
+
+def problems(error: ValidationError) -> list[str]:
+    """One line a bad setting: its name, what it accepts and what it was given (never the value
+    of a setting in `NEVER_SHOWN`)."""
+    lines = []
+    for problem in error.errors(include_url=False):
+        reason = _reason(problem)
+        if not problem["loc"]:  # a check across settings: its message names them
+            lines.append(reason)
+            continue
+        field = str(problem["loc"][0])
+        given = "" if field in NEVER_SHOWN else f" (got {problem['input']!r})"
+        lines.append(f"{field.upper()}: {reason}{given}")
+    return lines
+
+
+def _reason(problem: Any) -> str:
+    kind, context = problem["type"], problem.get("ctx", {})
+    if kind == "value_error":
+        return str(context["error"])
+    if kind in ("int_parsing", "int_type", "int_from_float"):
+        return "must be a whole number"
+    if kind in ("float_parsing", "float_type"):
+        return "must be a number"
+    if kind == "greater_than_equal":
+        return f"must be {context['ge']:g} or more"
+    if kind == "greater_than":
+        return f"must be more than {context['gt']:g}"
+    text = str(problem["msg"])
+    return text.replace("Input should be", "must be", 1)
 
 
 DEFAULTS = BotSettings.model_fields

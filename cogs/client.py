@@ -1,8 +1,10 @@
 """The discord.py client: one cog of tables, persistent components, commands synced at
-start-up, and one answer for every refusal and error (cogs/errors.py)."""
+start-up when they changed, and one answer for every refusal and error (cogs/errors.py)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -33,6 +35,10 @@ from cogs.review import ReviewCog
 
 log = logging.getLogger(__name__)
 
+SyncWhenChanged = Callable[[int, int, str, Callable[[], Awaitable[object]]], Awaitable[bool]]
+"""(application id, scope: a guild's id or 0, the commands' digest, the sync) -> whether it
+synced: the database's `sync_when_changed`."""
+
 
 class TableTree(app_commands.CommandTree[Any]):
     """Slash commands: refused in a DM (the handlers must not trust Discord's guild-only flag),
@@ -52,18 +58,23 @@ class TableTree(app_commands.CommandTree[Any]):
 
 
 class OhHellBot(commands.AutoShardedBot):
-    """The bot: one cog of tables, persistent buttons, commands synced at start-up. Sharded as
-    `SHARD_COUNT` and `SHARD_IDS` say (docs/deploy.md), or as Discord recommends."""
+    """The bot: one cog of tables, persistent buttons, commands synced at start-up when they
+    changed. Sharded as `SHARD_COUNT` and `SHARD_IDS` say (docs/deploy.md), or as Discord
+    recommends."""
 
     def __init__(
         self,
         settings: BotSettings,
         service: TableService,
         *,
+        sync_when_changed: SyncWhenChanged,
         clock: Clock | None = None,
         reviews: ReviewService | None = None,
         run_blocking: Callable[..., Awaitable[Any]] | None = None,
     ) -> None:
+        # This bot joins no voice channel: discord.py's warnings, as each client is made, that
+        # the voice libraries (PyNaCl, davey) are missing are not about it.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True
         shards: dict[str, Any] = {"shard_count": settings.shard_count}
@@ -81,6 +92,7 @@ class OhHellBot(commands.AutoShardedBot):
         """Shows every stored change in Discord."""
         self.tables = TableController(self.presenter)
         """Where the game's clicks go (cogs/items.py)."""
+        self.sync_when_changed = sync_when_changed
         self.reviews = reviews
         self.community = Community(service, self.presenter.run_blocking)
         self._resumed = False
@@ -92,12 +104,29 @@ class OhHellBot(commands.AutoShardedBot):
         await self.add_cog(self.boards)
         if self.reviews is not None:
             await self.add_cog(ReviewCog(self.reviews, self.boards.ohhell))
-        if self.settings.dev_guild_id:
-            guild = discord.Object(self.settings.dev_guild_id)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """Sync the slash commands with Discord (DEV_GUILD_ID: to that server, where they show
+        at once) unless the same ones were synced last: Discord rate-limits syncing, and one
+        process of several does it."""
+        guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        assert self.application_id is not None, "known once logged in, before setup_hook"
+        synced = await self.sync_when_changed(
+            self.application_id,
+            guild.id if guild is not None else 0,
+            digest,
+            lambda: self.tree.sync(guild=guild),
+        )
+        scope = f"to server {guild.id}" if guild is not None else "globally"
+        if synced:
+            log.info("slash commands synced %s", scope)
         else:
-            await self.tree.sync()
+            log.info("slash commands unchanged since they were synced %s", scope)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s", self.user)

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import os
-
 import discord
 import discord.gateway
 import discord.http
@@ -23,14 +21,3 @@ def point_discord_py_at(api_base: str, gateway_url: str) -> tuple[str, yarl.URL]
 
 def restore_discord_py(previous: tuple[str, yarl.URL]) -> None:
     discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = previous
-
-
-def point_from_env() -> bool:
-    """Apply env `DISCORD_API_BASE` / `DISCORD_GATEWAY_URL` when both are set (a bot started in
-    a subprocess by a test). Returns whether it did."""
-    api_base = os.environ.get("DISCORD_API_BASE")
-    gateway_url = os.environ.get("DISCORD_GATEWAY_URL")
-    if not api_base or not gateway_url:
-        return False
-    point_discord_py_at(api_base, gateway_url)
-    return True

@@ -19,6 +19,8 @@ class ApplicationHandlers(StandInBase):
 
     # What the bot registered, by guild id (None: global); set in StandIn.__init__.
     commands: dict[int | None, dict[tuple[str, int], JSON]]
+    command_syncs: list[int | None]
+    """The scope of each bulk overwrite (PUT) of the commands, in order (None: global)."""
 
     async def _get_gateway(self, req: Request) -> tuple[int, Any]:
         return 200, {"url": self.gateway_url}
@@ -94,6 +96,7 @@ class ApplicationHandlers(StandInBase):
 
     async def _put_commands(self, req: Request) -> tuple[int, Any]:
         scope = self._command_scope(req)
+        self.command_syncs.append(scope)
         fresh: dict[tuple[str, int], JSON] = {}
         for spec in req.body or []:
             self._store_command(scope, spec, fresh)

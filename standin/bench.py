@@ -6,8 +6,8 @@ command round trips, button round trips and channel messages, with the spec chec
 
 from __future__ import annotations
 
+import argparse
 import asyncio
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -84,4 +84,10 @@ async def main(n: int) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 200))
+    parser = argparse.ArgumentParser(
+        prog="python -m standin.bench", description=__doc__.splitlines()[0] if __doc__ else None
+    )
+    parser.add_argument(
+        "n", nargs="?", type=int, default=200, help="round trips of each kind (default: 200)"
+    )
+    asyncio.run(main(parser.parse_args().n))

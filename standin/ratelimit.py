@@ -76,9 +76,6 @@ class RateLimits:
         for key in [k for k in self._buckets if k[0] == route]:
             del self._buckets[key]
 
-    def clear_route(self, route: str) -> None:
-        self._routes.pop(route, None)
-
     def inject_429(
         self, route: str, *, times: int = 1, retry_after: float = 0.2, is_global: bool = False
     ) -> None:

@@ -116,6 +116,7 @@ class StandIn(Gateway, ApplicationHandlers, ChannelHandlers, InteractionHandlers
         self.violations: list[Violation] = []
         self.interactions: dict[int, Interaction] = {}
         self.commands: dict[int | None, dict[tuple[str, int], JSON]] = {}
+        self.command_syncs: list[int | None] = []
         self.sessions: list[GatewaySession] = []
         self.sessions_started = 0
         # spec_path None (or a missing file): only Discord's limits are checked.

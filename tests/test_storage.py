@@ -14,6 +14,7 @@ from bot.storage import (
     ChannelBusy,
     CorruptRow,
     Database,
+    DatabaseUnavailable,
     Event,
     PlayerResult,
     StorageError,
@@ -75,6 +76,14 @@ async def test_a_newer_schema_is_refused(database_url: str) -> None:
     await database.close()
     with pytest.raises(StorageError, match="newer than this bot knows"):
         await Database.open(database_url)
+
+
+async def test_a_file_that_is_not_a_database_is_named_as_unusable(tmp_path: Path) -> None:
+    path = tmp_path / "notes.sqlite3"
+    path.write_bytes(b"these are notes, not a SQLite database" * 100)
+    with pytest.raises(DatabaseUnavailable) as raised:
+        await Database.open(path)
+    assert raised.value.where == str(path) and "not a database" in raised.value.reason
 
 
 async def test_one_open_table_per_channel(db: Database) -> None:
@@ -325,6 +334,52 @@ async def test_processes_starting_together_migrate_once(postgres_url: str) -> No
     finally:
         for database in opened:
             await database.close()
+
+
+async def test_processes_starting_together_sync_the_commands_once(postgres_url: str) -> None:
+    opened = await asyncio.gather(*(Database.open(postgres_url) for _ in range(3)))
+    synced: list[int] = []
+
+    def sync_of(process: int):
+        async def sync() -> None:
+            await asyncio.sleep(0.05)  # the others meanwhile find the lock taken
+            synced.append(process)
+
+        return sync
+
+    try:
+        ran = await asyncio.gather(
+            *(d.sync_when_changed(7, 0, "same", sync_of(i)) for i, d in enumerate(opened))
+        )
+        assert sorted(ran) == [False, False, True] and len(synced) == 1
+    finally:
+        for database in opened:
+            await database.close()
+
+
+async def test_commands_are_synced_again_only_when_changed_and_after_a_failed_sync(
+    db: Database,
+) -> None:
+    calls: list[str] = []
+
+    def sync_of(name: str, *, fails: bool = False):
+        async def sync() -> None:
+            calls.append(name)
+            if fails:
+                raise RuntimeError("Discord refused")
+
+        return sync
+
+    assert await db.sync_when_changed(7, 0, "a", sync_of("first"))
+    assert not await db.sync_when_changed(7, 0, "a", sync_of("same"))
+    assert await db.sync_when_changed(8, 0, "a", sync_of("another application"))
+    assert await db.sync_when_changed(7, 42, "a", sync_of("a server"))
+    with pytest.raises(RuntimeError):
+        await db.sync_when_changed(7, 0, "b", sync_of("refused", fails=True))
+    assert await db.sync_when_changed(7, 0, "b", sync_of("changed"))
+    await db.forget_command_syncs()
+    assert await db.sync_when_changed(7, 0, "b", sync_of("forced"))
+    assert calls == ["first", "another application", "a server", "refused", "changed", "forced"]
 
 
 async def test_two_processes_saving_one_version_apply_once(postgres_url: str) -> None:

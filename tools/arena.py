@@ -12,6 +12,8 @@ decision time p50/p99; the last line is JSON with the figures. Hands run in para
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import json
 import math
 import multiprocessing
@@ -26,6 +28,11 @@ from bot.ai import LEVELS, HardParams, Level, decide
 from bot.ai.params import DEFAULT_PARAMS
 from bot.engine import Game, Phase, Settings
 from tools.stats import mean_ci, percentile
+
+NO_OPENSPIEL = (
+    "ismcts is OpenSpiel's bot, and OpenSpiel is not installed: `make arena ARGS='...'` with "
+    "ismcts in ARGS installs it (the bench extra), or `.venv/bin/pip install open-spiel`."
+)
 
 
 @dataclass(frozen=True)
@@ -251,6 +258,8 @@ def main(argv: list[str] | None = None) -> int:
     params = hard_params(a.set)
     if a.candidate == "ismcts" and a.baseline != "ismcts":
         raise SystemExit("--candidate ismcts: only with --baseline ismcts")
+    if a.baseline == "ismcts" and importlib.util.find_spec("pyspiel") is None:
+        raise SystemExit(NO_OPENSPIEL)
     if a.baseline == "ismcts" or a.duplicate:
         return _duplicate(a, params)
     if a.rules:

@@ -7,7 +7,8 @@ first response), REST calls per card played outside interaction callbacks and in
 webhooks (those are exempt from Discord's global 50 requests a second, so the rest decide how
 many tables one bot can serve), 429s met, actions lost, the bot's peak memory, the bot
 process's own CPU time per card (the stand-in and the people, in this process, are not counted),
-table-row loads per stored action (from the storage line the bot logs when SIGTERM stops it),
+table-row loads per stored action (counted by the bot's database, written out when SIGTERM
+stops it: tools/bot_process.py),
 the acknowledgement p99 of each quarter of the run, and this process's own peak memory,
 longest garbage-collector pause and longest event-loop stall (either holds every answer here,
 so the figures would measure the harness).
@@ -30,7 +31,6 @@ import contextlib
 import gc
 import json
 import os
-import re
 import signal
 import statistics
 import sys
@@ -61,8 +61,6 @@ RETRY_SECONDS = 5.0
 """How long a simulated person waits after a click that was not acknowledged in time."""
 FREEZE_EVERY = 5.0
 """Seconds between moves of this process's objects out of the collector's reach."""
-STORAGE_LINE = re.compile(r"storage: (\d+) table loads, (\d+) saves")
-"""What `Database.close` logs (at INFO) when the bot shuts down."""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -141,10 +139,14 @@ def cpu_seconds(pid: int) -> float:
     return sum(cpu_times(pid))
 
 
-def storage_counts(stderr: str) -> tuple[int, int] | None:
-    """(table loads, saves) from the last storage line in the bot's log, or None."""
-    found = STORAGE_LINE.findall(stderr)
-    return (int(found[-1][0]), int(found[-1][1])) if found else None
+def storage_counts(path: Path) -> tuple[int, int] | None:
+    """(table loads, saves) a bot process wrote when it stopped (tools/bot_process.py), or None
+    if it wrote none."""
+    try:
+        counts = json.loads(path.read_text())
+    except FileNotFoundError:
+        return None
+    return int(counts["table_loads"]), int(counts["table_saves"])
 
 
 def acknowledged(result: InteractionResult) -> Callable[[], bool]:
@@ -281,24 +283,24 @@ async def bench(
                 ]
             env = {
                 "DATABASE_URL": database,
-                # INFO: the bot logs a handful of lines at start-up and one (the storage
-                # counts) at shutdown, nothing per click.
+                # INFO: the bot logs a handful of lines at start-up, nothing per click.
                 "LOG_LEVEL": "INFO",
                 "COMPUTER_DELAY": "0",
                 "DEV_GUILD_ID": "",
             }
             bots = []
+            count_files = [Path(folder) / f"counts.{shard}.json" for shard in range(processes)]
             for shard in range(processes):
                 shards = {"SHARD_COUNT": str(processes), "SHARD_IDS": str(shard)}
                 each = {**env, **(shards if processes > 1 else {})}
-                if profile is None:
-                    bots.append(await BotProcess(standin, "bot", env=each).start())
-                else:
-                    # The profile is written when the bot exits after SIGTERM.
-                    args = [str(profile.resolve().with_suffix(f".{shard}{profile.suffix}"))]
-                    bots.append(
-                        await BotProcess(standin, "tools.cpu_profile", env=each, args=args).start()
-                    )
+                # The counts (and the profile) are written when the bot exits after SIGTERM.
+                args = [str(count_files[shard])]
+                if profile is not None:
+                    shard_profile = profile.resolve().with_suffix(f".{shard}{profile.suffix}")
+                    args += ["--profile", str(shard_profile)]
+                bots.append(
+                    await BotProcess(standin, "tools.bot_process", env=each, args=args).start()
+                )
             cpu_at_ready = sum(cpu_seconds(bot.pid) for bot in bots)
             started = time.monotonic()
             try:
@@ -329,7 +331,7 @@ async def bench(
                 for bot in bots:
                     await bot.stop()
             elapsed = time.monotonic() - started
-            counted = [storage_counts(bot.stderr()) for bot in bots]
+            counted = [storage_counts(path) for path in count_files]
             counts = None
             if all(c is not None for c in counted):
                 counts = (sum(c[0] for c in counted if c), sum(c[1] for c in counted if c))
@@ -337,7 +339,7 @@ async def bench(
                 if found is None:
                     code = bot.process.returncode if bot.process is not None else None
                     print(
-                        f"no storage line in a bot's log (it exited with {code}):",
+                        f"a bot process wrote no counts (it exited with {code}):",
                         bot.stderr()[-2000:],
                         sep="\n",
                         file=sys.stderr,
@@ -462,7 +464,7 @@ async def bench(
         f"{figures['bot_cpu_ms_per_card']} ms a card",
         file=out,
     )
-    loads = "no storage line logged" if counts is None else f"{counts[0]} loads, {counts[1]} saves"
+    loads = "no counts written" if counts is None else f"{counts[0]} loads, {counts[1]} saves"
     print(
         f"table rows: {loads} for {actions} stored actions = "
         f"{figures['loads_per_action']} loads an action",
@@ -540,8 +542,12 @@ async def bench_all(args: argparse.Namespace, out: Any) -> list[dict[str, Any]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Many tables of simulated people at once.")
-    parser.add_argument("--tables", type=int, default=100)
-    parser.add_argument("--preset", default="first-to-101")
+    parser.add_argument(
+        "--tables", type=int, default=100, help="tables of 4 people played at once (default: 100)"
+    )
+    parser.add_argument(
+        "--preset", default="first-to-101", help="the tables' rules (default: first-to-101)"
+    )
     parser.add_argument(
         "--target",
         type=int,

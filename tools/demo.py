@@ -2,7 +2,8 @@
 
 Ann (a simulated person) opens a table, seats three computer players through the lobby, and
 plays her cards by clicking in her DMs; the real bot runs it all. What the channel and Ann's DMs
-show is printed as it changes.
+show is printed as it changes. At the end the game's score chart and its record are saved; the
+record replays with `python -m bot.engine.replay data/demo-record.json`.
 
     python -m tools.demo [--preset classic] [--max-cards 4] [--levels easy normal hard]
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 import tempfile
 from pathlib import Path
@@ -18,6 +20,8 @@ from typing import Any
 
 from bot.app import build
 from bot.config import BotSettings
+from bot.engine import Game
+from bot.engine.records import record_from_game
 from standin.driver import Person
 from standin.server import StandIn
 from standin.testing import run_bot
@@ -28,6 +32,13 @@ from tools.simulated_people import (
     my_turn_controls,
     open_table,
     take_turn,
+)
+
+LEVELS = ("easy", "normal", "hard")
+"""The computer levels the lobby offers."""
+NOTATION = (
+    "How to read it: [My hand] is a button Ann can press, (0) one she cannot (a label, her bid "
+    "as it stands, or a bid the rules forbid), [Choose ▾] a menu, 📎 a file the message carries."
 )
 
 
@@ -85,8 +96,14 @@ class Printer:
 
 
 async def demo(
-    preset: str, max_cards: int | None, levels: list[str], out: Any, chart: Path | None = None
+    preset: str,
+    max_cards: int | None,
+    levels: list[str],
+    out: Any,
+    chart: Path | None = None,
+    record: Path | None = None,
 ) -> int:
+    print(NOTATION, file=out)
     with tempfile.TemporaryDirectory() as folder:
         async with StandIn() as standin:
             settings = BotSettings(
@@ -121,6 +138,9 @@ async def demo(
                     )
                     if chart is not None:
                         save_chart(standin, ann, chart, out)
+                    if record is not None:
+                        row = await database.load_table(table_id)
+                        save_record(Game.from_json(row.document["game"]), record, out)
             finally:
                 await database.close()
                 if pool is not None:
@@ -142,6 +162,17 @@ def save_chart(standin: StandIn, person: Person, path: Path, out: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(pictures[-1].data)
     print(f"The game's score chart is saved in {path.resolve()}", file=out)
+
+
+def save_record(game: Game, path: Path, out: Any) -> None:
+    """Keep the game's record (docs/records.md), and say how to replay it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record_from_game(game), indent=1) + "\n")
+    print(
+        f"Its record is saved in {path}: `python -m bot.engine.replay {path}` checks it and "
+        "prints its scores.",
+        file=out,
+    )
 
 
 async def play(standin: StandIn, person: Person, table: Message, printer: Printer) -> int:
@@ -170,14 +201,40 @@ def describe(message: Message, custom_id: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--preset", default="classic")
-    parser.add_argument("--max-cards", type=int, default=4)
-    parser.add_argument("--levels", nargs="+", default=["easy", "normal", "hard"])
     parser.add_argument(
-        "--chart", type=Path, default=Path("data/demo-chart.png"), help="where to save the chart"
+        "--preset",
+        default="classic",
+        help="the table's rules, as /ohhell start's preset (default: classic)",
+    )
+    parser.add_argument(
+        "--max-cards",
+        type=int,
+        default=4,
+        help="the most cards a hand deals, for a shorter game (default: 4; 0: the preset's)",
+    )
+    parser.add_argument(
+        "--levels",
+        nargs="+",
+        choices=LEVELS,
+        default=list(LEVELS),
+        help="the computer players seated beside Ann, one level each (default: easy normal hard)",
+    )
+    parser.add_argument(
+        "--chart",
+        type=Path,
+        default=Path("data/demo-chart.png"),
+        help="where to save the score chart (default: data/demo-chart.png)",
+    )
+    parser.add_argument(
+        "--record",
+        type=Path,
+        default=Path("data/demo-record.json"),
+        help="where to save the game's record (default: data/demo-record.json)",
     )
     args = parser.parse_args(argv)
-    return asyncio.run(demo(args.preset, args.max_cards, args.levels, sys.stdout, args.chart))
+    return asyncio.run(
+        demo(args.preset, args.max_cards, args.levels, sys.stdout, args.chart, args.record)
+    )
 
 
 if __name__ == "__main__":

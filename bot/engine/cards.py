@@ -129,12 +129,6 @@ class Pack:
             mask ^= low
         return tuple(out)
 
-    def mask_of(self, ids: list[int] | tuple[int, ...]) -> int:
-        m = 0
-        for i in ids:
-            m |= 1 << i
-        return m
-
 
 def _build(name: PackName, faces: list[tuple[str, int]], extra: list[tuple[str, int]]) -> Pack:
     """faces: (rank, suit index) of one copy each; extra: second copies to add."""

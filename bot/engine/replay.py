@@ -6,6 +6,7 @@ Exit 0 with the ``ohhell-replay/1`` summary on stdout; exit 1 for an illegal rec
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from typing import Any
@@ -25,17 +26,26 @@ def _fail(hand: int | None, action: int | None, rule: str, message: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
-        print("usage: python -m bot.engine.replay FILE", file=sys.stderr)
-        return 2
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.engine.replay",
+        description="Check a game record (ohhell-record/1, docs/records.md) and print its "
+        "scores as JSON (ohhell-replay/1).",
+        epilog="Exit 0 with the summary on stdout; 1 for an illegal record, with the hand, "
+        "action and rule it breaks on stdout (JSON) and the message on stderr.",
+    )
+    parser.add_argument(
+        "file",
+        help="the record: a JSON file, e.g. from /ohhell record, or data/demo-record.json "
+        "after `make demo`",
+    )
+    path = parser.parse_args(argv).file
     try:
-        with open(args[0], encoding="utf-8") as f:
+        with open(path, encoding="utf-8") as f:
             record = json.load(f)
     except OSError as e:
-        return _fail(None, None, "format", f"can't read {args[0]}: {e.strerror}")
+        return _fail(None, None, "format", f"can't read {path}: {e.strerror}")
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        return _fail(None, None, "format", f"{args[0]} is not JSON: {e}")
+        return _fail(None, None, "format", f"{path} is not JSON: {e}")
     try:
         result = replay(record)
     except RecordError as e:

@@ -12,6 +12,7 @@ save finds the version moved on and raises `VersionConflict`.
 - `ratings`: openskill ratings, updated with every stored result (docs/ratings.md).
 - `replay`: stored results rated again from scratch, in each server's rating order.
 - `budget`: Discord's global REST limit shared by several bot processes (PostgreSQL).
+- `command_syncs`: the slash commands last synced, so a start with the same ones skips it.
 - `connection`, `sqlite`, `postgres`, `backends`: one interface, two databases.
 - `copy` (`python -m bot.storage.copy FROM_URL TO_URL`): every table the live schema has
   (`catalog`) copied from one database to another, checked before it commits; `backup`
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 from bot.storage.budget import RestBudget
 from bot.storage.channels import Channels
+from bot.storage.command_syncs import CommandSyncs
 from bot.storage.deadlines import Deadlines
 from bot.storage.history import FinishedGame, History, PlayerGame, ResultGroup
 from bot.storage.leases import Leases
@@ -34,6 +36,7 @@ from bot.storage.rows import (
     ChannelBusy,
     ChannelDefaults,
     CorruptRow,
+    DatabaseUnavailable,
     Event,
     Leaderboard,
     LeaderboardRow,
@@ -49,7 +52,7 @@ from bot.storage.schema import MIGRATIONS
 from bot.storage.tables import TableChange, Tables, UnreadableClosed
 
 
-class Database(Tables, Deadlines, Channels, Results, History, RestBudget, Leases):
+class Database(Tables, Deadlines, Channels, Results, History, RestBudget, Leases, CommandSyncs):
     """An open database: every query storage has, on one connection."""
 
 
@@ -64,6 +67,7 @@ __all__ = [
     "ChannelDefaults",
     "CorruptRow",
     "Database",
+    "DatabaseUnavailable",
     "Event",
     "FinishedGame",
     "Leaderboard",

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from urllib.parse import unquote, urlsplit
 
+from bot.storage import postgres, sqlite
 from bot.storage.connection import Backend
 from bot.storage.postgres import PostgresBackend
 from bot.storage.sqlite import SqliteBackend
+
+UNUSABLE = (*sqlite.ERRORS, *postgres.ERRORS)
+"""What either backend raises when its database cannot be opened or migrated."""
 
 
 async def open_backend(url: str, *, pool_size: int = 10) -> Backend:

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import logging
 import time
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, Self
 
-from bot.storage.backends import open_backend
+from bot.storage.backends import UNUSABLE, open_backend
 from bot.storage.connection import Backend, Connection
-from bot.storage.rows import StorageError
+from bot.storage.postgres import without_password
+from bot.storage.rows import DatabaseUnavailable, StorageError
 from bot.storage.schema import MIGRATIONS
-
-log = logging.getLogger("bot.storage")
 
 
 class Store:
@@ -28,7 +26,7 @@ class Store:
         self.post_lease = post_lease
         """Seconds a process holds an outbox post it is making (bot/storage/outbox.py)."""
         self.table_loads = 0
-        """`load_table` calls since opening (logged on close; `make bench-bot` reads it)."""
+        """`load_table` calls since opening (`make bench-bot` reads it)."""
         self.table_saves = 0
         """`save_table` calls that wrote, since opening."""
 
@@ -42,13 +40,18 @@ class Store:
         post_lease: float = 60.0,
     ) -> Self:
         """Open (and migrate) a database: a SQLite file's path, `sqlite:///path` or
-        `postgresql://…`."""
-        backend = await open_backend(str(where), pool_size=pool_size)
+        `postgresql://…`. `DatabaseUnavailable` says where and why when it cannot be."""
+        try:
+            backend = await open_backend(str(where), pool_size=pool_size)
+        except (ValueError, *UNUSABLE) as error:  # ValueError: a URL of no known form
+            raise DatabaseUnavailable(without_password(str(where)), _first_line(error)) from error
         database = cls(backend, clock, post_lease=post_lease)
         try:
             await database.migrate()
-        except BaseException:
+        except BaseException as error:
             await backend.close()
+            if isinstance(error, (StorageError, *UNUSABLE)):
+                raise DatabaseUnavailable(backend.url, _first_line(error)) from error
             raise
         return database
 
@@ -61,8 +64,6 @@ class Store:
         return self._db.url
 
     async def close(self) -> None:
-        """Close the connection and log how many table loads and saves it served."""
-        log.info("storage: %d table loads, %d saves", self.table_loads, self.table_saves)
         await self._db.close()
 
     async def schema_version(self) -> int:
@@ -91,3 +92,8 @@ class Store:
 
     def _transaction(self) -> AbstractAsyncContextManager[Connection]:
         return self._db.transaction()
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error) or type(error).__name__
+    return text.splitlines()[0]

@@ -26,6 +26,10 @@ from bot.storage.connection import (
 
 log = logging.getLogger(__name__)
 
+ERRORS = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
+"""What opening or migrating a PostgreSQL database raises when it cannot be used (a refused
+connection, a wrong password, a missing database or right)."""
+
 LISTEN_RETRY = (0.5, 30.0)
 """Seconds before listening again after the listening connection was lost: the first wait,
 doubled at each failure up to the second."""
@@ -242,11 +246,10 @@ def _relay(callback: Callable[[str], None]) -> Callable[..., None]:
 
 
 def without_password(url: str) -> str:
-    """`url` with its password, if any, as `***`."""
+    """`url` with its password, if any, as `***`: for messages and logs."""
     parts = urlsplit(url)
     if not parts.password:
         return url
-    host = parts.hostname or ""
-    user = f"{parts.username}:***@" if parts.username else ""
-    port = f":{parts.port}" if parts.port else ""
-    return urlunsplit(parts._replace(netloc=f"{user}{host}{port}"))
+    # From the text itself: `parts.port` raises on a port that is not a number.
+    user, _, host = parts.netloc.rpartition("@")
+    return urlunsplit(parts._replace(netloc=f"{user.split(':', 1)[0]}:***@{host}"))

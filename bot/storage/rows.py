@@ -25,6 +25,16 @@ class StorageError(Exception):
     """Base class for storage failures the service turns into messages."""
 
 
+class DatabaseUnavailable(StorageError):
+    """The database could not be opened or brought up to date: where it is (without any
+    password) and why."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        super().__init__(f"{where}: {reason}")
+        self.where = where
+        self.reason = reason
+
+
 class VersionConflict(StorageError):
     """The table changed since it was loaded; the caller reloads and tries again (or refuses)."""
 

@@ -121,4 +121,15 @@ MIGRATIONS: tuple[Migration, ...] = (
         PRIMARY KEY (kind, key)
     )
     """,
+    # The slash commands last synced, by application and scope (a guild's id, 0: global), as a
+    # digest of their JSON: a start with the same commands does not sync them again.
+    """
+    CREATE TABLE command_syncs (
+        application_id  INTEGER NOT NULL,
+        scope           INTEGER NOT NULL,
+        digest          TEXT    NOT NULL,
+        synced_at       REAL    NOT NULL,
+        PRIMARY KEY (application_id, scope)
+    )
+    """,
 )

@@ -23,6 +23,9 @@ from typing import Any, Self
 from bot.storage.connection import SQLITE, Connection, Row, quoted, split_statements
 
 MEMORY = ":memory:"
+ERRORS = (OSError, sqlite3.Error)
+"""What opening or migrating a SQLite file raises when it cannot be used (a folder that cannot
+be made, a file that cannot be written or is not a database)."""
 
 
 def _connect(path: str, *, writer: bool = True) -> sqlite3.Connection:

@@ -16,10 +16,6 @@ def review_progress(done: int, total: int) -> str:
     return f"Reviewing… {done} of {total} decision{'s' if total != 1 else ''}"
 
 
-def review_starting(game: int | None) -> str:
-    return f"Reviewing game #{game}…" if game is not None else "Reviewing your last game…"
-
-
 def _action_text(action: Action) -> str:
     if isinstance(action, Bid):
         return f"bid {action.n}"

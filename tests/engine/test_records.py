@@ -213,7 +213,7 @@ def test_up_the_ante_in_the_replay() -> None:
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _cli(path: Path) -> subprocess.CompletedProcess[str]:
+def _cli(path: Path | str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "bot.engine.replay", str(path)],
         capture_output=True,
@@ -229,6 +229,13 @@ def test_cli_prints_the_summary(tmp_path: Path) -> None:
     p = _cli(f)
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout) == replay(record(RULES, HANDS3, "8D", FULL_HAND))
+
+
+def test_cli_help_prints_its_usage_and_reads_no_file() -> None:
+    p = _cli("--help")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("usage: python -m bot.engine.replay [-h] file"), p.stdout
+    assert '"error"' not in p.stdout  # no replay's JSON error for a file named --help
 
 
 def test_cli_illegal_record_exits_1(tmp_path: Path) -> None:

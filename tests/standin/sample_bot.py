@@ -285,10 +285,13 @@ def build_guild_only() -> app_commands.Command[Any, ..., None]:
 
 
 async def main() -> None:
-    from cogs.endpoint import point_from_env
+    from cogs.endpoint import point_discord_py_at
 
-    if not point_from_env():
+    api_base = os.environ.get("DISCORD_API_BASE")
+    gateway_url = os.environ.get("DISCORD_GATEWAY_URL")
+    if not api_base or not gateway_url:
         raise SystemExit("set DISCORD_API_BASE and DISCORD_GATEWAY_URL")
+    point_discord_py_at(api_base, gateway_url)
     guild_id = int(os.environ["SAMPLE_GUILD_ID"]) if os.environ.get("SAMPLE_GUILD_ID") else None
     shard_count = os.environ.get("SAMPLE_SHARD_COUNT")
     bot: SampleBot

@@ -114,3 +114,16 @@ def test_a_setting_reaches_the_candidate_in_duplicate(
     assert main([*args, "--set", "prune_z=1.5"]) == 0
     capsys.readouterr()
     assert {(level, p.prune_z) for level, p in asked} == {("hard", 1.5), ("easy", 2.5)}
+
+
+def test_the_reference_opponent_without_openspiel_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import importlib.util
+
+    found = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "pyspiel" else found(name)
+    )
+    with pytest.raises(SystemExit, match="open-spiel"):
+        main(["--candidate", "hard", "--baseline", "ismcts", "--hands", "4"])
