@@ -10,12 +10,14 @@ import gc
 import logging
 import os
 import signal
+import time
 from collections.abc import Callable
 from typing import Any
 
 from bot.clock import Clock, SystemClock
 from bot.config import BotSettings
 from bot.engine import Action
+from bot.metrics import Metrics, timed
 from bot.service import TableService
 from bot.service.review import ReviewService
 from bot.storage import Database
@@ -64,18 +66,31 @@ async def build(
     Computer decisions run in a process pool sized to the machine (or, with ``workers=0``, in a
     thread: tests); `decide` and `clock` stand in for the real ones in tests."""
     database = await Database.open(settings.database, pool_size=settings.database_pool_size)
+    metrics = Metrics()
+    database.on_transaction = metrics.transaction_seconds.observe
     pool: concurrent.futures.Executor | None = None
     if workers != 0:
         pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1)
+    decide = decide or decide_in_worker
 
     async def run_blocking(function: Callable[..., Any], *args: Any) -> Any:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(pool, function, *args)
+        job = metrics.worker(
+            "decide" if function is decide else getattr(function, "__name__", "other")
+        )
+        job.jobs.inc()
+        handed = time.perf_counter()
+        try:
+            ran, result = await loop.run_in_executor(pool, timed, function, *args)
+        finally:
+            job.jobs.dec()
+        job.done(ran, time.perf_counter() - handed)
+        return result
 
     clock = clock or SystemClock()
     service = TableService(
         database,
-        decide=decide or decide_in_worker,
+        decide=decide,
         run_blocking=run_blocking,
         clock=clock.now,
         lobby_timeout=settings.lobby_timeout,
@@ -103,6 +118,7 @@ async def build(
         clock=clock,
         reviews=reviews,
         run_blocking=run_blocking,
+        metrics=metrics,
     )
     return bot, database, pool
 

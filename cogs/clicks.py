@@ -20,7 +20,7 @@ from bot.service import (
     TableView,
 )
 from cogs import render
-from cogs.errors import AfterCommit, answer_error, reply
+from cogs.errors import AfterCommit, answer_error, metrics_of, reply
 from cogs.items import CardChoice, Click, NotOffered, card_choice, parse, whole_number
 from cogs.presenter import IN_FLIGHT_WAIT, Presenter
 
@@ -39,6 +39,8 @@ class TableController(Presenter):
         offered: tuple[str, ...] | None = None,
     ) -> None:
         """Every button and select of the game, from the persistent items (cogs/items.py)."""
+        started = time.perf_counter()
+        metrics = metrics_of(interaction)
         try:
             try:
                 click = parse(custom_id, values, offered)
@@ -46,9 +48,11 @@ class TableController(Presenter):
                 raise Refused("not_offered") from None
             if click is None:
                 raise Refused("not_for_you")
+            metrics.clicks(click.kind).inc()
             await self._handle(interaction, click)
         except Exception as error:  # the one error handler answers every failure
             await answer_error(interaction, error)
+        metrics.answer_seconds.observe(time.perf_counter() - started)
 
     async def _handle(self, interaction: discord.Interaction[Any], click: Click) -> None:
         user = interaction.user
