@@ -18,6 +18,7 @@ from bot.clock import Clock, SystemClock
 from bot.config import BotSettings
 from bot.engine import Action
 from bot.metrics import Metrics, timed
+from bot.monitor import serving
 from bot.service import TableService
 from bot.service.review import ReviewService
 from bot.storage import Database
@@ -146,7 +147,7 @@ async def run(settings: BotSettings) -> None:
     with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows' loop
         loop.add_signal_handler(signal.SIGTERM, on_sigterm)
     try:
-        async with bot:
+        async with bot, serving(settings, bot, database):
             await bot.start(settings.discord_token.get_secret_value())
     finally:
         with contextlib.suppress(NotImplementedError):

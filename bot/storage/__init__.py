@@ -11,6 +11,7 @@ save finds the version moved on and raises `VersionConflict`.
 - `tables`, `deadlines`, `channels`, `results`, `history`: the queries, one file each.
 - `ratings`: openskill ratings, updated with every stored result (docs/ratings.md).
 - `budget`: Discord's global REST limit shared by several bot processes (PostgreSQL).
+- `health`: whether the database answers, and the open tables by phase (metrics).
 - `connection`, `sqlite`, `postgres`, `backends`: one interface, two databases.
 """
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 from bot.storage.budget import RestBudget
 from bot.storage.channels import Channels
 from bot.storage.deadlines import Deadlines
+from bot.storage.health import Health
 from bot.storage.history import FinishedGame, History, PlayerGame, ResultGroup
 from bot.storage.ratings import COMPUTER_IDS, OVERALL, computer_level, shown_rating
 from bot.storage.results import PAGE_SIZE, Results
@@ -43,7 +45,7 @@ from bot.storage.schema import MIGRATIONS
 from bot.storage.tables import TableChange, Tables, UnreadableClosed
 
 
-class Database(Tables, Deadlines, Channels, Results, History, RestBudget):
+class Database(Tables, Deadlines, Channels, Results, History, RestBudget, Health):
     """An open database: every query storage has, on one connection."""
 
 
