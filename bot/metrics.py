@@ -250,6 +250,8 @@ def rest_trace(metrics: Metrics) -> aiohttp.TraceConfig:
         session: aiohttp.ClientSession, context: Any, params: aiohttp.TraceRequestEndParams
     ) -> None:
         response = params.response
+        if response.status < 200:
+            return  # the gateway's websocket (101 Switching Protocols), not a REST call
         metrics.rest_call(response.status, _exempt(params.url.raw_path))
         if response.status == 429:
             scope = response.headers.get("X-RateLimit-Scope", "")

@@ -99,6 +99,7 @@ async def test_a_scrape_during_a_game_sees_the_counters_move(
     assert moved("ohhell_rest_calls_total", status="2xx", limit="global") > 0
     assert moved("ohhell_rest_calls_total", status="429", limit="global") == 2
     assert moved("ohhell_rest_rate_limited_total", scope="shared") == 2
+    assert value(after, "ohhell_rest_calls_total", status="1xx", limit="global") == 0  # gateway
     assert moved("ohhell_database_transaction_seconds_count") > clicks
     assert moved("ohhell_worker_seconds_count", job="decide") > 0
     assert moved("ohhell_worker_wait_seconds_count", job="decide") > 0
