@@ -56,6 +56,10 @@ class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
         r = self.registry
+
+        def timing(name: str, doc: str, buckets: tuple[float, ...], *labels: str) -> Histogram:
+            return Histogram(name, doc, labels, buckets=buckets, registry=r)
+
         self._collectors: list[tuple[str, Callable[[], Awaitable[None]]]] = []
 
         # People's actions, and what the one error handler answered
@@ -82,11 +86,10 @@ class Metrics:
                 registry=r,
             )
         )
-        self.answer_seconds = Histogram(
+        self.answer_seconds = timing(
             "ohhell_click_answer_seconds",
             "Seconds from a click reaching the bot until Discord took its answer.",
-            buckets=ANSWER_BUCKETS,
-            registry=r,
+            ANSWER_BUCKETS,
         )
 
         # Discord's REST API
@@ -120,11 +123,10 @@ class Metrics:
         )
 
         # The database
-        self.transaction_seconds = Histogram(
+        self.transaction_seconds = timing(
             "ohhell_database_transaction_seconds",
             "Seconds a write transaction took, waiting for its connection or lock included.",
-            buckets=TRANSACTION_BUCKETS,
-            registry=r,
+            TRANSACTION_BUCKETS,
         )
         self.tables_open = Series(
             Gauge(
@@ -142,19 +144,17 @@ class Metrics:
         )
 
         # The worker processes (computer players' decisions, reviews, charts, history)
-        self._worker_seconds = Histogram(
+        self._worker_seconds = timing(
             "ohhell_worker_seconds",
             "Seconds a job ran in a worker (decide: a computer player's decision).",
-            ["job"],
-            buckets=WORKER_BUCKETS,
-            registry=r,
+            WORKER_BUCKETS,
+            "job",
         )
-        self._worker_wait = Histogram(
+        self._worker_wait = timing(
             "ohhell_worker_wait_seconds",
             "Seconds a job waited for a free worker (and to be handed over).",
-            ["job"],
-            buckets=WORKER_BUCKETS,
-            registry=r,
+            WORKER_BUCKETS,
+            "job",
         )
         self._worker_jobs = Gauge(
             "ohhell_worker_jobs",
