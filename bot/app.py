@@ -10,12 +10,15 @@ import gc
 import logging
 import os
 import signal
+import time
 from collections.abc import Callable
 from typing import Any
 
 from bot.clock import Clock, SystemClock
 from bot.config import BotSettings
 from bot.engine import Action
+from bot.metrics import Metrics, timed
+from bot.monitor import serving
 from bot.service import TableService
 from bot.service.review import ReviewService
 from bot.storage import Database
@@ -68,18 +71,31 @@ async def build(
         pool_size=settings.database_pool_size,
         post_lease=settings.post_retry_after,
     )
+    metrics = Metrics()
+    database.on_transaction = metrics.transaction_seconds.observe
     pool: concurrent.futures.Executor | None = None
     if workers != 0:
         pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1)
+    decide = decide or decide_in_worker
 
     async def run_blocking(function: Callable[..., Any], *args: Any) -> Any:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(pool, function, *args)
+        job = metrics.worker(
+            "decide" if function is decide else getattr(function, "__name__", "other")
+        )
+        job.jobs.inc()
+        handed = time.perf_counter()
+        try:
+            ran, result = await loop.run_in_executor(pool, timed, function, *args)
+        finally:
+            job.jobs.dec()
+        job.done(ran, time.perf_counter() - handed)
+        return result
 
     clock = clock or SystemClock()
     service = TableService(
         database,
-        decide=decide or decide_in_worker,
+        decide=decide,
         run_blocking=run_blocking,
         clock=clock.now,
         settings=settings,
@@ -101,6 +117,7 @@ async def build(
         clock=clock,
         reviews=reviews,
         run_blocking=run_blocking,
+        metrics=metrics,
     )
     return bot, database, pool
 
@@ -134,7 +151,7 @@ async def run(settings: BotSettings) -> Database:
     with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows' loop
         loop.add_signal_handler(signal.SIGTERM, on_sigterm)
     try:
-        async with bot:
+        async with bot, serving(settings, bot, database):
             await bot.start(settings.discord_token.get_secret_value())
     finally:
         with contextlib.suppress(NotImplementedError):

@@ -105,6 +105,17 @@ class BotSettings(BaseSettings):
         description="/ohhell review: a fixed number of samples a decision instead of the time "
         "budget (reproducible reviews; tests).",
     )
+    metrics_port: int | None = Field(
+        default=None,
+        ge=0,
+        le=65535,
+        description="Serve Prometheus metrics (/metrics) and a health check (/healthz) on this "
+        "port (empty: off; 0: any free port, logged).",
+    )
+    metrics_host: str = Field(
+        default="127.0.0.1",
+        description="The address the metrics listen on (0.0.0.0: every interface).",
+    )
     # Only for the local Discord stand-in (tests, `make demo`): where discord.py connects.
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
@@ -116,6 +127,7 @@ class BotSettings(BaseSettings):
         "shard_count",
         "computer_workers",
         "review_iterations",
+        "metrics_port",
         "discord_api_base",
         "discord_gateway_url",
         mode="before",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,7 +20,7 @@ from bot.service import (
     TableView,
 )
 from cogs import render
-from cogs.errors import AfterCommit, answer_error, reply
+from cogs.errors import AfterCommit, answer_error, metrics_of, reply
 from cogs.items import CardChoice, Click, NotOffered, card_choice, parse, whole_number
 from cogs.presenter import IN_FLIGHT_WAIT, Presenter
 
@@ -43,6 +44,8 @@ class TableController:
         offered: tuple[str, ...] | None = None,
     ) -> None:
         """Every button and select of the game, from the persistent items (cogs/items.py)."""
+        started = time.perf_counter()
+        metrics = metrics_of(interaction)
         try:
             try:
                 click = parse(custom_id, values, offered)
@@ -50,9 +53,11 @@ class TableController:
                 raise Refused("not_offered") from None
             if click is None:
                 raise Refused("not_for_you")
+            metrics.clicks(click.kind).inc()
             await self._handle(interaction, click)
         except Exception as error:  # the one error handler answers every failure
             await answer_error(interaction, error)
+        metrics.answer_seconds.observe(time.perf_counter() - started)
 
     async def _handle(self, interaction: discord.Interaction[Any], click: Click) -> None:
         user = interaction.user

@@ -15,13 +15,14 @@ from discord.ext import commands
 
 from bot.clock import Clock
 from bot.config import BotSettings
+from bot.metrics import Metrics, rest_trace
 from bot.service import TableService
 from bot.service.review import ReviewService
 from cogs import render
 from cogs.clicks import TableController
 from cogs.commands import TablesCog
 from cogs.community import Community
-from cogs.errors import answer_error, reply
+from cogs.errors import answer_error, metrics_of, reply
 from cogs.items import (
     BoardButton,
     HistoryPageButton,
@@ -45,6 +46,9 @@ class TableTree(app_commands.CommandTree[Any]):
     and every error answered by the one handler."""
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        command = interaction.command
+        if interaction.type is discord.InteractionType.application_command:  # not autocomplete
+            metrics_of(interaction).commands(command.qualified_name if command else "?").inc()
         if interaction.guild_id is None:
             await reply(interaction, render.SERVER_ONLY)
             return False
@@ -71,23 +75,30 @@ class OhHellBot(commands.AutoShardedBot):
         clock: Clock | None = None,
         reviews: ReviewService | None = None,
         run_blocking: Callable[..., Awaitable[Any]] | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         # This bot joins no voice channel: discord.py's warnings, as each client is made, that
         # the voice libraries (PyNaCl, davey) are missing are not about it.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True
-        shards: dict[str, Any] = {"shard_count": settings.shard_count}
+        options: dict[str, Any] = {"shard_count": settings.shard_count}
         if settings.shard_ids is not None:
-            shards["shard_ids"] = list(settings.shard_ids)
+            options["shard_ids"] = list(settings.shard_ids)
+        metrics = metrics or Metrics()
+        if settings.metrics_port is not None:
+            # Only when served: tracing costs each REST call some microseconds.
+            options["http_trace"] = rest_trace(metrics)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
             tree_cls=TableTree,
-            **shards,
+            **options,
         )
         self.settings = settings
+        self.metrics = metrics
+        """What an operator watches (bot/metrics.py); served when METRICS_PORT is set."""
         self.presenter = Presenter(self, service, settings, clock=clock, run_blocking=run_blocking)
         """Shows every stored change in Discord."""
         self.tables = TableController(self.presenter)
@@ -144,6 +155,7 @@ class OhHellBot(commands.AutoShardedBot):
         custom_id = str(data.get("custom_id", ""))
         if not claimed(custom_id) or not on_message(interaction.message, custom_id):
             forged_page = custom_id.startswith("lb:")
+            self.metrics.refusals("no_such_page" if forged_page else "not_for_you").inc()
             await reply(interaction, render.NO_SUCH_PAGE if forged_page else render.NOT_FOR_YOU)
 
     async def close(self) -> None:

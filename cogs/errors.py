@@ -10,10 +10,17 @@ from typing import Any
 
 import discord
 
+from bot.metrics import Metrics
 from bot.service import CorruptRow, Refused
 from cogs import render
 
 log = logging.getLogger(__name__)
+
+
+def metrics_of(interaction: discord.Interaction[Any]) -> Metrics:
+    """The metrics of the bot an interaction reached (`OhHellBot.metrics`)."""
+    metrics: Metrics = interaction.client.metrics
+    return metrics
 
 
 async def reply(interaction: discord.Interaction[Any], text: str) -> None:
@@ -40,18 +47,23 @@ class AfterCommit(Exception):
 
 
 async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    metrics = metrics_of(interaction)
     if isinstance(error, AfterCommit):
+        metrics.errors("after_commit").inc()
         await _report(
             interaction, error.error, "error after a stored change", render.SAVED_NOT_SHOWN
         )
         return
     if isinstance(error, Refused):
+        metrics.refusals(error.code).inc()
         await reply(interaction, render.refusal(error))
         return
     if isinstance(error, CorruptRow):
+        metrics.errors("corrupt").inc()
         log.error("%s", error)
         await reply(interaction, render.CORRUPT_GAME if error.closed else render.CORRUPT_TABLE)
         return
+    metrics.errors("unexpected").inc()
     await _report(interaction, error, "unexpected error", render.UNEXPECTED)
 
 

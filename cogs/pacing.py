@@ -61,6 +61,23 @@ class Pacer:
         self._order = itertools.count()
         self._granting: asyncio.Task[None] | None = None
 
+    @property
+    def shared(self) -> bool:
+        """Whether the calls come from the bucket the bot's processes share."""
+        return self._budget is not None
+
+    @property
+    def waiting(self) -> int:
+        """Calls waiting for their turn (metrics)."""
+        return sum(calls for _, _, calls, future in self._queue if not future.done())
+
+    def level(self) -> float:
+        """Calls this process may make at once now, changing nothing (metrics)."""
+        if self._budget is not None:
+            return self._tokens
+        elapsed = self._clock() - self._last
+        return min(self.burst, self._tokens + elapsed * self.rate * self.share)
+
     def _refill(self) -> None:
         if self._budget is not None:
             return  # tokens come from the shared bucket (`_grant`)

@@ -7,9 +7,11 @@ schema of its own on it (`search_path` in the URL), so tests never see each othe
 
 from __future__ import annotations
 
+import asyncio
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,9 @@ import pytest
 from bot.storage.backends import open_backend
 
 BACKENDS = ("sqlite", "postgres")
+
+_STARTED: dict[str, Any] = {}
+"""The servers this session started (pgserver's), by URL: the ones a test may stop."""
 
 
 def start_postgres(folder: Path) -> Iterator[str]:
@@ -33,10 +38,30 @@ def start_postgres(folder: Path) -> Iterator[str]:
         server = pgserver.get_server(folder, cleanup_mode="delete")
     except Exception as error:  # no wheel for this platform, or the server would not start
         pytest.skip(f"no PostgreSQL: pgserver could not start one ({error})")
+    url = server.get_uri()
+    _STARTED[url] = server
     try:
-        yield server.get_uri()
+        yield url
     finally:
+        _STARTED.pop(url, None)
         server.cleanup()
+
+
+@asynccontextmanager
+async def stopped(server_url: str) -> AsyncIterator[None]:
+    """The PostgreSQL server at `server_url` stopped while the block runs, then started again at
+    the same address (a server this session started; another one is skipped)."""
+    server = _STARTED.get(server_url)
+    if server is None:
+        pytest.skip("TEST_DATABASE_URL names a server this session did not start: not stopping it")
+    import pgserver
+
+    stop = ["-w", "-m", "fast", "stop"]
+    await asyncio.to_thread(pgserver.pg_ctl, stop, pgdata=server.pgdata, user=server.system_user)
+    try:
+        yield
+    finally:
+        await asyncio.to_thread(server.ensure_postgres_running)
 
 
 def with_search_path(url: str, schema: str) -> str:

@@ -31,6 +31,24 @@ async def test_a_burst_passes_then_calls_are_spaced_to_the_rate() -> None:
     assert abs(time.now - 1.0) < 1e-9  # ten more calls at 10 a second
 
 
+async def test_its_level_and_queue_are_read_without_changing_them() -> None:
+    import asyncio
+
+    time = ManualTime()
+    pacer = Pacer(rate=10, burst=2, clock=time.clock, sleep=time.sleep)
+    assert (pacer.level(), pacer.waiting) == (2, 0)
+    await pacer.wait(calls=2)
+    assert pacer.level() == 0
+    time.now += 0.05
+    assert pacer.level() == pytest.approx(0.5)
+    assert pacer.level() == pytest.approx(0.5)  # reading it took nothing
+    queued = [asyncio.ensure_future(pacer.wait()) for _ in range(3)]
+    await asyncio.sleep(0)
+    assert pacer.waiting == 3
+    await asyncio.gather(*queued)
+    assert pacer.waiting == 0
+
+
 async def test_the_default_rate_stays_under_the_global_limit() -> None:
     time = ManualTime()
     pacer = Pacer(clock=time.clock, sleep=time.sleep)

@@ -13,6 +13,7 @@ save finds the version moved on and raises `VersionConflict`.
 - `replay`: stored results rated again from scratch, in each server's rating order.
 - `budget`: Discord's global REST limit shared by several bot processes (PostgreSQL).
 - `command_syncs`: the slash commands last synced, so a start with the same ones skips it.
+- `health`: whether the database answers, and the open tables by phase (metrics).
 - `connection`, `sqlite`, `postgres`, `backends`: one interface, two databases.
 - `copy` (`python -m bot.storage.copy FROM_URL TO_URL`): every table the live schema has
   (`catalog`) copied from one database to another, checked before it commits; `backup`
@@ -25,6 +26,7 @@ from bot.storage.budget import RestBudget
 from bot.storage.channels import Channels
 from bot.storage.command_syncs import CommandSyncs
 from bot.storage.deadlines import Deadlines
+from bot.storage.health import Health
 from bot.storage.history import FinishedGame, History, PlayerGame, ResultGroup
 from bot.storage.leases import Leases
 from bot.storage.outbox import NewPost, StoredPost
@@ -52,7 +54,9 @@ from bot.storage.schema import MIGRATIONS
 from bot.storage.tables import TableChange, Tables, UnreadableClosed
 
 
-class Database(Tables, Deadlines, Channels, Results, History, RestBudget, Leases, CommandSyncs):
+class Database(
+    Tables, Deadlines, Channels, Results, History, RestBudget, Leases, CommandSyncs, Health
+):
     """An open database: every query storage has, on one connection."""
 
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
+from types import TracebackType
 from typing import Any, Self
 
 from bot.storage.backends import UNUSABLE, open_backend
@@ -29,6 +31,8 @@ class Store:
         """`load_table` calls since opening (`make bench-bot` reads it)."""
         self.table_saves = 0
         """`save_table` calls that wrote, since opening."""
+        self.on_transaction: Callable[[float], None] | None = None
+        """Told each write transaction's seconds, from asking for it to its end (metrics)."""
 
     @classmethod
     async def open(
@@ -91,7 +95,39 @@ class Store:
                 await db.set_schema_version(current + 1)
 
     def _transaction(self) -> AbstractAsyncContextManager[Connection]:
-        return self._db.transaction()
+        transaction = self._db.transaction()
+        if self.on_transaction is None:
+            return transaction
+        return _Timed(transaction, self.on_transaction)
+
+
+class _Timed:
+    """A transaction that tells `observe` how long it took (a class, not a generator: it is on
+    every action's path)."""
+
+    __slots__ = ("_inner", "_observe", "_started")
+
+    def __init__(
+        self, inner: AbstractAsyncContextManager[Connection], observe: Callable[[float], None]
+    ) -> None:
+        self._inner = inner
+        self._observe = observe
+        self._started = 0.0
+
+    async def __aenter__(self) -> Connection:
+        self._started = time.perf_counter()
+        return await self._inner.__aenter__()
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> bool | None:
+        try:
+            return await self._inner.__aexit__(kind, error, traceback)
+        finally:
+            self._observe(time.perf_counter() - self._started)
 
 
 def _first_line(error: BaseException) -> str:

@@ -27,3 +27,11 @@ class RestBudget(Store):
         assert row is not None, "the rest_budget row is made by migration 4"
         granted, left = int(row[0]), float(row[1])
         return granted, 0.0 if left >= 1 else max(0.001, (1 - left) / rate)
+
+    async def rest_budget_level(self, *, rate: float, burst: float) -> float:
+        """Calls the shared bucket holds now, taking none (metrics). PostgreSQL only."""
+        row = await self._db.fetchone(
+            f"SELECT {_HAVE} FROM rest_budget WHERE id = 1", (burst, rate)
+        )
+        assert row is not None, "the rest_budget row is made by migration 4"
+        return float(row[0])
