@@ -173,6 +173,15 @@ class Person:
         channel = self.standin.world.dm_channels.get(self.user.id)
         return [] if channel is None else self.visible_messages(channel)
 
+    def newest_dm(self, matches: Callable[[Message], bool]) -> Message | None:
+        """The newest of the bot's messages in this person's DMs that `matches`."""
+        channel = self.standin.world.dm_channels.get(self.user.id)
+        return None if channel is None else self.standin.world.newest_in(channel, matches)
+
+    def newest_ephemeral(self, matches: Callable[[Message], bool]) -> Message | None:
+        """The newest ephemeral reply shown to this person that `matches`."""
+        return self.standin.world.newest_ephemeral(self.user, matches)
+
     def ephemerals(self) -> list[Message]:
         """Every ephemeral message shown to this person, oldest first."""
         return sorted(self.standin.world.ephemeral_messages(self.user), key=lambda m: m.id)

@@ -10,6 +10,7 @@ import asyncio
 import datetime as dt
 import itertools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
@@ -415,6 +416,22 @@ class World:
         """The newest message `author` created in `channel` with `nonce`, if not deleted."""
         found = self._by_nonce.get((channel.id, author.id, nonce))
         return None if found is None or found.deleted else found
+
+    def newest_in(self, channel: Channel, matches: Callable[[Message], bool]) -> Message | None:
+        """The newest message in `channel` (not deleted) that `matches`, looking back from the
+        newest: as cheap late in a long run as early (simulated people ask it at every
+        change the stand-in sees)."""
+        for message in reversed(self._by_channel.get(channel.id, ())):
+            if not message.deleted and matches(message):
+                return message
+        return None
+
+    def newest_ephemeral(self, user: User, matches: Callable[[Message], bool]) -> Message | None:
+        """The newest ephemeral reply shown to `user` (not deleted) that `matches`."""
+        for message in reversed(self._ephemeral_by_user.get(user.id, ())):
+            if not message.deleted and matches(message):
+                return message
+        return None
 
     def ephemeral_messages(self, user: User) -> list[Message]:
         """Ephemeral messages shown to `user`, oldest first."""

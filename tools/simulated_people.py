@@ -18,9 +18,10 @@ def buttons(message: Message) -> list[dict[str, Any]]:
 
 
 def hand_message(person: Person) -> Message | None:
-    """The newest private hand message: a DM, or the newest ephemeral hand."""
-    candidates = [m for m in person.dms() + person.ephemerals() if _is_hand(m)]
-    return candidates[-1] if candidates else None
+    """The newest private hand message: the newest ephemeral hand if there is one, else the
+    newest hand DM. Looked up from the newest back, so that a long game's many hands do not
+    make each look slower (a benchmark's people look at every change)."""
+    return person.newest_ephemeral(_is_hand) or person.newest_dm(_is_hand)
 
 
 def _is_hand(message: Message) -> bool:
