@@ -17,44 +17,19 @@ from bot.service import (
     Refused,
     TableView,
 )
-from bot.service.document import TURN_TIMERS
-from cogs import render
+from cogs import render, rule_options
 from cogs.clicks import TableController, can_manage
 from cogs.community import Community
 from cogs.errors import answer_error, reply
 from cogs.items import parse_board
-from cogs.render import timer_text
 
 REQUIRED_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
 
 
-def _choices(field: str) -> list[app_commands.Choice[str]]:
-    """A slash option's choices: the values the engine allows for a setting."""
-    return [app_commands.Choice(name=v, value=v) for v in render.RULE_CHOICES[field]]
-
-
-PRESET_CHOICES = _choices("preset")
+PRESET_CHOICES = rule_options.choices("preset")
 BOARD_CHOICES = [
     app_commands.Choice(name=name, value=value) for value, name in render.BOARD_ORDER_NAMES.items()
 ]
-TIMER_CHOICES = [app_commands.Choice(name=timer_text(t), value=t) for t in TURN_TIMERS]
-RULE_OPTION_HELP = {
-    "preset": "The rule system",
-    "max_cards": "The most cards dealt in a hand (a smaller number makes a shorter game)",
-    "sequence": "The order of hand sizes",
-    "bidding": "How bids are made",
-    "scoring": "How points are scored",
-    "trump": "How trump is decided",
-    "first_lead": "Who leads the first trick",
-    "timer": "Time each player has for a decision (2 min by default)",
-}
-RULE_OPTION_CHOICES = {
-    "preset": PRESET_CHOICES,
-    **{
-        field: _choices(field)
-        for field in ("sequence", "bidding", "scoring", "trump", "first_lead")
-    },
-}
 
 
 def _place(interaction: discord.Interaction[Any]) -> Place | None:
@@ -64,11 +39,6 @@ def _place(interaction: discord.Interaction[Any]) -> Place | None:
     if interaction.guild is None or not isinstance(name, str):
         return None
     return Place(guild=interaction.guild.name, channel=name)
-
-
-def _rule_options(**options: object) -> dict[str, object]:
-    """The rule settings a command was given."""
-    return {k: v for k, v in options.items() if v is not None}
 
 
 def _missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
@@ -108,20 +78,9 @@ class TablesCog(commands.Cog, name="Tables"):
         await self.presenter.guild_gone(guild.id, known)
 
     @ohhell.command(name="start", description="Open a table in this channel")
-    @app_commands.describe(**RULE_OPTION_HELP)
-    @app_commands.choices(**RULE_OPTION_CHOICES)
-    @app_commands.choices(timer=TIMER_CHOICES)
+    @rule_options.rule_options
     async def start(
-        self,
-        interaction: discord.Interaction[Any],
-        preset: str | None = None,
-        max_cards: app_commands.Range[int, 1, 26] | None = None,
-        sequence: str | None = None,
-        bidding: str | None = None,
-        scoring: str | None = None,
-        trump: str | None = None,
-        first_lead: str | None = None,
-        timer: int | None = None,
+        self, interaction: discord.Interaction[Any], options: rule_options.RuleOptions
     ) -> None:
         missing = _missing_permissions(interaction)
         if missing:
@@ -130,22 +89,13 @@ class TablesCog(commands.Cog, name="Tables"):
         if existing is not None:
             url = render.jump_url(existing.guild_id, existing.channel_id, existing.message_id)
             raise Refused("channel_busy", table_id=existing.id, url=url)
-        settings = _rule_options(
-            preset=preset,
-            max_cards=max_cards,
-            sequence=sequence,
-            bidding=bidding,
-            scoring=scoring,
-            trump=trump,
-            first_lead=first_lead,
-        )
         outcome = await self.service.open_table(
             guild_id=interaction.guild_id or 0,
             channel_id=interaction.channel_id or 0,
             user_id=interaction.user.id,
             name=interaction.user.display_name,
-            settings=settings,
-            turn_timer=timer,
+            settings=options.rules(),
+            turn_timer=options.timer,
             place=_place(interaction),
         )
         rendered = render.table_message(outcome.table)
@@ -166,33 +116,16 @@ class TablesCog(commands.Cog, name="Tables"):
         name="settings",
         description="Set the rules /ohhell start uses in this channel (Manage Channels)",
     )
-    @app_commands.describe(**RULE_OPTION_HELP, clear="Forget this channel's defaults")
-    @app_commands.choices(**RULE_OPTION_CHOICES)
-    @app_commands.choices(timer=TIMER_CHOICES)
+    @app_commands.describe(clear="Forget this channel's defaults")
+    @rule_options.rule_options
     async def channel_settings(
         self,
         interaction: discord.Interaction[Any],
-        preset: str | None = None,
-        max_cards: app_commands.Range[int, 1, 26] | None = None,
-        sequence: str | None = None,
-        bidding: str | None = None,
-        scoring: str | None = None,
-        trump: str | None = None,
-        first_lead: str | None = None,
-        timer: int | None = None,
+        options: rule_options.RuleOptions,
         clear: bool = False,
     ) -> None:
-        settings = _rule_options(
-            preset=preset,
-            max_cards=max_cards,
-            sequence=sequence,
-            bidding=bidding,
-            scoring=scoring,
-            trump=trump,
-            first_lead=first_lead,
-        )
         channel = interaction.channel_id or 0
-        if not clear and not settings and timer is None:
+        if not clear and options.empty:
             current = await self.service.channel_defaults(channel)
             await reply(interaction, render.channel_defaults_text(current, changed=False))
             return
@@ -200,8 +133,8 @@ class TablesCog(commands.Cog, name="Tables"):
             guild_id=interaction.guild_id or 0,
             channel_id=channel,
             user_id=interaction.user.id,
-            settings=None if clear else settings,
-            turn_timer=timer,
+            settings=None if clear else options.rules(),
+            turn_timer=options.timer,
             can_manage=can_manage(interaction),
         )
         await reply(interaction, render.channel_defaults_text(stored, changed=True))
