@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import random
 
-from bot.engine import HIDDEN, SUITS, Action, Bid, ChooseTrump, Play, PlayerView, score
+from bot.engine import HIDDEN, Action, Bid, Play, PlayerView, score
 
 from .cards import bits
 from .evaluate import utility
@@ -89,10 +89,6 @@ def to_play_after(table: Table) -> list[int]:
 
 def first_action(table: Table) -> Action:
     return table.view.legal_actions[0]
-
-
-def choose_trump_action(suit: int) -> ChooseTrump:
-    return ChooseTrump(SUITS[suit])
 
 
 def unknown_share(table: Table) -> float:
