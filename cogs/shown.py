@@ -1,6 +1,6 @@
 """What the presenter holds in memory for one open table: the newest state it was handed and
 what it last showed. A cache: the database is the truth, and all of it goes when the table
-closes (see `TableController.forget`)."""
+closes (see `Showing.forget`)."""
 
 from __future__ import annotations
 
