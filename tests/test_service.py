@@ -256,6 +256,41 @@ async def test_a_click_that_meets_another_process_save_is_applied_on_the_newer_s
         await elsewhere.db.close()
 
 
+async def test_a_game_another_process_moved_on_is_caught_up_not_decoded_again(
+    service: TableService, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One process holds the game decoded; the other plays a few moves. The first replays
+    only those moves on the game it holds (no whole decode), and ends where the other is."""
+    elsewhere = TableService(
+        await Database.open(database_url), decide=first_legal, run_blocking=None
+    )
+    try:
+        table_id = await started(service, preset="classic", max_cards=3)
+        await service.hand_state(table_id, ANN)  # holds the game
+        for _ in range(4):
+            mover = await whose_turn(elsewhere, table_id)
+            state = await elsewhere.hand_state(table_id, mover)
+            if state.bid_options:
+                choice: Bid | int = next(Bid(o.n) for o in state.bid_options if o.allowed)
+            else:
+                choice = next(c.card_id for c in state.cards if c.allowed)
+            await elsewhere.act(table_id, mover, state.hand_number, choice)
+        decodes = []
+        from_json = Game.from_json
+        monkeypatch.setattr(Game, "from_json", lambda text: decodes.append(text) or from_json(text))
+        mover = await whose_turn(service, table_id)
+        state = await service.hand_state(table_id, mover)
+        assert decodes == []
+        moved = await elsewhere.hand_state(table_id, mover)
+        assert (state.hand_number, state.my_turn, state.cards) == (
+            moved.hand_number,
+            moved.my_turn,
+            moved.cards,
+        )
+    finally:
+        await elsewhere.db.close()
+
+
 class Clock:
     def __init__(self) -> None:
         self.now = 1_000_000.0

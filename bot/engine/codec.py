@@ -98,9 +98,55 @@ def _load(doc: Any, create: Create[G]) -> G:
             overrides[i] = (tuple(tuple(c) for c in cards[:-1]), int(cards[-1]))
     first = hands[0][0] if hands else 0
     g = create(settings, doc["players"], doc["seed"], first, doc["names"], overrides)
+    _replay(g, hands, 1)
+    return g
+
+
+def catch_up(g: GameState, text: str) -> bool:
+    """Bring `g` up to the saved game `text` when `text` is `g` played on (the same game, with
+    `g`'s hands and more actions after them), replaying only the actions `g` has not had,
+    checked as :func:`from_json` checks them: a game another process moved on costs the
+    actions it added, not the whole game. False, with `g` unchanged, when `text` is not `g`
+    played on (or holds a deal that did not come from the seed); :class:`EngineError` when an
+    added action breaks the rules, and `g` is then half moved on."""
+    if g._phase is OVER:
+        return False
+    try:
+        old, new = json.loads(to_json(g)), json.loads(text)
+    except ValueError:
+        return False
+    if not isinstance(new, dict) or any(new.get(key) != old[key] for key in _SAME_GAME):
+        return False
+    old_hands, new_hands = old["hands"], new["hands"]
+    k = len(old_hands)
+    if not k or not isinstance(new_hands, list) or len(new_hands) < k:
+        return False
+    if new_hands[: k - 1] != old_hands[: k - 1] or any(h[1] is not None for h in new_hands[k:]):
+        return False
+    dealer, cards, done = old_hands[-1]
+    if not isinstance(new_hands[k - 1], list) or new_hands[k - 1][:2] != [dealer, cards]:
+        return False
+    actions = new_hands[k - 1][2]
+    if not isinstance(actions, str):
+        return False
+    if done and not (actions == done or actions.startswith(done + " ")):
+        return False
+    try:
+        _replay(g, [[dealer, None, actions[len(done) :].lstrip(" ")], *new_hands[k:]], k)
+    except (ValueError, TypeError, KeyError, IndexError) as e:
+        raise EngineError(f"not a saved game of version {JSON_VERSION}: {e}") from None
+    return True
+
+
+_SAME_GAME: Final = ("v", "rules", "players", "names", "seed")
+
+
+def _replay(g: GameState, hands: list[Any], first: int) -> None:
+    """Apply the saved `hands` to `g`, the first of them hand number `first`, each action
+    checked against the rules."""
     phase_of = _PHASE_OF
     for i, (dealer, _cards, actions) in enumerate(hands):
-        number = i + 1
+        number = first + i
         if g._number != number or g._dealer != dealer or g._phase is OVER:
             raise EngineError(f"saved hand {number} doesn't follow from the one before")
         for seat, kind, x, suit in _decode_actions(actions):
@@ -111,7 +157,6 @@ def _load(doc: Any, create: Create[G]) -> G:
             if suit >= 0 and kind == "p" and not joker_suits(g, seat) >> suit & 1:
                 raise EngineError(f"saved hand {number} names an illegal joker suit")
             apply_fast(g, seat, x, suit)
-    return g
 
 
 def _encode_actions(h: HandLog, nxt: Sequence[int]) -> str:

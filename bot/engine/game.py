@@ -265,3 +265,9 @@ class Game(GameState):
     def from_json(cls, text: str) -> Game:
         """Load a game saved by ``to_json``; raises :class:`EngineError` if it isn't one."""
         return codec.from_json(text, cls._create)
+
+    def catch_up(self, text: str) -> bool:
+        """Move this game on to the saved game ``text`` when ``text`` is this game played on,
+        applying only the actions it adds (checked); False, and the game unchanged, when it is
+        not; :class:`EngineError` when an added action is illegal (the game is then spoiled)."""
+        return codec.catch_up(self, text)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from bot.config import BotSettings
-from bot.engine import Action, Event, Game, HandDealt, Phase
+from bot.engine import Action, EngineError, Event, Game, HandDealt, Phase
 from bot.service.document import MAX_SEATS, DmRef, TableDocument, TurnClock
 from bot.service.errors import Refused, TableGone
 from bot.service.outbox import PostOffice
@@ -174,6 +174,14 @@ class Session:
             if to_change:
                 del self._games[row.id]
             return cached[1]
+        if cached is not None and cached[0] < row.version:
+            # Another process moved the game on: replay only what it added.
+            del self._games[row.id]
+            with contextlib.suppress(EngineError):  # decoded whole below, and named corrupt
+                if cached[1].catch_up(document.game):
+                    if not to_change:
+                        self._games[row.id] = (row.version, cached[1])
+                    return cached[1]
         game = decode_game(row, document)
         if not to_change:
             self._games[row.id] = (row.version, game)
