@@ -13,14 +13,7 @@ from bot.service import ClosedReason, Notice
 from bot.service.posts import new_post, stored_post
 from bot.service.summaries import ScoreChart
 from bot.storage import Database, NewPost, TableRow, VersionConflict
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.clocks import Clock
 
 
 @pytest.fixture

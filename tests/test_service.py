@@ -11,6 +11,7 @@ import pytest
 from bot.engine import Bid, Game, Phase, Play
 from bot.service import DmRef, HandState, Reason, Refused, TableGone, TableService
 from bot.storage import COMPUTER_IDS, CorruptRow, Database, TableStatus
+from tests.clocks import Clock
 
 GUILD, CHANNEL = 1, 10
 ANN, BOB, CAT = 101, 102, 103
@@ -289,14 +290,6 @@ async def test_a_game_another_process_moved_on_is_caught_up_not_decoded_again(
         )
     finally:
         await elsewhere.db.close()
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
