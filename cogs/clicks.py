@@ -43,7 +43,7 @@ class TableController:
         values: tuple[str, ...] = (),
         offered: tuple[str, ...] | None = None,
     ) -> None:
-        """Every button and select of the game, from the persistent items (cogs/items.py)."""
+        """Every button and select of the game, from the persistent items (cogs/items/table.py)."""
         started = time.perf_counter()
         metrics = metrics_of(interaction)
         try:

@@ -102,7 +102,7 @@ class OhHellBot(commands.AutoShardedBot):
         self.presenter = Presenter(self, service, settings, clock=clock, run_blocking=run_blocking)
         """Shows every stored change in Discord."""
         self.tables = TableController(self.presenter)
-        """Where the game's clicks go (cogs/items.py)."""
+        """Where the game's clicks go (cogs/items/table.py)."""
         self.sync_when_changed = sync_when_changed
         self.reviews = reviews
         self.community = Community(service, self.presenter.run_blocking)
@@ -111,7 +111,7 @@ class OhHellBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         self.add_dynamic_items(TableButton, TableSelect, HistoryPageButton, BoardButton)
         self.boards = TablesCog(self.tables, self.community)
-        """Where leaderboard page clicks go (cogs/items.py `BoardButton`)."""
+        """Where leaderboard page clicks go (cogs/items/pages.py `BoardButton`)."""
         await self.add_cog(self.boards)
         if self.reviews is not None:
             await self.add_cog(ReviewCog(self.reviews, self.boards.ohhell))

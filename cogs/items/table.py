@@ -1,6 +1,5 @@
-"""Persistent buttons and selects. A custom_id carries ids only — never a card someone else
-could learn from — and every custom_id is untrusted: it is parsed strictly here and every id
-in it is checked again by the service."""
+"""A table's controls: the custom_id formats of its buttons and selects, their strict parsing,
+and the `DynamicItem` button and select that hand their clicks to the table controller."""
 
 from __future__ import annotations
 
@@ -117,29 +116,6 @@ def parse(
     return Click(kind, int(match["table"]), hand, match["arg"], values)
 
 
-_WHOLE_NUMBER = re.compile("[0-9]{1,20}")  # a snowflake has up to 20 digits
-
-
-def whole_number(text: str | None) -> int | None:
-    """A number a custom_id or a select value carries, or None if `text` is not plain ASCII
-    digits (``int()`` would accept "²", "٣" or " 7")."""
-    if text is None or _WHOLE_NUMBER.fullmatch(text) is None:
-        return None
-    return int(text)
-
-
-def on_message(message: discord.Message | None, custom_id: str) -> bool:
-    """Whether `custom_id` is a component of `message`. discord.py drops a click whose custom_id
-    is not on the message without a word, so a forged one must be answered separately."""
-    if message is None:
-        return False
-    for row in message.components:
-        for child in getattr(row, "children", [row]):
-            if getattr(child, "custom_id", None) == custom_id:
-                return True
-    return False
-
-
 class ClickHandler(Protocol):
     """What a click is handed to (the client's table controller)."""
 
@@ -209,104 +185,3 @@ class TableSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
 
 def select_id(kind: str, table_id: int, hand: int | None = None, arg: object = None) -> str:
     return "os" + custom_id(kind, table_id, hand, arg)[2:]
-
-
-# -- pages of lists ---------------------------------------------------------------------------
-# Two page-button families, because they carry different state: a list with nothing but its page
-# (/ohhell history: ohp:<list>:<page>), and the leaderboard, whose order and preset ride along
-# (lb:<prev|next>:<by>:<preset or "all">:<page>). Either way the server is the clicking
-# interaction's, never the custom_id's, and every part is untrusted.
-
-PAGE_ID = re.compile(r"ohp:(?P<list>[a-z]{2,12}):(?P<page>[0-9]{1,6})")
-PAGE_LISTS = frozenset({"history"})
-
-
-def page_id(list_name: str, page: int) -> str:
-    return f"ohp:{list_name}:{page}"
-
-
-def parse_page(text: str) -> tuple[str, int] | None:
-    """(list, page) of a page button's custom_id, or None for anything else (a page below 1
-    included)."""
-    match = PAGE_ID.fullmatch(text)
-    if match is None or match["list"] not in PAGE_LISTS:
-        return None
-    page = whole_number(match["page"])
-    return None if page is None or page < 1 else (match["list"], page)
-
-
-class PageHandler(Protocol):
-    """What a list's page click is handed to (the client's community commands)."""
-
-    async def on_page(self, interaction: discord.Interaction[Any], custom_id: str) -> None: ...
-
-
-class HistoryPageButton(ButtonFamily, template=PAGE_ID.pattern):
-    """Previous / Next on a page of a list, rebuilt from its custom_id after a restart."""
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handler: PageHandler = interaction.client.community
-        await handler.on_page(interaction, self.item.custom_id or "")
-
-
-# The leaderboard's family takes any "lb:" id, so a forged one reaches `parse_board` and gets
-# "no such page" rather than silence.
-BOARD_ID = re.compile(r"lb:[!-~]{1,97}")
-_BOARD_PARTS = re.compile(
-    r"lb:(?P<dir>prev|next):(?P<by>[a-z_]{1,12}):(?P<preset>[a-z0-9-]{1,24}):(?P<page>[^:]{1,24})"
-)
-ALL_PRESETS = "all"
-
-
-@dataclass(frozen=True)
-class BoardPage:
-    """A parsed leaderboard page button."""
-
-    by: str
-    preset: str | None
-    page: int
-
-
-def board_id(direction: str, by: str, preset: str | None, page: int) -> str:
-    return f"lb:{direction}:{by}:{preset or ALL_PRESETS}:{page}"
-
-
-def parse_board(text: str, orders: tuple[str, ...], presets: tuple[str, ...]) -> BoardPage | None:
-    """The page a leaderboard button asks for, or None when any part of it is not one the bot
-    makes (an unknown order or preset, a page that is not a plain number from 1 to 9999)."""
-    match = _BOARD_PARTS.fullmatch(text)
-    if match is None or match["by"] not in orders:
-        return None
-    preset = None if match["preset"] == ALL_PRESETS else match["preset"]
-    if preset is not None and preset not in presets:
-        return None
-    page = whole_number(match["page"])
-    if page is None or not 1 <= page <= 9999:
-        return None
-    return BoardPage(match["by"], preset, page)
-
-
-class BoardHandler(Protocol):
-    """What a leaderboard page click is handed to (the commands cog)."""
-
-    async def on_board_page(
-        self, interaction: discord.Interaction[Any], custom_id: str
-    ) -> None: ...
-
-
-class BoardButton(ButtonFamily, template=BOARD_ID.pattern):
-    """The leaderboard's Previous and Next buttons, rebuilt from their custom_ids."""
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handler: BoardHandler = interaction.client.boards
-        await handler.on_board_page(interaction, self.item.custom_id or "")
-
-
-def claimed(text: str) -> bool:
-    """Whether a component's custom_id has one of this bot's formats (a table's control, a
-    list's page, a leaderboard page)."""
-    return (
-        parse(text) is not None
-        or parse_page(text) is not None
-        or BOARD_ID.fullmatch(text) is not None
-    )
