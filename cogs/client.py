@@ -23,14 +23,7 @@ from cogs.clicks import TableController
 from cogs.commands import TablesCog
 from cogs.community import Community
 from cogs.errors import answer_error, metrics_of, reply
-from cogs.items import (
-    BoardButton,
-    HistoryPageButton,
-    TableButton,
-    TableSelect,
-    claimed,
-    on_message,
-)
+from cogs.items import FAMILIES, BoardButton, HistoryPageButton, claimed, on_message
 from cogs.presenter import Presenter
 from cogs.review import ReviewCog
 
@@ -109,7 +102,7 @@ class OhHellBot(commands.AutoShardedBot):
         self._resumed = False
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(TableButton, TableSelect, HistoryPageButton, BoardButton)
+        self.add_dynamic_items(*FAMILIES, HistoryPageButton, BoardButton)
         self.boards = TablesCog(self.tables, self.community)
         """Where leaderboard page clicks go (cogs/items/pages.py `BoardButton`)."""
         await self.add_cog(self.boards)

@@ -1,6 +1,6 @@
 """Persistent buttons and selects, the one place that knows the custom_id formats. A custom_id
 carries ids only — never a card someone else could learn from — and every custom_id is
-untrusted: it is parsed strictly here and every id in it is checked again by the service. A
+untrusted: it is read strictly here and every id in it is checked again by the service. A
 table's controls (cogs/items/table.py), and the page buttons of lists (cogs/items/pages.py)."""
 
 from __future__ import annotations
@@ -19,38 +19,36 @@ from cogs.items.pages import (
     parse_page,
 )
 from cogs.items.table import (
-    CUSTOM_ID,
-    SELECT_ID,
+    FAMILIES,
     CardChoice,
-    Click,
-    NotOffered,
-    TableButton,
-    TableSelect,
+    Control,
+    Controller,
+    Move,
     card_choice,
+    control,
     custom_id,
-    parse,
+    family_of,
     play_arg,
     select_id,
 )
 
 __all__ = [
-    "CUSTOM_ID",
-    "SELECT_ID",
+    "FAMILIES",
     "BoardButton",
     "BoardPage",
     "CardChoice",
-    "Click",
+    "Control",
+    "Controller",
     "HistoryPageButton",
-    "NotOffered",
-    "TableButton",
-    "TableSelect",
+    "Move",
     "board_id",
     "card_choice",
     "claimed",
+    "control",
     "custom_id",
+    "family_of",
     "on_message",
     "page_id",
-    "parse",
     "parse_board",
     "parse_page",
     "play_arg",
@@ -60,10 +58,10 @@ __all__ = [
 
 
 def claimed(text: str) -> bool:
-    """Whether a component's custom_id has one of this bot's formats (a table's control, a
-    list's page, a leaderboard page)."""
+    """Whether a component's custom_id is one of this bot's families' (a table's control, a
+    list's page, a leaderboard page), which answers it; any other the client answers."""
     return (
-        parse(text) is not None
+        family_of(text) is not None
         or parse_page(text) is not None
         or BOARD_ID.fullmatch(text) is not None
     )

@@ -7,12 +7,29 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 import discord
 
 from cogs.items.numbers import whole_number
-from cogs.items.table import ButtonFamily
+
+
+class ButtonFamily(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A family of buttons rebuilt from the clicked button itself. Never registered: each family
+    below names its own template (this one matches nothing)."""
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        if not isinstance(item, discord.ui.Button):
+            raise TypeError("not a button")
+        return cls(item)
+
 
 PAGE_ID = re.compile(r"ohp:(?P<list>[a-z]{2,12}):(?P<page>[0-9]{1,6})")
 PAGE_LISTS = frozenset({"history"})
