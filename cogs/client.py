@@ -23,14 +23,7 @@ from cogs.clicks import TableController
 from cogs.commands import TablesCog
 from cogs.community import Community
 from cogs.errors import answer_error, metrics_of, reply
-from cogs.items import (
-    BoardButton,
-    HistoryPageButton,
-    TableButton,
-    TableSelect,
-    claimed,
-    on_message,
-)
+from cogs.items import FAMILIES, BoardButton, HistoryPageButton, claimed, on_message
 from cogs.presenter import Presenter
 from cogs.review import ReviewCog
 
@@ -102,16 +95,16 @@ class OhHellBot(commands.AutoShardedBot):
         self.presenter = Presenter(self, service, settings, clock=clock, run_blocking=run_blocking)
         """Shows every stored change in Discord."""
         self.tables = TableController(self.presenter)
-        """Where the game's clicks go (cogs/items.py)."""
+        """Where the game's clicks go (cogs/items/table.py)."""
         self.sync_when_changed = sync_when_changed
         self.reviews = reviews
         self.community = Community(service, self.presenter.run_blocking)
         self._resumed = False
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(TableButton, TableSelect, HistoryPageButton, BoardButton)
+        self.add_dynamic_items(*FAMILIES, HistoryPageButton, BoardButton)
         self.boards = TablesCog(self.tables, self.community)
-        """Where leaderboard page clicks go (cogs/items.py `BoardButton`)."""
+        """Where leaderboard page clicks go (cogs/items/pages.py `BoardButton`)."""
         await self.add_cog(self.boards)
         if self.reviews is not None:
             await self.add_cog(ReviewCog(self.reviews, self.boards.ohhell))
