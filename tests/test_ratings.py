@@ -117,8 +117,8 @@ def direct_openskill(games: list[tuple[str, list[PlayerResult]]]) -> dict[tuple[
             last = max(r.place for r in results) + 1
 
             def rate(seats: list[PlayerResult], scope: str = scope, last: int = last) -> list[Any]:
-                # A rating object of its own for each seat: openskill updates the objects it
-                # is given in place, so two seats of one level must not share one.
+                # A rating object of its own for each seat: openskill's copy of the teams keeps
+                # two seats sharing one object shared, and updates them one after the other.
                 before = [ratings.get((scope, r.user_id)) or model.rating() for r in seats]
                 teams = [[model.rating(mu=b.mu, sigma=b.sigma)] for b in before]
                 ranks = [last if r.left_early else r.place for r in seats]

@@ -80,7 +80,8 @@ class Results(Store):
         ranked = raw[0][8] if raw else 0
         provisional = None
         if caller is None and caller_id is not None:
-            provisional = await self.player_rating(guild_id, caller_id, preset)
+            theirs = await self.player_rating(guild_id, caller_id, preset)
+            provisional = theirs if theirs is not None and theirs.provisional else None
         return Leaderboard(
             rows=on_page,
             caller=None if caller is None or caller in on_page else caller,
