@@ -39,9 +39,10 @@ def ratings_help(guide: RatingGuide) -> discord.Embed:
         [
             "**The number** is the bot's estimate of your skill on this server, worked out "
             "(with openskill) from your place in every finished game. Everyone starts at "
-            f"{guide.start:,}, which stays the average. Finishing ahead of players raises it "
-            "and finishing behind them lowers it, more so the stronger they are: a win alone "
-            "always raises it, a last place alone always lowers it.",
+            f"{guide.start:,}, which stays the average. Finishing ahead of other players raises "
+            "it and finishing behind them lowers it, by more when the result is a surprise "
+            "(ahead of a stronger player, behind a weaker one): a win alone always raises it, a "
+            "last place alone always lowers it.",
             "**?** after a rating: it is still a guess, and may be more than "
             f"{guide.provisional_points} points off. The mark goes once the bot is surer, "
             f"{SETTLES_AFTER}; until then /leaderboard does not rank you.",
