@@ -87,9 +87,6 @@ class BotSettings(BaseSettings):
         description="Seconds a channel post may stay unmade (its process stopped, or Discord did "
         "not answer) before any bot process makes it.",
     )
-    leaderboard_min_games: int = Field(
-        default=3, ge=1, description="Games a player plays before /leaderboard ranks them."
-    )
     computer_workers: int | None = Field(
         default=None, ge=1, description="Processes for computer players (default: one a core)."
     )

@@ -30,7 +30,13 @@ from bot.storage.health import Health
 from bot.storage.history import FinishedGame, History, PlayerGame, ResultGroup
 from bot.storage.leases import Leases
 from bot.storage.outbox import NewPost, StoredPost
-from bot.storage.ratings import COMPUTER_IDS, OVERALL, computer_level, shown_rating
+from bot.storage.ratings import (
+    COMPUTER_IDS,
+    OVERALL,
+    computer_level,
+    finishes_ahead,
+    shown_rating,
+)
 from bot.storage.results import PAGE_SIZE, Results
 from bot.storage.rows import (
     BOARD_ORDERS,
@@ -40,6 +46,7 @@ from bot.storage.rows import (
     CorruptRow,
     DatabaseUnavailable,
     Event,
+    LastGame,
     Leaderboard,
     LeaderboardRow,
     PlayerRating,
@@ -74,6 +81,7 @@ __all__ = [
     "DatabaseUnavailable",
     "Event",
     "FinishedGame",
+    "LastGame",
     "Leaderboard",
     "LeaderboardRow",
     "NewPost",
@@ -90,5 +98,6 @@ __all__ = [
     "UnreadableClosed",
     "VersionConflict",
     "computer_level",
+    "finishes_ahead",
     "shown_rating",
 ]
