@@ -132,4 +132,13 @@ MIGRATIONS: tuple[Migration, ...] = (
         PRIMARY KEY (application_id, scope)
     )
     """,
+    # Servers the bot left, and when (bot/storage/retention.py): their data is erased once the
+    # bot has been gone RETAIN_AFTER_LEAVE days, unless it is added back first.
+    """
+    CREATE TABLE servers_left (
+        guild_id  INTEGER NOT NULL,
+        left_at   REAL    NOT NULL,
+        PRIMARY KEY (guild_id)
+    )
+    """,
 )
