@@ -90,6 +90,12 @@ class BotSettings(BaseSettings):
     leaderboard_min_games: int = Field(
         default=3, ge=1, description="Games a player plays before /leaderboard ranks them."
     )
+    retain_after_leave: float = Field(
+        default=30,
+        ge=0,
+        description="Days a server's data (its tables, results and ratings) is kept after the "
+        "bot leaves it or it is deleted, in case the bot is added back; then it is erased.",
+    )
     computer_workers: int | None = Field(
         default=None, ge=1, description="Processes for computer players (default: one a core)."
     )
