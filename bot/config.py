@@ -202,7 +202,15 @@ class BotSettings(BaseSettings):
             level=self.log_level,
             format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
         )
+        # At DEBUG discord.py logs every gateway event and every request's body: the hands in
+        # hand messages, what people typed. Logs hold no card or message content.
+        level = max(logging.INFO, logging.getLevelNamesMapping()[self.log_level])
+        for name in DISCORD_PAYLOAD_LOGS:
+            logging.getLogger(name).setLevel(level)
 
+
+DISCORD_PAYLOAD_LOGS = ("discord.http", "discord.gateway")
+"""discord.py's loggers that write payloads at DEBUG."""
 
 NEVER_SHOWN = frozenset({"discord_token", "database_url"})
 """Settings whose values no message repeats: the token, and a URL that may hold a password."""
