@@ -21,6 +21,9 @@ from bot.storage import CorruptRow, PersonRows, TableRow, TableStatus
 from bot.storage.privacy import StoredEvent
 
 MY_DATA_FORMAT = "ohhell-my-data/1"
+ID_PARAMS = ("user_id", "user_ids", "rated_as")
+"""Notice parameters that hold people's ids (bot/service/posts.py): left out of a copy, which
+shows other people as the channel did, by name."""
 
 
 @dataclass(frozen=True)
@@ -98,6 +101,13 @@ def _event(event: StoredEvent, user_id: int, names: dict[int, str]) -> dict[str,
         "by_you": event.user_id == user_id,
         "payload": payload,
     }
+
+
+def _shown_params(params: Any) -> Any:
+    """A waiting post's encoded parameters without anyone's id."""
+    if not isinstance(params, dict) or not isinstance(params.get("map"), dict):
+        return params
+    return {"map": {k: v for k, v in params["map"].items() if k not in ID_PARAMS}}
 
 
 def _names_post(payload: Any, user_id: int, names: Collection[str]) -> bool:
@@ -187,7 +197,7 @@ def export_of(rows: PersonRows, now: float, names: Collection[str] = ()) -> Data
                     "game": post.table_id,
                     "kind": post.kind,
                     "stored_at": post.created_at,
-                    "params": payload.get("params"),
+                    "params": _shown_params(payload.get("params")),
                 }
             )
     defaults = []
