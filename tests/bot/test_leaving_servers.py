@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.clock import ManualClock
 from bot.service.retention import DAY
+from cogs.retention import SWEEP_EVERY
 from standin.server import StandIn
 from tests.bot.conftest import BotFactory
 from tests.finished_games import people, store_finished
@@ -50,7 +51,7 @@ async def test_a_server_left_for_good_is_erased_and_one_rejoined_in_time_is_kept
         await bot.presenter.idle()
         assert await places_holding(database_url, [str(gone.id)]) != {}
 
-        clock.advance(61)
+        clock.advance(SWEEP_EVERY)  # the next sweep, within the hour
 
         async def erased() -> bool:
             return await places_holding(database_url, [str(gone.id)]) == {}
