@@ -6,7 +6,6 @@ now, one added back is unmarked), and every `SWEEP_EVERY` the servers it left
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Collection
 
@@ -46,11 +45,10 @@ class RetentionSweep:
             self._task = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
 
     async def _sweep_forever(self) -> None:
         while True:

@@ -6,14 +6,17 @@ score and rank as they did."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import re
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
+from bot.config import BotSettings
 from bot.engine import Game
 from bot.engine.records import replay
 from bot.service import DmRef, Refused, TableService, TableStatus
@@ -52,17 +55,29 @@ async def clock() -> Clock:
     return Clock()
 
 
+@contextlib.asynccontextmanager
+async def opened_service(
+    url: str, clock: Clock, settings: BotSettings | None = None
+) -> AsyncIterator[TableService]:
+    """The service on the database at `url`, on a hand-moved clock, its work run inline."""
+    database = await Database.open(url)
+    try:
+        yield TableService(
+            database,
+            decide=first_legal,
+            run_blocking=_run_inline,
+            rng=random.Random(3),
+            clock=clock,
+            settings=settings,
+        )
+    finally:
+        await database.close()
+
+
 @pytest.fixture
-async def service(database_url: str, clock: Clock):  # type: ignore[no-untyped-def]
-    database = await Database.open(database_url)
-    yield TableService(
-        database,
-        decide=first_legal,
-        run_blocking=_run_inline,
-        rng=random.Random(3),
-        clock=clock,
-    )
-    await database.close()
+async def service(database_url: str, clock: Clock) -> AsyncIterator[TableService]:
+    async with opened_service(database_url, clock) as opened:
+        yield opened
 
 
 async def finish(service: TableService, guild: int, channel: int, people: dict[int, str]) -> int:

@@ -4,21 +4,19 @@ clock, on each backend."""
 
 from __future__ import annotations
 
-import random
+from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.config import BotSettings
 from bot.service import TableService
 from bot.service.retention import DAY
-from bot.storage import Database
 from bot.storage.backends import open_backend
 from bot.storage.catalog import read_tables
 from bot.storage.connection import quoted
 from tests.clocks import Clock
 from tests.privacy_scan import every_row, places_holding
-from tests.test_privacy import AWAY, HOME, Scene, _run_inline, scene
-from tests.test_service import first_legal
+from tests.test_privacy import AWAY, HOME, Scene, opened_service, scene
 
 
 @pytest.fixture
@@ -27,18 +25,10 @@ async def clock() -> Clock:
 
 
 @pytest.fixture
-async def service(database_url: str, clock: Clock):  # type: ignore[no-untyped-def]
-    database = await Database.open(database_url)
+async def service(database_url: str, clock: Clock) -> AsyncIterator[TableService]:
     settings = BotSettings.model_construct(retain_after_leave=7)
-    yield TableService(
-        database,
-        decide=first_legal,
-        run_blocking=_run_inline,
-        rng=random.Random(5),
-        clock=clock,
-        settings=settings,
-    )
-    await database.close()
+    async with opened_service(database_url, clock, settings) as opened:
+        yield opened
 
 
 async def rows_of_tables(url: str, table_ids: set[int]) -> dict[str, int]:

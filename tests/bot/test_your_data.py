@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from bot.engine import Game
@@ -19,7 +17,7 @@ from standin.driver import Person
 from standin.server import StandIn
 from standin.world import Channel, Message, Perm
 from tests.bot.conftest import BotFactory
-from tests.bot.test_history import text_of
+from tests.bot.test_history import replayed, text_of
 from tests.privacy_scan import every_row, places_holding
 from tools.simulated_people import (
     add_computer,
@@ -164,15 +162,7 @@ async def test_forget_me_erases_you_everywhere_and_the_others_games_stand(
         attached = recorded.reply.attachments[0]
         record = json.loads(attached.data)
         assert record["players"][0] == "Former player 1"
-        path = tmp_path / attached.filename
-        path.write_bytes(attached.data)
-        ran = subprocess.run(
-            [sys.executable, "-m", "bot.engine.replay", str(path)],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        scored = json.loads(ran.stdout)
+        scored = replayed(attached, tmp_path)
         assert (scored["totals"], scored["hands"]) == (
             scored_before["totals"],
             scored_before["hands"],
