@@ -21,7 +21,7 @@ from bot.engine import Game
 from bot.engine.records import replay
 from bot.service import DmRef, Refused, TableService, TableStatus
 from bot.service.privacy import MY_DATA_EVERY
-from bot.storage import Database
+from bot.storage import COMPUTER_IDS, Database
 from tests.clocks import Clock
 from tests.privacy_scan import Place, every_row, places_holding
 from tests.test_service import choose, first_legal, run_automatic
@@ -306,6 +306,9 @@ async def test_forget_me_leaves_nothing_and_every_other_game_stands(
         await one_move(service, found.playing, (BOB, CAT))
     assert (await service.table_view(found.playing)).status is TableStatus.FINISHED
     assert await places_holding(database_url, [str(ANN), ANN_NAME]) == {}
+    # Her seat's result is stored as the computer that finished it, and rates nobody.
+    changes = await service.db.rating_changes(found.playing)
+    assert COMPUTER_IDS["normal"] not in changes and set(changes) == {BOB, CAT}
 
     # The same confirmation again changes nothing.
     before = await every_row(database_url)
