@@ -10,6 +10,7 @@ import pytest
 
 from bot.config import BotSettings
 from bot.service import TableService
+from bot.service.privacy import MY_DATA_EVERY
 from bot.service.retention import DAY
 from bot.storage.backends import open_backend
 from bot.storage.catalog import read_tables
@@ -76,6 +77,21 @@ async def test_a_server_left_long_enough_goes_and_one_rejoined_in_time_stays(
     assert str(HOME) in str(await places_holding(database_url, [str(HOME)]))
     clock.now += 100 * DAY
     assert await service.sweep_left_servers() == []
+
+
+async def test_leases_that_ran_out_go_with_the_sweep(
+    service: TableService, database_url: str, clock: Clock
+) -> None:
+    """An erasure nobody confirmed, a copy asked for: their notes, keyed by the person's id,
+    go once they run out."""
+    person = 412_345_678_901_234_999
+    offer = await service.offer_erasure(person)
+    await service.my_data(person)
+    await service.sweep_left_servers()
+    assert ("leases", "key") in await places_holding(database_url, [str(person)])
+    clock.now = max(offer.until, clock.now + MY_DATA_EVERY) + 1
+    await service.sweep_left_servers()
+    assert await places_holding(database_url, [str(person)]) == {}
 
 
 async def test_servers_left_while_the_bot_was_stopped_are_found_at_start(

@@ -47,8 +47,11 @@ class Retention:
         return gone
 
     async def sweep(self) -> list[int]:
-        """Erase every server the bot left `RETAIN_AFTER_LEAVE` days ago or more: the erased."""
-        moment = self.session.clock() - self.session.settings.retain_after_leave * DAY
+        """Erase every server the bot left `RETAIN_AFTER_LEAVE` days ago or more (the erased
+        are returned), and the leases that ran out (a person's id is the key of some)."""
+        now = self.session.clock()
+        await self.session.db.drop_expired_leases(now)
+        moment = now - self.session.settings.retain_after_leave * DAY
         erased = []
         for guild_id in await self.session.db.servers_left(before=moment):
             if await self.session.db.erase_server(guild_id, moment) is not None:
