@@ -11,7 +11,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 # The arena needs OpenSpiel only for its reference opponent: ARGS naming ismcts.
 ARENA_STAMPS := $(RUN_STAMP) $(if $(findstring ismcts,$(ARGS)),$(BENCH_STAMP))
 
-.PHONY: run test lint typecheck pytest bench bench-bot bench-service bench-community bench-stats bench-chart bench-copy copy backup soak demo arena install clean
+.PHONY: run test lint typecheck pytest bench bench-bot bench-service bench-community bench-stats bench-chart bench-copy bench-ratings copy backup soak demo arena install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -67,6 +67,9 @@ bench-chart: $(DEV_STAMP)
 
 bench-copy: $(DEV_STAMP)
 	$(BIN)/python -m tools.bench_copy $(ARGS)
+
+bench-ratings: $(RUN_STAMP)
+	$(BIN)/python -m tools.bench_ratings $(ARGS)
 
 # `make copy FROM=sqlite:///data/ohhell.sqlite3 TO=postgresql://…` (ARGS=--replace to replace
 # what TO holds). Not echoed: the URLs may hold a password.

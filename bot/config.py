@@ -87,9 +87,6 @@ class BotSettings(BaseSettings):
         description="Seconds a channel post may stay unmade (its process stopped, or Discord did "
         "not answer) before any bot process makes it.",
     )
-    leaderboard_min_games: int = Field(
-        default=3, ge=1, description="Games a player plays before /leaderboard ranks them."
-    )
     retain_after_leave: float = Field(
         default=30,
         ge=0,

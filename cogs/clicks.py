@@ -1,5 +1,6 @@
-"""Clicks: every button and select of the game, from the persistent items, turned into service
-calls; their answers, and the outcomes handed to the presenter."""
+"""Clicks: every button and select of a table, from its family of persistent items
+(cogs/items/table.py), answered here: one method a control, turned into service calls; what a
+change stored is handed to the presenter."""
 
 from __future__ import annotations
 
@@ -11,24 +12,17 @@ from typing import Any
 
 import discord
 
-from bot.engine import SUITS, Bid, ChooseTrump, Play
-from bot.engine.cards import HIDDEN
-from bot.service import (
-    Outcome,
-    Refused,
-    TableStatus,
-    TableView,
-)
+from bot.engine import SUITS
+from bot.service import Outcome, Refused, TableStatus, TableView
 from cogs import render
 from cogs.errors import AfterCommit, answer_error, metrics_of, reply
-from cogs.items import CardChoice, Click, NotOffered, card_choice, parse, whole_number
+from cogs.items import CardChoice, Control, Controller, Move, whole_number
 from cogs.presenter import IN_FLIGHT_WAIT, Presenter
 
-DM_KINDS = frozenset({"bid", "bidsel", "play", "playsel", "trump", "auto", "back"})
-"""The controls a hand DM carries."""
+Interaction = discord.Interaction[Any]
 
 
-class TableController:
+class TableController(Controller):
     """Turns clicks into service calls and their answers; what a change stored is handed to
     the presenter, which shows it."""
 
@@ -36,150 +30,19 @@ class TableController:
         self.presenter = presenter
         self.service = presenter.service
 
-    async def on_click(
-        self,
-        interaction: discord.Interaction[Any],
-        custom_id: str,
-        values: tuple[str, ...] = (),
-        offered: tuple[str, ...] | None = None,
-    ) -> None:
-        """Every button and select of the game, from the persistent items (cogs/items.py)."""
+    async def on_click(self, interaction: Interaction, control: Control[Any]) -> None:
+        """Every control's click: refused in a DM unless its family is a hand message's,
+        counted, timed, and every failure answered by the one error handler."""
         started = time.perf_counter()
         metrics = metrics_of(interaction)
         try:
-            try:
-                click = parse(custom_id, values, offered)
-            except NotOffered:
-                raise Refused("not_offered") from None
-            if click is None:
-                raise Refused("not_for_you")
-            metrics.clicks(click.kind).inc()
-            await self._handle(interaction, click)
+            if interaction.guild_id is None and not control.in_dm:
+                raise Refused("not_for_you")  # no other control is ever sent in a DM
+            metrics.clicks(control.kind).inc()
+            await control.handle(self, interaction)
         except Exception as error:  # the one error handler answers every failure
             await answer_error(interaction, error)
         metrics.answer_seconds.observe(time.perf_counter() - started)
-
-    async def _handle(self, interaction: discord.Interaction[Any], click: Click) -> None:
-        user = interaction.user
-        t = click.table_id
-        service = self.service
-        kind = click.kind
-        dm = _dm_channel(interaction)
-        if dm is not None and kind not in DM_KINDS:
-            raise Refused("not_for_you")  # no other control is ever sent in a DM
-        if kind == "join":
-            outcome = await service.join(t, user.id, user.display_name)
-            with self.committed(outcome, publish=False, move_on=False):
-                await self._update_table_in_place(interaction, outcome)
-        elif kind == "leave":
-            outcome = await service.leave(t, user.id)
-            with self.committed(outcome, publish=False, move_on=False):
-                await self._update_table_in_place(interaction, outcome)
-        elif kind == "addcpu":
-            await self._require_seated_lobby(t, user.id)
-            await interaction.response.send_message(
-                **render.computer_level_picker(t).send_kwargs(), ephemeral=True
-            )
-        elif kind == "cpulevel":
-            level = click.values[0] if click.values else "normal"
-            outcome = await service.add_computer(t, user.id, level)
-            with self.committed(outcome, publish=False, move_on=False):
-                await interaction.response.edit_message(
-                    content=render.answer(outcome.reply), view=None
-                )
-                self.presenter.schedule_table_edit(t)
-        elif kind in ("rules", "rulepg"):
-            await self._require_host(t, interaction)
-            page = (whole_number(click.arg) or 0) if kind == "rulepg" else 0
-            rendered = render.rules_editor(t, await service.rules(t), page)
-            if kind == "rules":
-                await interaction.response.send_message(**rendered.send_kwargs(), ephemeral=True)
-            else:
-                await interaction.response.edit_message(**rendered.kwargs())
-        elif kind == "rule":
-            field = click.arg or ""
-            raw = click.values[0] if click.values else "-"
-            outcome = await service.set_rule(
-                t, user.id, field, _rule_value(field, raw), can_manage=can_manage(interaction)
-            )
-            with self.committed(outcome, publish=False, move_on=False):
-                page = next((i for i, fs in enumerate(render.RULE_PAGES) if field in fs), 0)
-                rendered = render.rules_editor(t, await service.rules(t), page)
-                await interaction.response.edit_message(**rendered.kwargs())
-                self.presenter.schedule_table_edit(t)
-        elif kind == "start":
-            outcome = await service.start_game(t, user.id, can_manage=can_manage(interaction))
-            with self.committed(outcome):
-                await self._update_table_in_place(interaction, outcome)
-        elif kind == "leaveok":
-            outcome = await service.leave(t, user.id)
-            with self.committed(outcome):
-                await interaction.response.edit_message(
-                    content=render.answer(outcome.reply), view=None
-                )
-        elif kind == "cancel":
-            await self._require_host(t, interaction)
-            await interaction.response.send_message(
-                **render.cancel_confirm(t).send_kwargs(), ephemeral=True
-            )
-        elif kind == "cancelok":
-            outcome = await service.cancel(t, user.id, can_manage=can_manage(interaction))
-            with self.committed(outcome, move_on=False):
-                await interaction.response.edit_message(
-                    content=render.answer(outcome.reply), view=None
-                )
-        elif kind == "hand":
-            await self.send_hand(interaction, t)
-        elif kind == "scores":
-            table = await service.table_view(t)
-            await reply(interaction, render.scores_text(table))
-        elif kind == "auto":
-            outcome = await service.set_auto_play(t, user.id, click.arg == "1", dm_channel=dm)
-            with self.committed(outcome, publish=False):
-                state = await service.hand_state(t, user.id)
-                table = outcome.table
-                await interaction.response.edit_message(
-                    **render.hand_message(state, table, render.where_of(table)).kwargs()
-                )
-        elif kind in ("bid", "bidsel", "play", "playsel", "trump"):
-            await self._act(interaction, click, dm)
-        elif kind == "back":
-            outcome = await service.come_back(t, user.id, dm_channel=dm)
-            with self.committed(outcome):
-                table = outcome.table
-                message = interaction.message
-                private = message is not None and (
-                    interaction.guild_id is None or message.flags.ephemeral
-                )
-                if message is not None and private and message.id != table.message_id:
-                    # Pressed in their hand message (their DM, or an ephemeral hand): it
-                    # becomes their hand again, in place.
-                    state = outcome.hands.get(user.id) or await service.hand_state(t, user.id)
-                    rendered = render.hand_message(state, table, render.where_of(table))
-                    await interaction.response.edit_message(**rendered.kwargs())
-                    if not message.flags.ephemeral:
-                        shows = self.presenter.hand_shown_as(state, table)
-                        self.presenter.hand_answered(t, user.id, message.id, shows)
-                elif message is not None and message.id != table.message_id:
-                    # A channel message that is not the table's (an old or duplicate table
-                    # message): everyone reads it, so the hand comes as a private answer.
-                    await self.send_hand(interaction, t)
-                else:
-                    await reply(interaction, render.answer(outcome.reply, render.WELCOME_BACK))
-        elif kind == "hostctl":
-            table = await self._require_host(t, interaction)
-            await interaction.response.send_message(
-                **render.host_panel(table).send_kwargs(), ephemeral=True
-            )
-        elif kind in ("kick", "hostto", "timer", "pause", "resume"):
-            await self._host_action(interaction, click)
-        elif kind == "rematch":
-            outcome = await service.rematch(t, user.id)
-            assert outcome.opened is not None
-            with self.committed(outcome, move_on=False):
-                await reply(interaction, render.REMATCH_OPENED)
-        else:
-            raise Refused("not_for_you")
 
     @contextlib.contextmanager
     def committed(
@@ -205,64 +68,193 @@ class TableController:
             if move_on:
                 self.presenter.move_on(outcome.table.table_id)
 
-    async def _host_action(self, interaction: discord.Interaction[Any], click: Click) -> None:
-        """A host control from the host panel; the panel is redrawn with the new state."""
-        t, kind, user = click.table_id, click.kind, interaction.user
-        manage = can_manage(interaction)
-        number = whole_number(click.values[0] if click.values else None)
-        if kind in ("kick", "hostto", "timer") and number is None:
-            raise Refused("not_for_you")
-        value = number or 0
-        if kind == "kick":
-            outcome = await self.service.kick(t, user.id, value, can_manage=manage)
-        elif kind == "hostto":
-            outcome = await self.service.hand_over(t, user.id, value, can_manage=manage)
-        elif kind == "timer":
-            outcome = await self.service.set_turn_timer(t, user.id, value, can_manage=manage)
-        else:
-            outcome = await self.service.set_paused(t, user.id, kind == "pause", can_manage=manage)
-        with self.committed(outcome):
-            if kind == "kick":
-                self.presenter.refresh_hand(t, value)  # their hand message says they were removed
-            table = outcome.table
-            if table.host_id == user.id or manage:
-                panel = render.host_panel(table)
-                await interaction.response.edit_message(
-                    content=f"{render.answer(outcome.reply)}\n{panel.content}",
-                    embed=None,
-                    view=panel.view,
-                )
-            else:
-                await interaction.response.edit_message(
-                    content=render.answer(outcome.reply), view=None
-                )
+    # -- the lobby -------------------------------------------------------------------------
 
-    async def _act(
-        self, interaction: discord.Interaction[Any], click: Click, dm: int | None
+    async def join(self, interaction: Interaction, table_id: int) -> None:
+        user = interaction.user
+        outcome = await self.service.join(table_id, user.id, user.display_name)
+        with self.committed(outcome, publish=False, move_on=False):
+            await self._update_table_in_place(interaction, outcome)
+
+    async def leave(self, interaction: Interaction, table_id: int) -> None:
+        """The lobby's Leave: the table message is the answer."""
+        outcome = await self.service.leave(table_id, interaction.user.id)
+        with self.committed(outcome, publish=False, move_on=False):
+            await self._update_table_in_place(interaction, outcome)
+
+    async def confirm_leave(self, interaction: Interaction, table_id: int) -> None:
+        """Yes on /ohhell leave's question."""
+        outcome = await self.service.leave(table_id, interaction.user.id)
+        with self.committed(outcome):
+            await self._settle(interaction, outcome)
+
+    async def offer_computer(self, interaction: Interaction, table_id: int) -> None:
+        await self._require_seated_lobby(table_id, interaction.user.id)
+        picker = render.computer_level_picker(table_id)
+        await interaction.response.send_message(**picker.send_kwargs(), ephemeral=True)
+
+    async def add_computer(self, interaction: Interaction, table_id: int, level: str) -> None:
+        outcome = await self.service.add_computer(table_id, interaction.user.id, level)
+        with self.committed(outcome, publish=False, move_on=False):
+            await self._settle(interaction, outcome)
+            self.presenter.schedule_table_edit(table_id)
+
+    async def open_rules(self, interaction: Interaction, table_id: int) -> None:
+        await self._require_host(table_id, interaction)
+        rendered = render.rules_editor(table_id, await self.service.rules(table_id), 0)
+        await interaction.response.send_message(**rendered.send_kwargs(), ephemeral=True)
+
+    async def rules_page(self, interaction: Interaction, table_id: int, page: int) -> None:
+        await self._require_host(table_id, interaction)
+        rendered = render.rules_editor(table_id, await self.service.rules(table_id), page)
+        await interaction.response.edit_message(**rendered.kwargs())
+
+    async def set_rule(
+        self, interaction: Interaction, table_id: int, field: str, value: str
     ) -> None:
-        if click.hand is None:
-            raise Refused("not_for_you")
-        t, user = click.table_id, interaction.user
-        chosen = self._action(click)
-        if isinstance(chosen, CardChoice):
+        outcome = await self.service.set_rule(
+            table_id,
+            interaction.user.id,
+            field,
+            _rule_value(field, value),
+            can_manage=can_manage(interaction),
+        )
+        with self.committed(outcome, publish=False, move_on=False):
+            page = next((i for i, fields in enumerate(render.RULE_PAGES) if field in fields), 0)
+            rendered = render.rules_editor(table_id, await self.service.rules(table_id), page)
+            await interaction.response.edit_message(**rendered.kwargs())
+            self.presenter.schedule_table_edit(table_id)
+
+    async def start(self, interaction: Interaction, table_id: int) -> None:
+        manage = can_manage(interaction)
+        outcome = await self.service.start_game(table_id, interaction.user.id, can_manage=manage)
+        with self.committed(outcome):
+            await self._update_table_in_place(interaction, outcome)
+
+    # -- the table message and the host ------------------------------------------------------
+
+    async def show_scores(self, interaction: Interaction, table_id: int) -> None:
+        await reply(interaction, render.scores_text(await self.service.table_view(table_id)))
+
+    async def rematch(self, interaction: Interaction, table_id: int) -> None:
+        outcome = await self.service.rematch(table_id, interaction.user.id)
+        assert outcome.opened is not None
+        with self.committed(outcome, move_on=False):
+            await reply(interaction, render.REMATCH_OPENED)
+
+    async def open_host_panel(self, interaction: Interaction, table_id: int) -> None:
+        table = await self._require_host(table_id, interaction)
+        panel = render.host_panel(table)
+        await interaction.response.send_message(**panel.send_kwargs(), ephemeral=True)
+
+    async def ask_cancel(self, interaction: Interaction, table_id: int) -> None:
+        await self._require_host(table_id, interaction)
+        question = render.cancel_confirm(table_id)
+        await interaction.response.send_message(**question.send_kwargs(), ephemeral=True)
+
+    async def cancel(self, interaction: Interaction, table_id: int) -> None:
+        manage = can_manage(interaction)
+        outcome = await self.service.cancel(table_id, interaction.user.id, can_manage=manage)
+        with self.committed(outcome, move_on=False):
+            await self._settle(interaction, outcome)
+
+    async def kick(self, interaction: Interaction, table_id: int, user_id: int) -> None:
+        manage = can_manage(interaction)
+        outcome = await self.service.kick(table_id, interaction.user.id, user_id, can_manage=manage)
+        await self._host_changed(interaction, outcome, removed=user_id)
+
+    async def hand_over(self, interaction: Interaction, table_id: int, user_id: int) -> None:
+        host, manage = interaction.user.id, can_manage(interaction)
+        outcome = await self.service.hand_over(table_id, host, user_id, can_manage=manage)
+        await self._host_changed(interaction, outcome)
+
+    async def set_turn_timer(self, interaction: Interaction, table_id: int, seconds: int) -> None:
+        host, manage = interaction.user.id, can_manage(interaction)
+        outcome = await self.service.set_turn_timer(table_id, host, seconds, can_manage=manage)
+        await self._host_changed(interaction, outcome)
+
+    async def pause(self, interaction: Interaction, table_id: int) -> None:
+        await self._set_paused(interaction, table_id, True)
+
+    async def resume(self, interaction: Interaction, table_id: int) -> None:
+        await self._set_paused(interaction, table_id, False)
+
+    async def _set_paused(self, interaction: Interaction, table_id: int, paused: bool) -> None:
+        host, manage = interaction.user.id, can_manage(interaction)
+        outcome = await self.service.set_paused(table_id, host, paused, can_manage=manage)
+        await self._host_changed(interaction, outcome)
+
+    # -- the hand message ------------------------------------------------------------------
+
+    async def act(self, interaction: Interaction, table_id: int, hand: int, move: Move) -> None:
+        dm = _dm_channel(interaction)
+        user_id = interaction.user.id
+        if isinstance(move, CardChoice):
             # A card by its id; a joker led in no trumps also names its suit (the engine
             # refuses a suit named for any other card or moment).
-            named = None if chosen.suit is None else SUITS[chosen.suit]
+            named = None if move.suit is None else SUITS[move.suit]
             outcome = await self.service.act(
-                t, user.id, click.hand, chosen.card_id, named=named, dm_channel=dm
+                table_id, user_id, hand, move.card_id, named=named, dm_channel=dm
             )
         else:
-            outcome = await self.service.act(t, user.id, click.hand, chosen, dm_channel=dm)
+            outcome = await self.service.act(table_id, user_id, hand, move, dm_channel=dm)
         with self.committed(outcome, move_on=outcome.automatic):
-            await self._answer_act(interaction, click, outcome)
+            await self._answer_act(interaction, hand, outcome)
 
-    async def _answer_act(
-        self, interaction: discord.Interaction[Any], click: Click, outcome: Outcome
-    ) -> None:
-        """Answer a game click with the clicker's hand as it is now."""
-        t, user = click.table_id, interaction.user
-        state = outcome.hands.get(user.id) or await self.service.hand_state(t, user.id)
-        landed = self.presenter.refreshes.in_flight(("hand", t, user.id))
+    async def set_auto_play(self, interaction: Interaction, table_id: int, on: bool) -> None:
+        user_id = interaction.user.id
+        dm = _dm_channel(interaction)
+        outcome = await self.service.set_auto_play(table_id, user_id, on, dm_channel=dm)
+        with self.committed(outcome, publish=False):
+            state = await self.service.hand_state(table_id, user_id)
+            table = outcome.table
+            await interaction.response.edit_message(
+                **render.hand_message(state, table, render.where_of(table)).kwargs()
+            )
+
+    async def come_back(self, interaction: Interaction, table_id: int) -> None:
+        user_id = interaction.user.id
+        outcome = await self.service.come_back(
+            table_id, user_id, dm_channel=_dm_channel(interaction)
+        )
+        with self.committed(outcome):
+            table = outcome.table
+            message = interaction.message
+            private = message is not None and (
+                interaction.guild_id is None or message.flags.ephemeral
+            )
+            if message is not None and private and message.id != table.message_id:
+                # Pressed in their hand message (their DM, or an ephemeral hand): it becomes
+                # their hand again, in place.
+                state = outcome.hands.get(user_id) or await self.service.hand_state(
+                    table_id, user_id
+                )
+                rendered = render.hand_message(state, table, render.where_of(table))
+                await interaction.response.edit_message(**rendered.kwargs())
+                if not message.flags.ephemeral:
+                    shows = self.presenter.hand_shown_as(state, table)
+                    self.presenter.hand_answered(table_id, user_id, message.id, shows)
+            elif message is not None and message.id != table.message_id:
+                # A channel message that is not the table's (an old or duplicate table
+                # message): everyone reads it, so the hand comes as a private answer.
+                await self.send_hand(interaction, table_id)
+            else:
+                await reply(interaction, render.answer(outcome.reply, render.WELCOME_BACK))
+
+    async def send_hand(self, interaction: Interaction, table_id: int) -> None:
+        """The person's hand, as a private answer."""
+        state = await self.service.hand_state(table_id, interaction.user.id)
+        table = await self.service.table_view(table_id)
+        rendered = render.hand_message(state, table, render.where_of(table))
+        await interaction.response.send_message(**rendered.send_kwargs(), ephemeral=True)
+        self.presenter.private_hand(table, interaction.user.id, interaction)
+
+    async def _answer_act(self, interaction: Interaction, hand: int, outcome: Outcome) -> None:
+        """Answer a move with the mover's hand as it is now."""
+        table, user_id = outcome.table, interaction.user.id
+        t = table.table_id
+        state = outcome.hands.get(user_id) or await self.service.hand_state(t, user_id)
+        landed = self.presenter.refreshes.in_flight(("hand", t, user_id))
         if landed is not None and not self.service.shared_database:
             # A refresh of this hand rendered before the click is on its way: let it land
             # first, so it cannot overwrite this answer (the refresh then runs again). With
@@ -271,62 +263,30 @@ class TableController:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(landed.wait(), IN_FLIGHT_WAIT)
         ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
-        table = outcome.table
-        async with self.presenter.writing(t, table.version, user.id) as moved:
+        async with self.presenter.writing(t, table.version, user_id) as moved:
             if moved is not None:  # another process moved the table on: answer with that
                 table = moved.table
-                state = (moved.every_hand or {}).get(user.id, state)
+                state = (moved.every_hand or {}).get(user_id, state)
             rendered = render.hand_message(state, table, render.where_of(table))
-            if (outcome.new_hand or state.hand_number != click.hand) and not ephemeral:
+            if (outcome.new_hand or state.hand_number != hand) and not ephemeral:
                 # The clicked DM belongs to the finished hand: close it; the new hand comes as
                 # a new DM (which notifies, unlike an edit).
                 await interaction.response.edit_message(
-                    content=render.hand_over_text(click.hand), embed=None, view=None
+                    content=render.hand_over_text(hand), embed=None, view=None
                 )
                 if interaction.message is not None:
                     self.presenter.hand_closed(t, interaction.message.id)
             else:
                 await interaction.response.edit_message(**rendered.kwargs())
                 if ephemeral:
-                    self.presenter.private_hand(table, user.id, interaction)
+                    self.presenter.private_hand(table, user_id, interaction)
                 elif interaction.message is not None:
                     shows = self.presenter.hand_shown_as(state, table)
-                    self.presenter.hand_answered(t, user.id, interaction.message.id, shows)
+                    self.presenter.hand_answered(t, user_id, interaction.message.id, shows)
 
-    @staticmethod
-    def _action(click: Click) -> Bid | Play | ChooseTrump | CardChoice:
-        """The action a game control stands for; a card as its id in the pack (and, for a joker
-        led in no trumps, the suit it is named as)."""
-        kind = click.kind
-        value = click.values[0] if click.values else click.arg
-        if value is None:
-            raise Refused("not_for_you")
-        number = whole_number(value)
-        if kind in ("bid", "bidsel"):
-            if number is None:
-                raise Refused("not_for_you")
-            return Bid(number)
-        if kind == "trump":
-            if value not in ("C", "D", "H", "S"):
-                raise Refused("not_for_you")
-            return ChooseTrump(value)  # type: ignore[arg-type]
-        if value == "hidden":
-            return Play(HIDDEN)
-        choice = card_choice(value)
-        if choice is None or (choice.suit is not None and kind != "play"):
-            raise Refused("not_for_you")
-        return choice
+    # -- answers ---------------------------------------------------------------------------
 
-    async def send_hand(self, interaction: discord.Interaction[Any], table_id: int) -> None:
-        state = await self.service.hand_state(table_id, interaction.user.id)
-        table = await self.service.table_view(table_id)
-        rendered = render.hand_message(state, table, render.where_of(table))
-        await interaction.response.send_message(**rendered.send_kwargs(), ephemeral=True)
-        self.presenter.private_hand(table, interaction.user.id, interaction)
-
-    async def _update_table_in_place(
-        self, interaction: discord.Interaction[Any], outcome: Outcome
-    ) -> None:
+    async def _update_table_in_place(self, interaction: Interaction, outcome: Outcome) -> None:
         """A lobby button on the table message: the answer is the table message itself."""
         message = interaction.message
         known = outcome.table.message_id
@@ -343,6 +303,32 @@ class TableController:
             await reply(interaction, render.answer(outcome.reply))
             self.presenter.schedule_table_edit(outcome.table.table_id)
 
+    @staticmethod
+    async def _settle(interaction: Interaction, outcome: Outcome) -> None:
+        """A private question or picker that is answered: it becomes the answer, controls
+        gone."""
+        await interaction.response.edit_message(content=render.answer(outcome.reply), view=None)
+
+    async def _host_changed(
+        self, interaction: Interaction, outcome: Outcome, *, removed: int | None = None
+    ) -> None:
+        """A host control's change stored: the host panel shows the answer and the new state
+        (someone no longer host gets the answer alone); a removed person's hand message says
+        they were removed."""
+        with self.committed(outcome):
+            table = outcome.table
+            if removed is not None:
+                self.presenter.refresh_hand(table.table_id, removed)
+            if table.host_id == interaction.user.id or can_manage(interaction):
+                panel = render.host_panel(table)
+                await interaction.response.edit_message(
+                    content=f"{render.answer(outcome.reply)}\n{panel.content}",
+                    embed=None,
+                    view=panel.view,
+                )
+            else:
+                await self._settle(interaction, outcome)
+
     async def _require_seated_lobby(self, table_id: int, user_id: int) -> None:
         table = await self.service.table_view(table_id)
         if table.status is not TableStatus.LOBBY:
@@ -350,9 +336,7 @@ class TableController:
         if all(seat.user_id != user_id for seat in table.seats):
             raise Refused("join_first")
 
-    async def _require_host(
-        self, table_id: int, interaction: discord.Interaction[Any]
-    ) -> TableView:
+    async def _require_host(self, table_id: int, interaction: Interaction) -> TableView:
         table = await self.service.table_view(table_id)
         if not table.status.is_open:
             raise Refused("table_closed", status=table.status.value)
@@ -361,7 +345,18 @@ class TableController:
         return table
 
 
-def _dm_channel(interaction: discord.Interaction[Any]) -> int | None:
+def _rule_value(field: str, raw: str) -> object:
+    if raw == "-":
+        return None
+    if raw in ("true", "false"):
+        return raw == "true"
+    number = whole_number(raw)
+    if field in ("max_cards", "target") and number is not None:
+        return number
+    return raw
+
+
+def _dm_channel(interaction: Interaction) -> int | None:
     """For a click in a DM (whose answer edits a message there): refused at once if the DM is
     someone else's; else the channel, for the service to check against the person's hand DM
     when Discord did not say whose DM it is. None: not a DM, or known to be the person's."""
@@ -377,21 +372,10 @@ def _dm_channel(interaction: discord.Interaction[Any]) -> int | None:
     return interaction.channel_id
 
 
-def can_manage(interaction: discord.Interaction[Any]) -> bool:
+def can_manage(interaction: Interaction) -> bool:
     permissions = getattr(interaction.user, "guild_permissions", None)
     channel_permissions = interaction.permissions
     return bool(
         (channel_permissions and channel_permissions.manage_channels)
         or (permissions and permissions.manage_channels)
     )
-
-
-def _rule_value(field: str, raw: str) -> object:
-    if raw == "-":
-        return None
-    if raw in ("true", "false"):
-        return raw == "true"
-    number = whole_number(raw)
-    if field in ("max_cards", "target") and number is not None:
-        return number
-    return raw

@@ -23,13 +23,11 @@ from cogs.clicks import TableController
 from cogs.commands import TablesCog
 from cogs.community import Community
 from cogs.errors import answer_error, metrics_of, reply
-from cogs.forget_items import EraseButton
-from cogs.forget_items import claimed as erasure_claimed
 from cogs.items import (
+    FAMILIES,
     BoardButton,
+    EraseButton,
     HistoryPageButton,
-    TableButton,
-    TableSelect,
     claimed,
     on_message,
 )
@@ -106,7 +104,7 @@ class OhHellBot(commands.AutoShardedBot):
         self.presenter = Presenter(self, service, settings, clock=clock, run_blocking=run_blocking)
         """Shows every stored change in Discord."""
         self.tables = TableController(self.presenter)
-        """Where the game's clicks go (cogs/items.py)."""
+        """Where the game's clicks go (cogs/items/table.py)."""
         self.sync_when_changed = sync_when_changed
         self.reviews = reviews
         self.community = Community(service, self.presenter.run_blocking)
@@ -119,14 +117,12 @@ class OhHellBot(commands.AutoShardedBot):
         self._resumed = False
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(
-            TableButton, TableSelect, HistoryPageButton, BoardButton, EraseButton
-        )
+        self.add_dynamic_items(*FAMILIES, HistoryPageButton, BoardButton, EraseButton)
         self.boards = TablesCog(self.tables, self.community)
-        """Where leaderboard page clicks go (cogs/items.py `BoardButton`)."""
+        """Where leaderboard page clicks go (cogs/items/pages.py `BoardButton`)."""
         await self.add_cog(self.boards)
         self.privacy = PrivacyCog(self.tables.service, self.presenter, self.boards.ohhell)
-        """Where the confirmation of an erasure goes (cogs/forget_items.py `EraseButton`)."""
+        """Where the confirmation of an erasure goes (cogs/items/erasure.py `EraseButton`)."""
         await self.add_cog(self.privacy)
         if self.reviews is not None:
             await self.add_cog(ReviewCog(self.reviews, self.boards.ohhell))
@@ -175,7 +171,7 @@ class OhHellBot(commands.AutoShardedBot):
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        ours = claimed(custom_id) or erasure_claimed(custom_id)
+        ours = claimed(custom_id)
         if not ours or not on_message(interaction.message, custom_id):
             forged_page = custom_id.startswith("lb:")
             self.metrics.refusals("no_such_page" if forged_page else "not_for_you").inc()

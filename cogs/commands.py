@@ -1,5 +1,5 @@
 """The slash commands: /ohhell start, settings, hand, scores, rules, leave, cancel, history,
-record, stats, and /leaderboard; the servers the bot leaves and joins."""
+record, stats, ratings, and /leaderboard; the servers the bot leaves and joins."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from bot.service import (
     Refused,
     TableView,
 )
+from bot.service.summaries import RATING_GUIDE
 from cogs import render, rule_options
 from cogs.clicks import TableController, can_manage
 from cogs.community import Community
@@ -217,6 +218,12 @@ class TablesCog(commands.Cog, name="Tables"):
         self, interaction: discord.Interaction[Any], player: discord.User | None = None
     ) -> None:
         await self.community.stats(interaction, player)
+
+    @ohhell.command(name="ratings", description="How ratings work: the number, the ?, a difference")
+    async def ratings(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(
+            embed=render.ratings_help(RATING_GUIDE), ephemeral=True
+        )
 
     @app_commands.command(name="leaderboard", description="This server's Oh Hell leaderboard")
     @app_commands.guild_only()

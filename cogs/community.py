@@ -70,7 +70,11 @@ class Community:
         chart: bytes | None = None
         if stats.rating_history:
             try:
-                chart = await self.run_blocking(rating_chart_png, list(stats.rating_history))
+                chart = await self.run_blocking(
+                    rating_chart_png,
+                    list(stats.rating_history),
+                    list(stats.rating_history_provisional),
+                )
             except Exception:
                 log.exception("the rating chart of user %s could not be drawn", who.id)
         embed = stats_embed(stats, who.display_name, chart=chart is not None)

@@ -1,6 +1,6 @@
 """``/ohhell my-data`` (a private reply with a JSON file of everything stored about the person)
 and ``/ohhell forget-me`` (a private confirmation, then the erasure); the confirmation's click
-comes here from its persistent item (cogs/forget_items.py)."""
+comes here from its persistent item (cogs/items/erasure.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.service import Refused, TableService
 from bot.service.privacy import Forgotten
 from cogs.errors import AfterCommit, answer_error
-from cogs.forget_items import parse_erase
+from cogs.items import parse_erase
 from cogs.presenter import Presenter
 from cogs.render.privacy import (
     MY_DATA_FILE,

@@ -103,13 +103,48 @@ async def test_stats_sum_a_players_games(service: TableService) -> None:
     assert stats.rating_history == tuple((p.game, p.rating) for p in history)
     assert [game for game, _ in stats.rating_history] == [number for number, _ in games]
     assert stats.rating == history[-1].rating and stats.rating_change == history[-1].change
-    board = await db.leaderboard(GUILD, min_games=3)  # the service's default minimum
-    assert stats.rating_rank == next(r.rank for r in board.rows if r.user_id == ann)
-    assert stats.rating_ranked == board.ranked == 4  # Ann, Bob, Cat and `hard`
-    assert dict(stats.preset_ratings).keys() == {"classic", "oh-hell"}
+    assert stats.rating_change_game == games[-1][0] and stats.unrated_game is None
+    # Six games: still provisional, so not ranked (the board ranks settled ratings only).
+    assert stats.rating_provisional and stats.rating_history_provisional == (True,) * 6
+    mine = await db.player_rating(GUILD, ann)
+    assert mine is not None and stats.rating_uncertainty == mine.uncertainty > 100
+    board = await db.leaderboard(GUILD)
+    assert stats.rating_rank is None and stats.rating_ranked == board.ranked == 0
+    assert [preset for preset, _, _ in stats.preset_ratings] == ["classic", "oh-hell"]
     nobody = await service.player_stats(GUILD, 4242)
     assert nobody.games == 0 and nobody.best_game is None and nobody.detail.bid_error is None
     assert nobody.rating is None and nobody.rating_history == () and nobody.computers == ()
+
+
+async def test_stats_name_the_game_of_the_last_change_and_why_a_last_game_did_not_count(
+    service: TableService,
+) -> None:
+    db = service.db
+    ann = 1000
+    rated, _ = await store_finished(db, GUILD, 10, people("Ann", "Bob", "Cat"), seed=1)
+    seats = people("Ann", "Bob", "Cat")
+    seats[0] = Seat(user_id=ann, name="Ann", left=True, level="normal", away="kicked")
+    removed, _ = await store_finished(db, GUILD, 10, seats, seed=2)
+    stats = await service.player_stats(GUILD, ann)
+    assert (stats.rating_change_game, stats.unrated_game) == (rated, removed)
+    assert stats.unrated_reason == "removed"
+    assert stats.rating_change == (await db.rating_history(GUILD, ann))[-1].change
+    # Bob's last game rated him; a game where everyone else was removed did not.
+    bob = await service.player_stats(GUILD, 1001)
+    assert (bob.rating_change_game, bob.unrated_game) == (removed, None)
+    alone = people("Ann", "Bob", "Dan")
+    for seat in (alone[0], alone[2]):
+        seat.left, seat.level, seat.away = True, "normal", "kicked"
+    await store_finished(db, GUILD, 10, alone, seed=3)
+    bob = await service.player_stats(GUILD, 1001)
+    assert bob.unrated_reason == "too_few_rated" and bob.rating_change_game == removed
+    # Everyone who was rated left: nobody's rating moved.
+    gone = people("Ann", "Bob", "Cat")[1:] + people("Eve", first_id=1005)
+    for seat in gone:
+        seat.left, seat.level, seat.away = True, "normal", "left"
+    await store_finished(db, GUILD, 10, gone, seed=4)
+    cat = await service.player_stats(GUILD, 1002)
+    assert cat.unrated_reason == "nobody_stayed" and cat.rating_change_game == removed
 
 
 def replay_hands(game: Game) -> list[dict[str, Any]]:

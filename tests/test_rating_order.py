@@ -12,11 +12,10 @@ import pytest
 
 from bot.service import TableService
 from bot.storage import COMPUTER_IDS, MIGRATIONS, Database, PlayerResult, TableStatus
-from bot.storage.backends import open_backend
 from bot.storage.connection import Connection
 from bot.storage.ratings import HISTORY_COLUMNS, NEW, RATING_COLUMNS
 from bot.storage.replay import add_rating_order, recompute_ratings
-from tests.test_ratings import direct_openskill, result, schema_2_database
+from tests.test_ratings import database_before, direct_openskill, read_unopened, result
 
 GUILD = 1
 HARD = COMPUTER_IDS["hard"]
@@ -87,15 +86,19 @@ async def assert_one_order(database: Database, guild_id: int) -> None:
     assert {key: rating for key, (rating, _) in last.items()} == now
 
     board = await database.leaderboard(guild_id, page_size=len(last))
-    shown = {row.user_id: row.rating for row in board.rows}
+    ranked = {row.user_id: row.rating for row in board.rows}
     service = TableService(database, decide=lambda *args: None)  # type: ignore[arg-type,return-value]
     for (user, preset), (rating, table_id) in last.items():
         if preset:
             continue
         standings = await database.rating_changes(table_id)
-        assert standings[user][0] == rating == shown[user], user
+        mine = await database.player_rating(guild_id, user)
+        assert mine is not None and standings[user][0] == rating, user
+        assert mine.rating == rating and ranked.get(user, rating) == rating, user
+        assert (user in ranked) == (not mine.provisional) == (not standings[user][2]), user
         stats = await service.player_stats(guild_id, user)
         assert stats.rating == rating and stats.rating_change == standings[user][1], user
+        assert stats.rating_change_game == table_id, user
         assert stats.rating_history[-1] == (table_id, rating), user
 
 
@@ -192,34 +195,18 @@ async def database_before_the_rating_order(url: str) -> None:
         (300.0, "oh-hell", [(2, 1, 0), (1, 2, 0), (3, 3, 1)]),
         (400.0, "classic", [(1, 1, 0), (3, 2, 0), (2, 3, 0)]),
     ]
-    await schema_2_database(url, games)
-    before = MIGRATIONS.index(add_rating_order)
-    backend = await open_backend(url)
-    try:
-        async with backend.transaction() as raw:
-            for step in MIGRATIONS[2:before]:
-                if isinstance(step, str):
-                    await raw.run_script(step)
-                else:
-                    await step(raw)
-            await raw.set_schema_version(before)
-            for name in ("results", "rating_history"):
-                await raw.execute(f"UPDATE {name} SET finished_at = 50 WHERE table_id = 2")
-    finally:
-        await backend.close()
+    async with database_before(url, games, add_rating_order) as raw:
+        for name in ("results", "rating_history"):
+            await raw.execute(f"UPDATE {name} SET finished_at = 50 WHERE table_id = 2")
 
 
 async def test_the_migration_numbers_an_older_database_in_finish_order_and_rates_it_again(
     database_url: str,
 ) -> None:
     await database_before_the_rating_order(database_url)
-    backend = await open_backend(database_url)
-    try:
-        rated_before = await backend.fetchall(
-            "SELECT preset, user_id, mu FROM ratings ORDER BY preset, user_id"
-        )
-    finally:
-        await backend.close()
+    rated_before = await read_unopened(
+        database_url, "SELECT preset, user_id, mu FROM ratings ORDER BY preset, user_id"
+    )
     database = await Database.open(database_url)
     try:
         assert await database.schema_version() == len(MIGRATIONS)

@@ -4,14 +4,27 @@ transaction with the results, and the migration that rates a schema-2 database's
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
 
 from bot.storage import COMPUTER_IDS, MIGRATIONS, Database, PlayerResult, TableStatus
 from bot.storage.backends import open_backend
-from bot.storage.ratings import NEW, OVERALL, rate_places, rating_ranks, shown_rating
+from bot.storage.connection import Connection
+from bot.storage.ratings import (
+    NEW,
+    OVERALL,
+    TAU,
+    RatedSeat,
+    rate_places,
+    rated_seats,
+    shown_rating,
+)
+from bot.storage.schema import Migration
 
 GUILD = 1
 
@@ -52,7 +65,10 @@ async def test_a_win_raises_and_a_loss_lowers(db: Database) -> None:
     assert winner[0] > NEW.mu > loser[0]
     assert winner[2] > 1000 > loser[2]
     changes = await db.rating_changes(table)
-    assert changes == {1: (winner[2], winner[2] - 1000), 2: (loser[2], loser[2] - 1000)}
+    assert changes == {
+        1: (winner[2], winner[2] - 1000, True),  # one game: still provisional
+        2: (loser[2], loser[2] - 1000, True),
+    }
     assert changes[1][1] > 0 > changes[2][1]
     # The preset's rating moved the same way (first game there too).
     assert await skill(db, 1, "classic") == winner
@@ -85,48 +101,81 @@ async def test_the_order_of_games_matters_as_openskill_says(tmp_path: Path) -> N
     assert ratings["ab"][0] != pytest.approx(ratings["ba"][0])
 
 
-def direct_openskill(games: list[tuple[str, list[PlayerResult]]]) -> dict[tuple[str, int], object]:
-    """What openskill gives for these games, computed here without the storage code: a leaver
-    ranks last, a removed player is left out."""
-    model = PlackettLuce()
-    ratings: dict[tuple[str, int], object] = {}
+def direct_openskill(games: list[tuple[str, list[PlayerResult]]]) -> dict[tuple[str, int], Any]:
+    """What openskill gives for these games, computed here without the storage code: a removed
+    player is left out; those who stayed are rated from the whole game, the leavers sharing
+    the last place; each leaver from the game of those who stayed and that leaver, last; an
+    identity in several seats moves to the mean of their ratings."""
+    model = PlackettLuce(tau=TAU)
+    ratings: dict[tuple[str, int], Any] = {}
     for preset, results in games:
         for scope in (OVERALL, preset):
             rated = [r for r in results if not r.removed]
+            stayed = [r for r in rated if not r.left_early]
+            if len(rated) < 2 or not stayed:
+                continue
             last = max(r.place for r in results) + 1
-            teams = [[ratings.get((scope, r.user_id)) or model.rating()] for r in rated]
-            ranks = [last if r.left_early else r.place for r in rated]
-            for r, team in zip(rated, model.rate(teams, ranks=ranks), strict=True):
-                ratings[(scope, r.user_id)] = team[0]
+
+            def rate(seats: list[PlayerResult], scope: str = scope, last: int = last) -> list[Any]:
+                # A rating object of its own for each seat: openskill's copy of the teams keeps
+                # two seats sharing one object shared, and updates them one after the other.
+                before = [ratings.get((scope, r.user_id)) or model.rating() for r in seats]
+                teams = [[model.rating(mu=b.mu, sigma=b.sigma)] for b in before]
+                ranks = [last if r.left_early else r.place for r in seats]
+                return [team[0] for team in model.rate(teams, ranks=ranks)]
+
+            new = rate(rated)
+            if len(stayed) < len(rated) - 1:
+                new = [
+                    rate([*stayed, r])[-1] if r.left_early else n
+                    for r, n in zip(rated, new, strict=True)
+                ]
+            seats: dict[int, list[Any]] = {}
+            for r, rating in zip(rated, new, strict=True):
+                seats.setdefault(r.user_id, []).append(rating)
+            for user, each in seats.items():
+                mu = sum(e.mu for e in each) / len(each)
+                sigma = sum(e.sigma for e in each) / len(each)
+                ratings[(scope, user)] = model.rating(mu=mu, sigma=sigma)
     return ratings
 
 
 async def test_stored_ratings_equal_a_direct_openskill_computation(db: Database) -> None:
+    """Random games of 3 to 7 seats: ties, leavers, removed players, computer levels (two
+    seats of one level at times)."""
     rng = random.Random(15)
     games = []
-    for _ in range(40):
-        players = rng.sample(range(1, 9), rng.randint(2, 6))
-        places = sorted(rng.randint(1, len(players)) for _ in players)
+    computers = [COMPUTER_IDS["easy"], COMPUTER_IDS["hard"]]
+    for _ in range(60):
+        seats = rng.randint(3, 7)
+        players = rng.sample(range(1, 9), seats - 2) + rng.choices(computers, k=2)
+        places = sorted(rng.randint(1, seats) for _ in players)
         results = [
-            result(user, place, left_early=rng.random() < 0.1, removed=rng.random() < 0.05)
+            result(user, place, left_early=user > 0 and rng.random() < 0.15)
+            if rng.random() > 0.05 or user < 0
+            else result(user, place, removed=True)
             for user, place in zip(players, places, strict=True)
         ]
         games.append((rng.choice(["classic", "oh-hell"]), results))
     history_rows = 0
     for preset, results in games:
         await play(db, results, preset)
-        history_rows += 2 * sum(not r.removed for r in results)
+        rated = [r for r in results if not r.removed]
+        if len(rated) > 1 and not all(r.left_early for r in rated):
+            history_rows += 2 * len({r.user_id for r in rated})
     expected = direct_openskill(games)
     for (scope, user), rating in expected.items():
         mu, sigma, shown = await skill(db, user, scope)
-        assert (mu, sigma) == pytest.approx((rating.mu, rating.sigma)), (scope, user)  # type: ignore[attr-defined]
-        assert shown == shown_rating(mu, sigma)
+        assert (mu, sigma) == pytest.approx((rating.mu, rating.sigma)), (scope, user)
+        assert shown == shown_rating(mu) == round(1000 + 15 * (rating.mu - 25))
     assert await db._db.fetchone("SELECT COUNT(*) FROM rating_history") == (history_rows,)
+    several = [r for _, results in games for r in results if r.left_early]
+    assert len(several) > 10  # leavers, some of them in the same game
 
 
 async def test_leavers_rank_last_and_the_removed_are_not_rated() -> None:
     results = [result(1, 1, left_early=True), result(2, 2), result(3, 3, removed=True)]
-    assert rating_ranks(results) == [4, 2, None]
+    assert rated_seats(results) == [RatedSeat(1, 4, left=True), RatedSeat(2, 2)]
 
 
 async def test_two_seats_of_one_computer_level_move_it_to_their_mean(db: Database) -> None:
@@ -138,11 +187,11 @@ async def test_two_seats_of_one_computer_level_move_it_to_their_mean(db: Databas
     mu, sigma, _ = await skill(db, hard)
     assert mu == pytest.approx((second[0].mu + third[0].mu) / 2)
     assert sigma == pytest.approx((second[0].sigma + third[0].sigma) / 2)
-    board = await db.leaderboard(GUILD)
-    assert {row.user_id: row.games for row in board.rows} == {1: 1, hard: 2}
+    played = await db._db.fetchall("SELECT user_id, games FROM ratings WHERE preset = ''")
+    assert dict(played) == {1: 1, hard: 2}
     assert set(await db.rating_changes(table)) == {1, hard}
     # One seat alone is not a game to rate.
-    assert rate_places({1: NEW}, [(1, 1)]) == {}
+    assert rate_places({1: NEW}, [RatedSeat(1, 1)]) == {}
 
 
 FAILING_TRIGGER = {
@@ -219,6 +268,38 @@ async def schema_2_database(
     await backend.close()
 
 
+@asynccontextmanager
+async def database_before(
+    url: str, games: list[tuple[float, str, list[tuple[int, int, int]]]], migration: Migration
+) -> AsyncIterator[Connection]:
+    """A schema-2 database of `games` (`schema_2_database`) brought up to the schema before
+    `migration`; the block gets its connection, inside the transaction, to leave it as the
+    release before that migration would have."""
+    await schema_2_database(url, games)
+    before = MIGRATIONS.index(migration)
+    backend = await open_backend(url)
+    try:
+        async with backend.transaction() as raw:
+            for step in MIGRATIONS[2:before]:
+                if isinstance(step, str):
+                    await raw.run_script(step)
+                else:
+                    await step(raw)
+            await raw.set_schema_version(before)
+            yield raw
+    finally:
+        await backend.close()
+
+
+async def read_unopened(url: str, query: str) -> list[tuple[Any, ...]]:
+    """A query's rows from a database not opened (so not migrated) yet."""
+    backend = await open_backend(url)
+    try:
+        return [tuple(row) for row in await backend.fetchall(query)]
+    finally:
+        await backend.close()
+
+
 async def test_a_schema_2_database_upgrades_and_rates_its_past_in_order_of_play(
     database_url: str,
 ) -> None:
@@ -246,8 +327,10 @@ async def test_a_schema_2_database_upgrades_and_rates_its_past_in_order_of_play(
             "SELECT table_id, seat, user_id, removed FROM results ORDER BY table_id, seat"
         )
         assert seats[:3] == [(1, 0, 2, 0), (1, 1, 1, 0), (1, 2, 3, 0)]  # seats in place order
-        board = await database.leaderboard(GUILD, by="wins")
-        assert {row.user_id: (row.games, row.wins) for row in board.rows} == {
+        totals = await database._db.fetchall(
+            "SELECT user_id, games, wins FROM ratings WHERE preset = ''"
+        )
+        assert {user: (games, wins) for user, games, wins in totals} == {
             1: (3, 2),
             2: (3, 1),
             3: (2, 1),

@@ -132,10 +132,11 @@ async def test_a_whole_game_with_people_and_computers(service: TableService) -> 
     final = await service.table_view(table_id)
     assert final.game is not None and final.game.placing is not None
     assert max(final.game.totals) >= 30
-    board = await service.db.leaderboard(GUILD)
     # Both computers are `easy`: one rated identity, two games (one a seat).
-    games = {row.user_id: row.games for row in board.rows}
-    assert games == {ANN: 1, BOB: 1, COMPUTER_IDS["easy"]: 2}
+    rows = await service.db._db.fetchall(
+        "SELECT user_id, games FROM ratings WHERE guild_id = ? AND preset = ''", (GUILD,)
+    )
+    assert dict(rows) == {ANN: 1, BOB: 1, COMPUTER_IDS["easy"]: 2}
 
 
 async def test_refusals_change_nothing(service: TableService) -> None:

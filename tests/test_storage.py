@@ -227,11 +227,20 @@ async def finish(db: Database, channel_id: int, preset: str, places: dict[int, i
     await db.save_table(table, document={}, status=TableStatus.FINISHED, results=results)
 
 
+async def settle(db: Database, sigma: float = 1.0, user: int | None = None) -> None:
+    """Gives the stored ratings (or one player's) a sigma: 1 makes them settled, as many more
+    games would, without playing them (the leaderboard ranks only settled ratings)."""
+    which = "" if user is None else f" WHERE user_id = {user}"
+    await db._db.execute(f"UPDATE ratings SET sigma = ?{which}", (sigma,))
+
+
 async def test_leaderboard_ranks_by_each_measure(db: Database) -> None:
     await finish(db, 1, "classic", {1: 1, 2: 2, 3: 3})
     await finish(db, 2, "classic", {1: 1, 2: 2, 3: 3})
     await finish(db, 3, "classic", {2: 1, 3: 2})
     await finish(db, 4, "oh-shit", {3: 1, 2: 2})
+    assert (await db.leaderboard(1)).rows == []  # every rating still provisional
+    await settle(db)
     by_wins = await db.leaderboard(1, by="wins")
     # Users 2 and 3 tie on wins (1); user 2's rating is higher (places 2, 2, 1, 2 against
     # 3, 3, 2, 1).
@@ -263,7 +272,8 @@ async def test_leaderboard_ranks_by_each_measure(db: Database) -> None:
 async def test_leaderboard_pages_and_the_callers_row(db: Database) -> None:
     for channel in range(3):
         await finish(db, channel + 1, "classic", {u: u for u in range(1, 8)})
-    board = await db.leaderboard(1, caller_id=7, page_size=3, min_games=3)
+    await settle(db)
+    board = await db.leaderboard(1, caller_id=7, page_size=3)
     assert [row.user_id for row in board.rows] == [1, 2, 3]
     assert (board.pages, board.ranked) == (3, 7)
     assert board.caller is not None
@@ -273,10 +283,15 @@ async def test_leaderboard_pages_and_the_callers_row(db: Database) -> None:
     assert second.caller is None  # already on the page
     past = await db.leaderboard(1, page=9, page_size=3)
     assert past.rows == [] and past.pages == 3
-    not_yet = await db.leaderboard(1, caller_id=2, min_games=4)
-    assert not_yet.rows == [] and not_yet.caller is None and not_yet.caller_games == 3
+    await settle(db, 7.0, user=2)  # a provisional rating is not ranked: the caller sees theirs
+    not_yet = await db.leaderboard(1, caller_id=2, page_size=3)
+    assert [row.user_id for row in not_yet.rows] == [1, 3, 4] and not_yet.ranked == 6
+    assert not_yet.caller is None and not_yet.caller_games == 3
+    mine = await db.player_rating(1, 2)
+    assert mine is not None and mine.provisional and mine.rank is None
+    assert not_yet.caller_rating == mine.rating and mine.uncertainty == 105
     stranger = await db.leaderboard(1, caller_id=99)
-    assert stranger.caller is None and stranger.caller_games is None
+    assert stranger.caller is None and stranger.caller_games is stranger.caller_rating is None
 
 
 async def test_a_version_1_database_is_migrated_with_its_tables_kept(tmp_path: Path) -> None:
@@ -448,6 +463,14 @@ async def test_two_processes_opening_a_table_in_one_channel_open_one(postgres_ur
         await two.close()
 
 
+async def overall(db: Database) -> list[tuple[int, int, int]]:
+    """(identity, rating, games) of every overall rating."""
+    rows = await db._db.fetchall(
+        "SELECT user_id, rating, games FROM ratings WHERE preset = '' ORDER BY user_id"
+    )
+    return [(int(r[0]), int(r[1]), int(r[2])) for r in rows]
+
+
 async def test_games_of_one_server_finishing_together_are_rated_one_after_the_other(
     postgres_url: str, tmp_path: Path
 ) -> None:
@@ -461,23 +484,21 @@ async def test_games_of_one_server_finishing_together_are_rated_one_after_the_ot
             await asyncio.gather(
                 finish(one, 1, "classic", games[0]), finish(two, 2, "classic", games[1])
             )
-        together = await one.leaderboard(1)
+        shown = await overall(one)
     finally:
         await one.close()
         await two.close()
-    assert sum(row.games for row in together.rows) == 18
+    assert sum(games for _, _, games in shown) == 18
 
-    async def sequential(order: list[int], name: str) -> list[tuple[int, int]]:
+    async def sequential(order: list[int], name: str) -> list[tuple[int, int, int]]:
         database = await Database.open(tmp_path / name)
         try:
             for index in order:
                 await finish(database, index + 1, "classic", games[index])
-            board = await database.leaderboard(1)
+            return await overall(database)
         finally:
             await database.close()
-        return [(row.user_id, row.rating) for row in board.rows]
 
-    shown = [(row.user_id, row.rating) for row in together.rows]
     # Each round went one way or the other: one of the 8 orders gives exactly these ratings.
     orders = [[a, 1 - a, b, 1 - b, c, 1 - c] for a in (0, 1) for b in (0, 1) for c in (0, 1)]
     candidates = [await sequential(order, f"seq{i}.sqlite3") for i, order in enumerate(orders)]

@@ -62,7 +62,6 @@ def _board(by: str, preset: bool, page: int = 1) -> Query:
             s.guild_id,
             by=by,
             preset=s.preset if preset else None,
-            min_games=3,
             page=page,
             caller_id=s.user_id,
         )

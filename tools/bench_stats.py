@@ -128,8 +128,9 @@ async def stats_queries(
     await database.best_game(guild_id, user_id)
     await database.computer_tables(guild_id, user_id)
     await database.player_games(guild_id, user_id, limit=STATS_DETAIL_GAMES)
-    if await database.player_rating(guild_id, user_id, min_games=3):
+    if await database.player_rating(guild_id, user_id):
         await database.rating_history(guild_id, user_id)
+    await database.last_game(guild_id, user_id)
     for preset in presets:
         await database.player_rating(guild_id, user_id, preset)
 

@@ -17,6 +17,7 @@ from bot.service.summaries import (
     game_detail,
     names_and_winners,
     record_of,
+    unrated_reason,
 )
 from bot.service.turns import load_document
 
@@ -96,15 +97,16 @@ class History:
             hands += group.hands_played
         total = sum(places.values())
         favourite = min(presets.items(), key=lambda item: (-item[1], item[0]), default=None)
-        overall = await self.session.db.player_rating(
-            guild_id, user_id, min_games=self.session.settings.leaderboard_min_games
-        )
-        history = await self.session.db.rating_history(guild_id, user_id) if overall else []
+        db = self.session.db
+        overall = await db.player_rating(guild_id, user_id)
+        history = await db.rating_history(guild_id, user_id) if overall else []
+        last = await db.last_game(guild_id, user_id)
+        unrated = last if last is not None and last.change is None else None
         by_preset = []
         for preset, _ in sorted(presets.items(), key=lambda item: (-item[1], item[0])):
-            rated = await self.session.db.player_rating(guild_id, user_id, preset)
+            rated = await db.player_rating(guild_id, user_id, preset)
             if rated is not None:
-                by_preset.append((preset, rated.rating))
+                by_preset.append((preset, rated.rating, rated.provisional))
         return PlayerStats(
             user_id=user_id,
             games=total,
@@ -119,9 +121,15 @@ class History:
             detail_limit=STATS_DETAIL_GAMES,
             computers=tuple(LevelResult(*found) for found in computers),
             rating=None if overall is None else overall.rating,
+            rating_provisional=overall is not None and overall.provisional,
+            rating_uncertainty=0 if overall is None else overall.uncertainty,
             rating_change=history[-1].change if history else None,
+            rating_change_game=history[-1].game if history else None,
+            unrated_game=None if unrated is None else unrated.game,
+            unrated_reason=None if unrated is None else unrated_reason(unrated),
             rating_rank=None if overall is None else overall.rank,
             rating_ranked=0 if overall is None else overall.ranked,
             preset_ratings=tuple(by_preset),
             rating_history=tuple((point.game, point.rating) for point in history),
+            rating_history_provisional=tuple(point.provisional for point in history),
         )

@@ -90,7 +90,6 @@ class Lookups:
             guild_id,
             by=by,
             preset=preset,
-            min_games=self.session.settings.leaderboard_min_games,
             page=max(page, 1),
             caller_id=caller_id,
         )

@@ -13,7 +13,8 @@ from typing import Any
 from bot.engine import Game
 from bot.engine.records import record_from_game
 from bot.service.turns import UNREADABLE_GAME
-from bot.storage import CorruptRow, PlayerGame
+from bot.storage import CorruptRow, LastGame, PlayerGame
+from bot.storage.ratings import BASE, PROVISIONAL_SIGMA, finishes_ahead, uncertainty
 
 
 @dataclass(frozen=True)
@@ -102,16 +103,63 @@ class PlayerStats:
     """Games at tables with each computer level, and wins there (every stored game)."""
     rating: float | None = None
     """The player's overall rating here (None before their first rated game)."""
+    rating_provisional: bool = False
+    """It is still provisional (shown with `?`, not ranked)."""
+    rating_uncertainty: int = 0
+    """How far off it may still be, in points (one standard deviation)."""
     rating_change: float | None = None
-    """The change of the last game."""
+    """The change of their last rated game."""
+    rating_change_game: int | None = None
+    """That game's number."""
+    unrated_game: int | None = None
+    """Their last game, when it did not rate them."""
+    unrated_reason: str | None = None
+    """Why (`UNRATED_REASONS`), or None when no reason is known."""
     rating_rank: int | None = None
     """Their place on the server's leaderboard by rating (None: not ranked yet)."""
     rating_ranked: int = 0
     """How many players that leaderboard ranks."""
-    preset_ratings: tuple[tuple[str, int], ...] = ()
-    """(preset, rating) for each preset they have played, most played first."""
+    preset_ratings: tuple[tuple[str, int, bool], ...] = ()
+    """(preset, rating, provisional) for each preset they have played, most played first."""
     rating_history: tuple[tuple[int, float], ...] = ()
     """(game number, rating after it), oldest first: the rating chart's points."""
+    rating_history_provisional: tuple[bool, ...] = ()
+    """Whether each of those ratings was provisional."""
+
+
+UNRATED_REASONS = ("removed", "too_few_rated", "nobody_stayed")
+"""Why a game did not rate a player: the host removed them; fewer than two of its seats were
+rated (everyone else removed); every rated seat left it."""
+
+
+def unrated_reason(last: LastGame) -> str | None:
+    """Why a player's last game did not rate them (`UNRATED_REASONS`)."""
+    if last.removed:
+        return "removed"
+    if last.rated_seats < 2:
+        return "too_few_rated"
+    if last.stayed_seats == 0:
+        return "nobody_stayed"
+    return None
+
+
+@dataclass(frozen=True)
+class RatingGuide:
+    """What the help tells players about ratings, from the rating's own constants."""
+
+    start: int
+    """Everyone's first rating."""
+    provisional_points: int
+    """A rating is provisional while it may be more than this many points off."""
+    ahead: tuple[tuple[int, float], ...]
+    """(points, how often a player that far above another finishes ahead of them)."""
+
+
+RATING_GUIDE = RatingGuide(
+    start=BASE,
+    provisional_points=uncertainty(PROVISIONAL_SIGMA),
+    ahead=tuple((points, finishes_ahead(points)) for points in (100, 200, 400)),
+)
 
 
 def score_chart(game: Game, number: int) -> ScoreChart:

@@ -34,7 +34,13 @@ from bot.storage.history import FinishedGame, History, PlayerGame, ResultGroup
 from bot.storage.leases import Leases
 from bot.storage.outbox import NewPost, StoredPost
 from bot.storage.privacy import FORGET_ME, MY_DATA, PersonRows
-from bot.storage.ratings import COMPUTER_IDS, OVERALL, computer_level, shown_rating
+from bot.storage.ratings import (
+    COMPUTER_IDS,
+    OVERALL,
+    computer_level,
+    finishes_ahead,
+    shown_rating,
+)
 from bot.storage.results import PAGE_SIZE, Results
 from bot.storage.retention import Retention
 from bot.storage.rows import (
@@ -45,6 +51,7 @@ from bot.storage.rows import (
     CorruptRow,
     DatabaseUnavailable,
     Event,
+    LastGame,
     Leaderboard,
     LeaderboardRow,
     PlayerRating,
@@ -93,6 +100,7 @@ __all__ = [
     "Event",
     "FinishedGame",
     "Forgetting",
+    "LastGame",
     "Leaderboard",
     "LeaderboardRow",
     "NewPost",
@@ -110,5 +118,6 @@ __all__ = [
     "UnreadableClosed",
     "VersionConflict",
     "computer_level",
+    "finishes_ahead",
     "shown_rating",
 ]

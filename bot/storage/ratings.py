@@ -4,7 +4,9 @@ per preset, updated in the transaction that stores a game's results (docs/rating
 - An identity is a person's user id, or a computer level's reserved negative id
   (`COMPUTER_IDS`: easy -1, normal -2, hard -3).
 - Scope `OVERALL` (the empty string) is every game of the server; a preset's name is its games.
-- The shown rating is `shown_rating(mu, sigma)`: 1,000 + 40 × ordinal (mu − 3σ), rounded.
+- The shown rating is `shown_rating(mu)`: the mean on a chess-like scale (1,000 to start, and
+  a difference means what it means in Elo), provisional (`?`) while sigma is above
+  `PROVISIONAL_SIGMA`.
 - A server's games are rated one after another in its rating order: the number a game takes
   under the server's ratings lock (`rating_order`, stored with its results and its history
   rows). Every list of ratings in order reads that number, and a recomputation from scratch
@@ -13,6 +15,7 @@ per preset, updated in the transaction that stores a game's results (docs/rating
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,12 +31,28 @@ OVERALL = ""
 COMPUTER_IDS: dict[str, int] = {"easy": -1, "normal": -2, "hard": -3}
 """The identity a computer level is rated and stored as (user ids of people are positive)."""
 
-BASE = 1000
-SCALE = 40
-"""Shown rating = BASE + SCALE × ordinal: a new identity shows 1,000."""
+TAU = 25 / 300
+"""openskill's dynamics factor (its default): the spread added to sigma before each game, so a
+rating keeps following a player whose skill changes (docs/ratings.md, "Dynamics")."""
 
-MODEL = PlackettLuce()
-"""openskill's Plackett–Luce with the library's defaults (mu 25, sigma 25/3)."""
+MODEL = PlackettLuce(tau=TAU)
+"""openskill's Plackett–Luce: a new identity has mu 25, sigma 25/3; beta 25/6."""
+
+BASE = 1000
+SCALE = 15
+"""Shown rating = BASE + SCALE × (mu − 25): a new identity shows 1,000, and a difference means
+what it means in Elo (`finishes_ahead`)."""
+
+PROVISIONAL_SIGMA = 100 / SCALE
+"""A rating is provisional (`?`) while its sigma is above this: while it may still be more
+than 100 points off (one standard deviation), about a player's first 12 games. The
+leaderboard ranks only ratings that are not."""
+
+SETTLED_SIGMA = 4.0
+"""The sigma of a settled rating, after about 70 games, that `finishes_ahead` speaks of."""
+
+TYPICAL_TABLE = 4
+"""Seats at the table `finishes_ahead` speaks of."""
 
 
 def computer_level(user_id: int) -> str | None:
@@ -41,9 +60,30 @@ def computer_level(user_id: int) -> str | None:
     return next((level for level, known in COMPUTER_IDS.items() if known == user_id), None)
 
 
-def shown_rating(mu: float, sigma: float) -> int:
-    """The number people see: the conservative ordinal (mu − 3σ) on a familiar scale."""
-    return round(BASE + SCALE * (mu - 3 * sigma))
+def shown_rating(mu: float) -> int:
+    """The number people see: the mean skill on a familiar scale, 1,000 to start."""
+    return round(BASE + SCALE * (mu - MODEL.mu))
+
+
+def is_provisional(sigma: float) -> bool:
+    """Whether a rating is still a guess: shown with `?`, not ranked on the leaderboard."""
+    return sigma > PROVISIONAL_SIGMA
+
+
+def uncertainty(sigma: float) -> int:
+    """How far off a rating may still be, in points of the shown number (one standard
+    deviation)."""
+    return round(SCALE * sigma)
+
+
+def finishes_ahead(points: float, seats: int = TYPICAL_TABLE) -> float:
+    """How often a player `points` above another finishes ahead of them: the chance in the
+    Plackett–Luce model the ratings are updated with, logistic in the difference of the means
+    over openskill's `c` (the square root of every seat's sigma² + beta² summed), at a table
+    of `seats` settled ratings (`SETTLED_SIGMA`). `SCALE` makes it Elo's chance:
+    1 / (1 + 10^(−points / 400))."""
+    c = math.sqrt(seats * (SETTLED_SIGMA**2 + MODEL.beta**2))
+    return 1 / (1 + math.exp(-points / SCALE / c))
 
 
 @dataclass(frozen=True)
@@ -53,31 +93,58 @@ class Skill:
 
     @property
     def shown(self) -> int:
-        return shown_rating(self.mu, self.sigma)
+        return shown_rating(self.mu)
+
+    @property
+    def provisional(self) -> bool:
+        return is_provisional(self.sigma)
 
 
 NEW = Skill(MODEL.mu, MODEL.sigma)
 
 
-def rating_ranks(results: Sequence[PlayerResult]) -> list[int | None]:
-    """Each seat's rank for the rating, or None when the seat is not rated: a removed player
-    is not rated; a leaver is rated last (leavers share that place); the rest keep their
-    place (ties share it)."""
+@dataclass(frozen=True)
+class RatedSeat:
+    """A seat as the rating sees it: who, their rank (1 first; ties share one), and whether
+    they left (rated below everyone who stayed)."""
+
+    identity: int
+    rank: int
+    left: bool = False
+
+
+def rated_seats(results: Sequence[PlayerResult]) -> list[RatedSeat]:
+    """The rated seats of a game: a removed player is not rated; a leaver ranks below everyone
+    who stayed; the rest keep their place (ties share it)."""
     last = max((r.place for r in results), default=0) + 1
-    return [None if r.removed else (last if r.left_early else r.place) for r in results]
+    return [
+        RatedSeat(r.user_id, last if r.left_early else r.place, r.left_early)
+        for r in results
+        if not r.removed
+    ]
 
 
-def rate_places(current: Mapping[int, Skill], seats: Sequence[tuple[int, int]]) -> dict[int, Skill]:
-    """New skills after one game. `seats` are (identity, rank) per rated seat, each seat its
-    own team; an identity that sits in several seats (two `hard` computers) plays each from
-    its current skill and moves to the mean of their updates. Fewer than two seats: no change."""
-    if len(seats) < 2:
+def rate_places(
+    current: Mapping[int, Skill], seats: Sequence[RatedSeat], model: PlackettLuce = MODEL
+) -> dict[int, Skill]:
+    """New skills after one game, each seat its own team. Those who stayed are rated from the
+    whole game, every leaver below them; each leaver from the game of those who stayed and
+    that leaver alone, so a leaver is always the last place (two leavers sharing it, the
+    weaker could gain). An identity in several seats (two `hard` computers) plays each from
+    its current skill and moves to the mean of their updates. Fewer than two seats, or nobody
+    who stayed: no change."""
+    stayed = [seat for seat in seats if not seat.left]
+    if len(seats) < 2 or not stayed:
         return {}
-    teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in (current[i] for i, _ in seats)]
-    rated = MODEL.rate(teams, ranks=[float(rank) for _, rank in seats])
+    outcomes = _rate(current, seats, model)
+    if len(stayed) < len(seats) - 1:
+        outcomes = [
+            _rate(current, [*stayed, seat], model)[-1] if seat.left else outcome
+            for seat, outcome in zip(seats, outcomes, strict=True)
+        ]
     updates: dict[int, list[tuple[float, float]]] = {}
-    for (identity, _), team in zip(seats, rated, strict=True):
-        updates.setdefault(identity, []).append((team[0].mu, team[0].sigma))
+    for seat, outcome in zip(seats, outcomes, strict=True):
+        updates.setdefault(seat.identity, []).append(outcome)
     return {
         identity: Skill(
             sum(mu for mu, _ in values) / len(values),
@@ -85,6 +152,17 @@ def rate_places(current: Mapping[int, Skill], seats: Sequence[tuple[int, int]]) 
         )
         for identity, values in updates.items()
     }
+
+
+def _rate(
+    current: Mapping[int, Skill], seats: Sequence[RatedSeat], model: PlackettLuce
+) -> list[tuple[float, float]]:
+    """(mu, sigma) of each seat after openskill rates one game of them."""
+    teams = [
+        [model.rating(mu=current[s.identity].mu, sigma=current[s.identity].sigma)] for s in seats
+    ]
+    rated = model.rate(teams, ranks=[float(s.rank) for s in seats])
+    return [(team[0].mu, team[0].sigma) for team in rated]
 
 
 def seat_totals(results: Sequence[PlayerResult]) -> dict[int, Totals]:
@@ -190,12 +268,6 @@ async def rate_game(
             ],
         )
     return game.order
-
-
-def rated_seats(results: Sequence[PlayerResult]) -> list[tuple[int, int]]:
-    """(identity, rank) of each rated seat (`rating_ranks`)."""
-    ranks = rating_ranks(results)
-    return [(r.user_id, rank) for r, rank in zip(results, ranks, strict=True) if rank is not None]
 
 
 def rating_row(

@@ -253,3 +253,13 @@ async def add_rating_order(db: Connection) -> None:
         "CREATE UNIQUE INDEX results_in_rating_order ON results (guild_id, rating_order, seat)"
     )
     await rerate(db)
+
+
+# -- the migration to the mean -----------------------------------------------------------------
+
+
+async def rate_again_as_the_mean(db: Connection) -> None:
+    """Every server's past rated again in its rating order (`rerate`) as a game is rated now:
+    the number shown is the mean (provisional while sigma is high), not mu − 3 sigma, and each
+    of several leavers of a game is rated as its last place."""
+    await rerate(db)

@@ -5,9 +5,10 @@ running totals and ratings that `save_table` keeps with every stored result
 from __future__ import annotations
 
 from bot.storage.base import Store
-from bot.storage.ratings import OVERALL
+from bot.storage.ratings import OVERALL, PROVISIONAL_SIGMA, is_provisional, uncertainty
 from bot.storage.rows import (
     BOARD_ORDERS,
+    LastGame,
     Leaderboard,
     LeaderboardRow,
     PlayerRating,
@@ -33,21 +34,21 @@ class Results(Store):
         *,
         by: str = "rating",
         preset: str | None = None,
-        min_games: int = 1,
         page: int = 1,
         caller_id: int | None = None,
         page_size: int = PAGE_SIZE,
     ) -> Leaderboard:
-        """One page of the server's players (people and computer levels) with at least
-        `min_games` games, ranked by `by` (then rating, games, id), and the caller's row when
-        it is not on the page. A page past the last one has no rows (`pages` says how many)."""
+        """One page of the server's players (people and computer levels) whose ratings are
+        settled (not provisional), ranked by `by` (then rating, games, id), and the caller's
+        row when it is not on the page (or their provisional rating). A page past the last
+        one has no rows (`pages` says how many)."""
         key = _ORDER_KEYS[by]
         first = (page - 1) * page_size
         query = (
             "WITH ranked AS (SELECT user_id, rating, games, wins, hands, bids_made, points,"
             f" ROW_NUMBER() OVER (ORDER BY {key} DESC, rating DESC, games DESC, user_id)"
             " AS rank, COUNT(*) OVER () AS total FROM ratings"
-            " WHERE guild_id = ? AND preset = ? AND games >= ?)"
+            " WHERE guild_id = ? AND preset = ? AND sigma <= ?)"
             " SELECT rank, user_id, rating, games, wins, hands, bids_made, points, total"
             " FROM ranked WHERE (rank > ? AND rank <= ?) OR rank = 1 OR user_id = ?"
             " ORDER BY rank"
@@ -55,7 +56,7 @@ class Results(Store):
         parameters = (
             guild_id,
             OVERALL if preset is None else preset,
-            min_games,
+            PROVISIONAL_SIGMA,
             first,
             first + page_size,
             caller_id,
@@ -77,9 +78,10 @@ class Results(Store):
         on_page = [row for row in rows if first < row.rank <= first + page_size]
         caller = next((row for row in rows if row.user_id == caller_id), None)
         ranked = raw[0][8] if raw else 0
-        caller_games = None
+        provisional = None
         if caller is None and caller_id is not None:
-            caller_games = await self._games_played(guild_id, preset, caller_id)
+            theirs = await self.player_rating(guild_id, caller_id, preset)
+            provisional = theirs if theirs is not None and theirs.provisional else None
         return Leaderboard(
             rows=on_page,
             caller=None if caller is None or caller in on_page else caller,
@@ -88,27 +90,21 @@ class Results(Store):
             page=page,
             pages=max(1, -(-ranked // page_size)),
             ranked=ranked,
-            min_games=min_games,
-            caller_games=caller_games or None,
+            caller_rating=None if provisional is None else provisional.rating,
+            caller_games=None if provisional is None else provisional.games,
         )
-
-    async def _games_played(self, guild_id: int, preset: str | None, user_id: int) -> int:
-        row = await self._db.fetchone(
-            "SELECT games FROM ratings WHERE guild_id = ? AND preset = ? AND user_id = ?",
-            (guild_id, OVERALL if preset is None else preset, user_id),
-        )
-        return int(row[0]) if row else 0
 
     async def rating_changes(
         self, table_id: int, preset: str | None = None
-    ) -> dict[int, tuple[int, int]]:
-        """A finished game's rating changes: identity → (rating after it, change), overall or
-        in `preset`. Empty for a game nobody was rated in."""
+    ) -> dict[int, tuple[int, int, bool]]:
+        """A finished game's rating changes: identity → (rating after it, change, whether it
+        is still provisional), overall or in `preset`. Empty for a game nobody was rated in."""
         rows = await self._db.fetchall(
-            "SELECT user_id, rating, change FROM rating_history WHERE table_id = ? AND preset = ?",
+            "SELECT user_id, rating, change, sigma FROM rating_history"
+            " WHERE table_id = ? AND preset = ?",
             (table_id, OVERALL if preset is None else preset),
         )
-        return {int(r[0]): (int(r[1]), int(r[2])) for r in rows}
+        return {int(r[0]): (int(r[1]), int(r[2]), is_provisional(float(r[3]))) for r in rows}
 
     async def rating_history(
         self, guild_id: int, user_id: int, preset: str | None = None
@@ -117,35 +113,72 @@ class Results(Store):
         point's change is its rating less the one before), overall or in `preset` (the stats
         chart's points; the last is their rating now)."""
         rows = await self._db.fetchall(
-            "SELECT table_id, rating, change FROM rating_history WHERE guild_id = ?"
+            "SELECT table_id, rating, change, sigma FROM rating_history WHERE guild_id = ?"
             " AND user_id = ? AND preset = ? ORDER BY rating_order",
             (guild_id, user_id, OVERALL if preset is None else preset),
         )
-        return [RatingPoint(int(r[0]), int(r[1]), int(r[2])) for r in rows]
+        return [
+            RatingPoint(int(r[0]), int(r[1]), int(r[2]), is_provisional(float(r[3]))) for r in rows
+        ]
 
     async def player_rating(
-        self, guild_id: int, user_id: int, preset: str | None = None, *, min_games: int = 1
+        self, guild_id: int, user_id: int, preset: str | None = None
     ) -> PlayerRating | None:
-        """A player's current rating, overall or in `preset`, with their rank by rating as
-        /leaderboard ranks it (rating, then games, then id); None if they have none."""
+        """A player's current rating, overall or in `preset`, with their rank as /leaderboard
+        ranks it by rating (rating, then games, then id, among settled ratings: none while
+        theirs is provisional); None if they have none."""
         scope = OVERALL if preset is None else preset
         mine = await self._db.fetchone(
-            "SELECT rating, games FROM ratings WHERE guild_id = ? AND preset = ? AND user_id = ?",
+            "SELECT rating, games, sigma FROM ratings"
+            " WHERE guild_id = ? AND preset = ? AND user_id = ?",
             (guild_id, scope, user_id),
         )
         if mine is None:
             return None
-        rating, games = int(mine[0]), int(mine[1])
+        rating, games, sigma = int(mine[0]), int(mine[1]), float(mine[2])
         counts = await self._db.fetchone(
             "SELECT COUNT(*), SUM(CASE WHEN rating > ? OR (rating = ? AND (games > ? OR"
             " (games = ? AND user_id < ?))) THEN 1 ELSE 0 END) FROM ratings"
-            " WHERE guild_id = ? AND preset = ? AND games >= ?",
-            (rating, rating, games, games, user_id, guild_id, scope, min_games),
+            " WHERE guild_id = ? AND preset = ? AND sigma <= ?",
+            (rating, rating, games, games, user_id, guild_id, scope, PROVISIONAL_SIGMA),
         )
         ranked = int(counts[0]) if counts else 0
         above = int(counts[1] or 0) if counts else 0
-        rank = above + 1 if games >= min_games else None
-        return PlayerRating(rating=rating, games=games, rank=rank, ranked=ranked)
+        provisional = is_provisional(sigma)
+        return PlayerRating(
+            rating=rating,
+            games=games,
+            rank=None if provisional else above + 1,
+            ranked=ranked,
+            provisional=provisional,
+            uncertainty=uncertainty(sigma),
+        )
+
+    async def last_game(self, guild_id: int, user_id: int) -> LastGame | None:
+        """A player's last game in this server's rating order, its change of their overall
+        rating (if it rated them), and what says why not: whether the host removed them, and
+        how many of its seats were rated and stayed."""
+        row = await self._db.fetchone(
+            "SELECT r.table_id, r.removed, h.change FROM results AS r"
+            " LEFT JOIN rating_history AS h ON h.table_id = r.table_id"
+            " AND h.user_id = r.user_id AND h.preset = ?"
+            " WHERE r.guild_id = ? AND r.user_id = ? ORDER BY r.rating_order DESC LIMIT 1",
+            (OVERALL, guild_id, user_id),
+        )
+        if row is None:
+            return None
+        seats = await self._db.fetchone(
+            "SELECT COUNT(*), SUM(1 - left_early) FROM results WHERE table_id = ? AND removed = 0",
+            (row[0],),
+        )
+        assert seats is not None
+        return LastGame(
+            game=int(row[0]),
+            change=None if row[2] is None else int(row[2]),
+            removed=bool(row[1]),
+            rated_seats=int(seats[0]),
+            stayed_seats=int(seats[1] or 0),
+        )
 
     async def last_game_of(self, guild_id: int, user_id: int) -> int | None:
         """The table id of the last game ``user_id`` finished (or left) in this server, in its

@@ -116,6 +116,8 @@ class RatingPoint:
     """The game's number (its table id)."""
     rating: int
     change: int
+    provisional: bool = False
+    """The rating was still provisional after that game (shown with `?`)."""
 
 
 @dataclass(frozen=True)
@@ -125,9 +127,29 @@ class PlayerRating:
     rating: int
     games: int
     rank: int | None
-    """Their rank by rating among the players with `min_games` or more (None: fewer)."""
+    """Their rank by rating among the settled ratings (None: theirs is provisional)."""
     ranked: int
     """How many players are ranked in this scope."""
+    provisional: bool = False
+    uncertainty: int = 0
+    """How far off the rating may still be, in points (one standard deviation)."""
+
+
+@dataclass(frozen=True)
+class LastGame:
+    """A player's last game in their server's rating order, and whether it moved their
+    overall rating."""
+
+    game: int
+    """Its number (table id)."""
+    change: int | None
+    """Its change of their overall rating; None when it did not rate them."""
+    removed: bool
+    """The host removed them from it."""
+    rated_seats: int
+    """Seats of the game that were rated (not removed)."""
+    stayed_seats: int
+    """Of those, the seats that stayed to the end."""
 
 
 BOARD_ORDERS = ("rating", "wins", "win_rate", "exact_bids", "points")
@@ -159,10 +181,11 @@ class Leaderboard:
     page: int = 1
     pages: int = 1
     ranked: int = 0
-    """How many are ranked (have played at least `min_games`)."""
-    min_games: int = 1
+    """How many are ranked (their ratings are settled)."""
+    caller_rating: int | None = None
+    """The caller's rating when it is provisional (not ranked yet)."""
     caller_games: int | None = None
-    """The caller's games when they have played fewer than `min_games` (not ranked yet)."""
+    """The caller's games then."""
 
 
 MAX_ID = 2**63 - 1

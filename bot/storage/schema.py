@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from bot.storage.connection import Connection
-from bot.storage.replay import add_rating_order, add_ratings
+from bot.storage.replay import add_rating_order, add_ratings, rate_again_as_the_mean
 
 Migration = str | Callable[[Connection], Awaitable[None]]
 
@@ -132,6 +132,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         PRIMARY KEY (application_id, scope)
     )
     """,
+    # Ratings that mean skill (docs/ratings.md): the shown number is the mean, and the stored
+    # past is rated again in its rating order to show it.
+    rate_again_as_the_mean,
     # Servers the bot left, and when (bot/storage/retention.py): their data is erased once the
     # bot has been gone RETAIN_AFTER_LEAVE days, unless it is added back first.
     """

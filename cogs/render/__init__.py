@@ -61,6 +61,7 @@ from cogs.render.notices import (
     notice_text,
     turn_ping_text,
 )
+from cogs.render.ratings import ratings_help
 from cogs.render.reasons import (
     HOST_DOINGS,
     REASONS,
@@ -135,6 +136,7 @@ __all__ = [
     "leaderboard_view",
     "leave_confirm",
     "notice_text",
+    "ratings_help",
     "reason_text",
     "refusal",
     "relative_time",

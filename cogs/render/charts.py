@@ -22,6 +22,7 @@ DPI = 100
 NAME_LENGTH = 18
 BACKGROUND = "#ffffff"
 TARGET_COLOUR = "#555555"
+RATING_COLOUR = "#5865f2"
 
 
 def _label(text: str) -> str:
@@ -101,13 +102,37 @@ def score_chart_png(chart: ScoreChart) -> bytes:
     return _png(figure)
 
 
-def rating_chart_png(points: Sequence[tuple[int | str, float]]) -> bytes:
-    """A player's rating over time: (game number or date, rating) points, oldest first."""
+def rating_chart_png(
+    points: Sequence[tuple[int | str, float]], provisional: Sequence[bool] = ()
+) -> bytes:
+    """A player's rating over time: (game number or date, rating) points, oldest first. The
+    points `provisional` flags (the first ratings, shown with `?`) are hollow, joined by a
+    dashed line."""
     figure = _figure(RATING_CHART_SIZE)
     axes = figure.add_subplot()
     xs = list(range(len(points)))
     ys = [rating for _, rating in points]
-    axes.plot(xs, ys, color="#5865f2", linewidth=2, marker="o" if len(points) <= 30 else None)
+    guess = [i < len(provisional) and provisional[i] for i in xs]
+    marker = "o" if len(points) <= 30 else None
+    # One line per run of points alike (in practice two: the provisional first games, then
+    # the rest), each from the point before it, so the line is unbroken.
+    start = 0
+    for end in range(1, len(points) + 1):
+        if end == len(points) or guess[end] != guess[start]:
+            first = max(start - 1, 0)
+            style = "--" if guess[start] else "-"
+            axes.plot(xs[first:end], ys[first:end], color=RATING_COLOUR, linewidth=2, ls=style)
+            start = end
+    for settled in (False, True):
+        shown = [i for i in xs if guess[i] != settled]
+        axes.plot(
+            [xs[i] for i in shown],
+            [ys[i] for i in shown],
+            linestyle="none",
+            marker=marker,
+            color=RATING_COLOUR,
+            markerfacecolor=RATING_COLOUR if settled else BACKGROUND,
+        )
     if points:
         step = max(1, len(points) // 8)
         axes.set_xticks(xs[::step])
@@ -115,7 +140,8 @@ def rating_chart_png(points: Sequence[tuple[int | str, float]]) -> bytes:
             [f"#{x}" if isinstance(x, int) else _label(str(x)) for x, _ in points[::step]],
             fontsize=8,
         )
-    axes.set_title("Rating", fontsize=10)
+    title = "Rating (dashed, hollow: provisional ?)" if any(guess) else "Rating"
+    axes.set_title(title, fontsize=10)
     axes.grid(True, alpha=0.3)
     figure.subplots_adjust(left=0.1, right=0.97, top=0.88, bottom=0.15)
     return _png(figure)

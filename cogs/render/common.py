@@ -9,7 +9,7 @@ from typing import Any
 import discord
 
 from bot.engine import Card
-from cogs.items import TableButton
+from cogs.items import Control, control
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 COLOUR = discord.Colour.dark_green()
@@ -99,8 +99,8 @@ def button(
     *,
     disabled: bool = False,
     row: int | None = None,
-) -> TableButton:
-    return TableButton(
+) -> Control[Any]:
+    return control(
         discord.ui.Button(label=label[:80], custom_id=cid, style=style, disabled=disabled, row=row)
     )
 

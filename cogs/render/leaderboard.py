@@ -9,6 +9,7 @@ import discord
 from bot.service import Leaderboard, LeaderboardRow, computer_level
 from cogs.items import BoardButton, board_id
 from cogs.render.common import COLOUR
+from cogs.render.ratings import HELP_POINTER, SETTLES_AFTER, rating_number
 
 NO_SUCH_PAGE = "That page of the leaderboard does not exist: use /leaderboard."
 
@@ -25,23 +26,27 @@ BOARD_ORDER_NAMES = {
 def leaderboard_embed(board: Leaderboard, guild_name: str) -> discord.Embed:
     title = f"Leaderboard — {guild_name}" + (f" ({board.preset})" if board.preset else "")
     embed = discord.Embed(title=title[:256], colour=COLOUR)
-    needs = f"{board.min_games} game{'s' if board.min_games != 1 else ''}"
     if not board.rows:
-        embed.description = f"Nobody has finished {needs} here yet. Start one with `/ohhell start`."
+        embed.description = (
+            "Nobody here has a settled rating yet: a rating is provisional (shown with ?) "
+            f"until the bot is surer of it, {SETTLES_AFTER}. Start a game with `/ohhell start`."
+        )
     else:
         lines = [board_row(row, board.by) for row in board.rows]
         if board.caller is not None:
             lines += ["…", board_row(board.caller, board.by)]
         embed.description = "\n".join(lines)[:4096]
-    if board.caller_games is not None:
+    if board.caller_rating is not None:
+        games = f"{board.caller_games} game{'s' if board.caller_games != 1 else ''}"
         embed.add_field(
             name="You",
-            value=f"{board.caller_games} of {needs} played: you are ranked after {needs}.",
+            value=f"{rating_number(board.caller_rating, True)} after {games}: provisional, "
+            "so not ranked yet.",
         )
     by = BOARD_ORDER_NAMES.get(board.by, board.by)
     embed.set_footer(
         text=f"Ranked by {by} · page {board.page} of {board.pages} · {board.ranked} ranked "
-        f"(at least {needs}) · ratings: openskill, 1,000 to start"
+        f"(settled ratings) · {HELP_POINTER}"
     )
     return embed
 

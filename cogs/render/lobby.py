@@ -12,7 +12,7 @@ from bot.service import (
     TableView,
 )
 from bot.service.document import TURN_TIMERS
-from cogs.items import TableSelect, custom_id, select_id
+from cogs.items import control, custom_id, select_id
 from cogs.render.common import (
     Rendered,
     button,
@@ -72,7 +72,7 @@ def rules_editor(table_id: int, settings: Settings, page: int) -> Rendered:
                 )
             )
         view.add_item(
-            TableSelect(
+            control(
                 discord.ui.Select(
                     custom_id=select_id("rule", table_id, None, field),
                     placeholder=f"{field.replace('_', ' ')}: {_or_preset(chosen)}",
@@ -104,7 +104,7 @@ def _or_preset(value: object) -> str:
 def computer_level_picker(table_id: int) -> Rendered:
     view = discord.ui.View(timeout=None)
     view.add_item(
-        TableSelect(
+        control(
             discord.ui.Select(
                 custom_id=select_id("cpulevel", table_id),
                 placeholder="Choose a level",
@@ -140,7 +140,7 @@ def host_panel(table: TableView) -> Rendered:
         if not choices:
             continue
         view.add_item(
-            TableSelect(
+            control(
                 discord.ui.Select(
                     custom_id=select_id(kind, t),
                     placeholder=placeholder,
@@ -152,7 +152,7 @@ def host_panel(table: TableView) -> Rendered:
             )
         )
     view.add_item(
-        TableSelect(
+        control(
             discord.ui.Select(
                 custom_id=select_id("timer", t),
                 placeholder=f"Turn timer: {timer_text(table.turn_timer)}",

@@ -18,6 +18,7 @@ from cogs.render.common import (
     fit,
     relative_time,
 )
+from cogs.render.ratings import rating_number
 from cogs.render.rules import closed_text
 
 
@@ -72,9 +73,13 @@ def chart_file_name(notice: Notice) -> str | None:
     return None
 
 
-def rating_text(rated: tuple[int, int] | None) -> str:
-    """A player's rating after a game and its change: " · 1,412 (+18)"."""
-    return "" if rated is None else f" · {rated[0]:,} ({rated[1]:+,})"
+def rating_text(rated: tuple[int, int, bool] | None) -> str:
+    """A player's rating after a game and its change: " · 1,412 (+18)", " · 1,012? (+40)"
+    while provisional."""
+    if rated is None:
+        return ""
+    rating, change, provisional = rated
+    return f" · {rating_number(rating, provisional)} ({change:+,})"
 
 
 def _timed_out(p: Mapping[str, Any]) -> str:

@@ -7,7 +7,7 @@ import discord
 
 from bot.service.my_data import DataExport
 from bot.service.privacy import ErasureOffer, Forgotten
-from cogs.forget_items import EraseButton, erase_id
+from cogs.items import EraseButton, erase_id
 from cogs.render.common import Rendered, relative_time
 
 MY_DATA_FILE = "ohhell-my-data.json"

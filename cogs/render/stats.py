@@ -6,6 +6,7 @@ import discord
 
 from bot.service.summaries import PlayerStats
 from cogs.render.common import COLOUR
+from cogs.render.ratings import HELP_POINTER, rating_number, unrated_text
 
 RATING_CHART_FILE = "rating.png"
 
@@ -29,18 +30,27 @@ def _bid_error(stats: PlayerStats) -> str:
     return f"{lean:+.2f} a hand ({tendency}); off by {detail.bid_miss:.2f} on average"
 
 
-def _rating(stats: PlayerStats) -> str:
-    """ "1,412 (+18 last game) · #3 of 120", then each preset's rating when there are several."""
-    text = f"{stats.rating:,.0f}"
+def _rating(stats: PlayerStats, name: str) -> str:
+    """ "1,412 (+18 in game #57) · #3 of 120 on /leaderboard", whether the last game did not
+    count and why, each preset's rating when there are several, and where the help is."""
+    assert stats.rating is not None
+    text = rating_number(stats.rating, stats.rating_provisional)
     if stats.rating_change is not None:
-        text += f" ({stats.rating_change:+,.0f} last game)"
-    if stats.rating_rank is not None:
+        text += f" ({stats.rating_change:+,.0f} in game #{stats.rating_change_game})"
+    if stats.rating_provisional:
+        text += (
+            f" · provisional: may be {stats.rating_uncertainty} points off, ranked once the ? goes"
+        )
+    elif stats.rating_rank is not None:
         text += f" · #{stats.rating_rank} of {stats.rating_ranked} on /leaderboard"
+    if stats.unrated_game is not None:
+        text += "\n" + unrated_text(stats.unrated_game, stats.unrated_reason, name)
     if len(stats.preset_ratings) > 1:
         text += "\n" + " · ".join(
-            f"{preset}: {rating:,}" for preset, rating in stats.preset_ratings
+            f"{preset}: {rating_number(rating, provisional)}"
+            for preset, rating, provisional in stats.preset_ratings
         )
-    return text[:1024]
+    return f"{text}\n-# {HELP_POINTER}"[:1024]
 
 
 def stats_embed(stats: PlayerStats, name: str, *, chart: bool = False) -> discord.Embed:
@@ -58,7 +68,7 @@ def stats_embed(stats: PlayerStats, name: str, *, chart: bool = False) -> discor
     places = " · ".join(f"{ordinal(place)} ×{count}" for place, count in stats.places)
     embed.add_field(name="Places", value=places[:1024], inline=False)
     if stats.rating is not None:
-        embed.add_field(name="Rating", value=_rating(stats), inline=False)
+        embed.add_field(name="Rating", value=_rating(stats, name), inline=False)
     embed.add_field(name="Exact bids", value=_percent(stats.exact_bid_rate), inline=True)
     per_hand = "—" if stats.points_per_hand is None else f"{stats.points_per_hand:.1f}"
     embed.add_field(name="Points a hand", value=per_hand, inline=True)

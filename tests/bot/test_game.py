@@ -19,7 +19,7 @@ from tools.simulated_people import (
 async def test_three_people_play_a_short_classic_game(
     standin: StandIn, start_bot: BotFactory
 ) -> None:
-    async with start_bot(settings={"leaderboard_min_games": 1}) as bot:
+    async with start_bot() as bot:
         ann, bob, cat = (standin.person(n) for n in ("Ann", "Bob", "Cat"))
         opened = await ann.slash(standin.channel, "ohhell start", preset="classic", max_cards=2)
         assert opened.response_type == 4 and not opened.ephemeral
@@ -56,8 +56,11 @@ async def test_three_people_play_a_short_classic_game(
         assert len(channel_lines("Game over")) == 1
         board = await ann.slash(standin.channel, "leaderboard")
         assert board.reply is not None
-        text = board.reply.embeds[0]["description"]
-        assert text.count("1 game") == 3
+        (embed,) = board.reply.embeds  # one game each: provisional ratings, nobody ranked
+        assert embed["description"].startswith("Nobody here has a settled rating yet")
+        rating = await bot.tables.service.db.player_rating(standin.guild.id, ann.id)
+        assert rating is not None and rating.provisional
+        assert embed["fields"][0]["value"].startswith(f"{rating.rating:,}? after 1 game")
 
 
 async def test_edits_that_discord_keeps_refusing_are_retried_until_they_land(

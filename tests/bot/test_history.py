@@ -227,7 +227,7 @@ async def test_the_chart_is_drawn_in_a_worker_process(standin: StandIn, database
 async def test_stats_show_the_rating_its_rank_and_its_chart(
     standin: StandIn, start_bot: BotFactory
 ) -> None:
-    async with start_bot(settings={"leaderboard_min_games": 2}) as bot:
+    async with start_bot() as bot:
         database = bot.tables.service.db
         guild, channel = standin.guild.id, standin.channel.id
         ann, bob, cat = (standin.person(n) for n in ("Ann", "Bob", "Cat"))
@@ -238,8 +238,8 @@ async def test_stats_show_the_rating_its_rank_and_its_chart(
             preset = "classic" if seed < 3 else "oh-hell"
             await store_finished(database, guild, channel, seats, seed, preset=preset)
         history = await database.rating_history(guild, ann.id)
-        overall = await database.player_rating(guild, ann.id, min_games=2)
-        assert overall is not None and overall.rank is not None and len(history) == 5
+        overall = await database.player_rating(guild, ann.id)
+        assert overall is not None and overall.provisional and len(history) == 5
         assert overall.rating == history[-1].rating
 
         asked = await ann.slash(standin.channel, "ohhell stats")
@@ -247,13 +247,14 @@ async def test_stats_show_the_rating_its_rank_and_its_chart(
         shown = asked.followups[0] if asked.followups else asked.reply
         assert shown is not None and asked.ephemeral
         text = text_of(shown)
-        change = history[-1].change
-        assert f"Rating {overall.rating:,} ({change:+,} last game)" in text
-        assert f"#{overall.rank} of {overall.ranked} on /leaderboard" in text
+        change, game = history[-1].change, history[-1].game
+        assert f"Rating {overall.rating:,}? ({change:+,} in game #{game})" in text
+        assert f"provisional: may be {overall.uncertainty} points off" in text
+        assert "What the number means: /ohhell ratings" in text
         classic = await database.player_rating(guild, ann.id, "classic")
         oh_hell = await database.player_rating(guild, ann.id, "oh-hell")
         assert classic is not None and oh_hell is not None
-        assert f"classic: {classic.rating:,} · oh-hell: {oh_hell.rating:,}" in text
+        assert f"classic: {classic.rating:,}? · oh-hell: {oh_hell.rating:,}?" in text
         # Results against computer levels come from the stored computer seats.
         hard_tables = await database.computer_tables(guild, ann.id)
         assert [(level, games) for level, games, _ in hard_tables] == [("hard", 2)]

@@ -1,5 +1,6 @@
 """Ratings and /leaderboard through the real discord.py client and the stand-in: the final
-standings post shows rating changes, pages turn, forged pages are refused and change nothing."""
+standings post shows rating changes (with `?` while provisional), pages turn, forged pages are
+refused and change nothing, and /ohhell ratings explains the number."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from tests.bot.conftest import BotFactory
 from tests.bot.test_safety import refused
 from tools.simulated_people import open_table, play_until_over
 
-RATED = re.compile(r"^\d+\. (?P<name>\w+) — -?\d+ · (?P<rating>[\d,]+) \((?P<change>[+-][\d,]+)\)$")
+RATED = re.compile(
+    r"^\d+\. (?P<name>\w+) — -?\d+ · (?P<rating>[\d,]+)(?P<mark>\??) \((?P<change>[+-][\d,]+)\)$"
+)
 
 
 async def test_the_final_standings_show_each_players_rating_and_its_change(
@@ -43,10 +46,11 @@ async def test_the_final_standings_show_each_players_rating_and_its_change(
             shown[match["name"]] = (
                 int(match["rating"].replace(",", "")),
                 int(match["change"].replace(",", "")),
+                match["mark"] == "?",
             )
         assert shown == {p.name: changes[p.id] for p in people}
-        # Rated from 1,000: the change is the distance from it.
-        assert all(rating - change == 1000 for rating, change in shown.values())
+        # Rated from 1,000: the change is the distance from it. A first game: provisional.
+        assert all(rating - change == 1000 and mark for rating, change, mark in shown.values())
 
 
 async def fill(bot: object, guild_id: int, players: list[int], rounds: int) -> None:
@@ -80,7 +84,10 @@ async def test_leaderboard_pages_turn_and_forged_pages_are_refused(
         # 24 players with 3 games each; Ann always last of her group, so not on page 1.
         others = [10_000 + i for i in range(23)]
         await fill(bot, standin.guild.id, [*others, ann.id], rounds=3)
-        await fill(bot, standin.guild.id, [bob.id, 20_000], rounds=2)  # 2 games: not ranked
+        # As if they had played enough games to settle their ratings; Bob has not.
+        db = bot.tables.service.db
+        await db._db.execute("UPDATE ratings SET sigma = 1")
+        await fill(bot, standin.guild.id, [bob.id, 20_000], rounds=2)  # provisional: not ranked
 
         shown = await ann.slash(standin.channel, "leaderboard")
         board = shown.reply
@@ -95,7 +102,8 @@ async def test_leaderboard_pages_turn_and_forged_pages_are_refused(
         assert turned.response_type == 7
         text = board.embeds[0]["description"]
         assert text.startswith("**11.**") and "page 2 of 3" in board.embeds[0]["footer"]["text"]
-        assert "2 of 3 games played" in str(board.embeds[0]["fields"])  # Bob's own line
+        (you,) = board.embeds[0]["fields"]  # Bob's own line
+        assert you["value"].endswith("? after 2 games: provisional, so not ranked yet.")
         assert "lb:prev:rating:all:1" in board.custom_ids()
 
         before = (board.embeds, board.custom_ids())
@@ -124,3 +132,22 @@ async def test_leaderboard_pages_turn_and_forged_pages_are_refused(
             await service.leaderboard(standin.guild.id, page=4)
         with pytest.raises(Refused, match="no_such_order"):
             await service.leaderboard(standin.guild.id, by="sneaky")
+
+
+async def test_ratings_are_explained_by_ohhell_ratings(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    async with start_bot():
+        ann = standin.person("Ann")
+        asked = await ann.slash(standin.channel, "ohhell ratings")
+        assert asked.ephemeral and asked.reply is not None
+        (embed,) = asked.reply.embeds
+        assert embed["title"] == "How ratings work"
+        text = embed["description"]
+        for words in (
+            "Everyone starts at 1,000",
+            "**?** after a rating",
+            "100 points: 64%; 200 points: 76%; 400 points: 91%",
+            "leaving always costs rating",
+        ):
+            assert words in text, words

@@ -41,6 +41,8 @@ async def test_leaving_mid_game_hands_the_seat_to_a_computer(
         assert again.ephemeral and "not seated" in (again.content or "")
         await play_until_over(standin, [ann, bob], table)
         await bot.presenter.idle()
-        rows = await bot.tables.service.db.leaderboard(standin.guild.id)
-        cat_row = next(row for row in rows.rows if row.user_id == cat.id)
-        assert cat_row.games == 1 and cat_row.wins == 0
+        counted = await bot.tables.service.db._db.fetchone(
+            "SELECT games, wins FROM ratings WHERE guild_id = ? AND preset = '' AND user_id = ?",
+            (standin.guild.id, cat.id),
+        )
+        assert counted == (1, 0)

@@ -67,7 +67,7 @@ async def finish_and_check(
 async def test_a_whole_game_of_each_preset(
     standin: StandIn, start_bot: BotFactory, preset: str
 ) -> None:
-    async with start_bot(settings={"leaderboard_min_games": 1}) as bot:
+    async with start_bot() as bot:
         people = [standin.person(n) for n in NAMES[:2]]
         table, t = await open_table(standin, people, preset=preset)
         await add_computer(standin, people[0], table, t, "easy")
@@ -79,7 +79,8 @@ async def test_a_whole_game_of_each_preset(
         assert game_over(table)
         board = await people[0].slash(standin.channel, "leaderboard", preset=preset)
         assert board.reply is not None
-        assert "1 game" in board.reply.embeds[0]["description"]
+        (you,) = board.reply.embeds[0]["fields"]  # one game: a provisional rating, not ranked
+        assert "? after 1 game: provisional" in you["value"]
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
@@ -180,6 +181,11 @@ async def test_the_leaderboard_after_several_games(standin: StandIn, start_bot: 
             await people[0].click(table, f"oh:start:{t}")
             await play_until_over(standin, people, table)
             await bot.presenter.idle()
+        provisional = await people[1].slash(standin.channel, "leaderboard")
+        assert provisional.reply is not None  # three games: nobody's rating is settled yet
+        assert "Nobody here has a settled rating yet" in provisional.reply.embeds[0]["description"]
+        # As if they had played enough games to settle their ratings.
+        await bot.tables.service.db._db.execute("UPDATE ratings SET sigma = 1")
         board = await people[1].slash(standin.channel, "leaderboard")
         assert board.reply is not None
         rows = board.reply.embeds[0]["description"].splitlines()
@@ -195,4 +201,4 @@ async def test_the_leaderboard_after_several_games(standin: StandIn, start_bot: 
         assert sum(wins) >= 3  # shared first places count for each
         only_other = await people[1].slash(standin.channel, "leaderboard", preset="oh-hell")
         assert only_other.reply is not None
-        assert "Nobody has finished" in only_other.reply.embeds[0]["description"]
+        assert "Nobody here has a settled rating yet" in only_other.reply.embeds[0]["description"]

@@ -57,7 +57,6 @@ def test_the_board_words_every_measure_and_offers_pages() -> None:
         page=2,
         pages=4,
         ranked=35,
-        min_games=3,
     )
     embed = render.leaderboard_embed(board, "Guild")
     lines = (embed.description or "").splitlines()
@@ -72,5 +71,16 @@ def test_the_board_words_every_measure_and_offers_pages() -> None:
         "lb:prev:points:all:1",
         "lb:next:points:all:3",
     ]
+    assert embed.footer.text is not None and embed.footer.text.endswith("/ohhell ratings")
+    assert "35 ranked (settled ratings)" in embed.footer.text
     single = Leaderboard(rows=[row(1, 5)], caller=None)
     assert render.leaderboard_view(single) is None
+
+
+def test_a_caller_with_a_provisional_rating_sees_it_with_its_mark() -> None:
+    board = Leaderboard(rows=[], caller=None, caller_rating=1084, caller_games=5)
+    embed = render.leaderboard_embed(board, "Guild")
+    assert "Nobody here has a settled rating yet" in (embed.description or "")
+    assert [(f.name, f.value) for f in embed.fields] == [
+        ("You", "1,084? after 5 games: provisional, so not ranked yet.")
+    ]

@@ -75,3 +75,13 @@ def test_the_rating_chart_is_a_png_of_its_size_and_not_blank() -> None:
     assert image.size == RATING_CHART_SIZE and colours(image) > 5
     dated = opened(rating_chart_png([("3 Nov", 1000.0), ("9 Nov", 1012.5)]))
     assert dated.size == RATING_CHART_SIZE
+
+
+def test_the_provisional_ratings_of_the_chart_are_drawn_apart() -> None:
+    points: list[tuple[int | str, float]] = [(n, 1000 + 15 * n) for n in range(1, 20)]
+    flags = [n < 8 for n in range(1, 20)]
+    plain = rating_chart_png(points)
+    marked = rating_chart_png(points, flags)
+    assert opened(marked).size == RATING_CHART_SIZE and colours(opened(marked)) > 5
+    assert marked != plain  # dashed and hollow where the rating was provisional
+    assert rating_chart_png(points, [False] * len(points)) == plain

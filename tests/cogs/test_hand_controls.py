@@ -10,7 +10,8 @@ import pytest
 
 from bot.engine import Card, Phase
 from bot.service import BidOption, CardOption, HandState, TableView
-from cogs.items import CUSTOM_ID, SELECT_ID, CardChoice, card_choice, play_arg
+from cogs.items import CardChoice, card_choice, family_of, play_arg
+from cogs.items.table import AutoPlayButton, MoveButton, MoveSelect
 from cogs.render.common import Controls
 from cogs.render.hand import hand_message
 
@@ -63,14 +64,15 @@ def test_thirteen_cards_fill_rows_of_five_and_auto_play_sits_in_the_last_row(tab
     plays = [c for row in rows[:3] for c in row]
     assert [c["label"] for c in plays[:3]] == ["2♣", "3♣", "4♣"]
     assert [c["disabled"] for c in plays[:3]] == [False, True, False]
-    assert all(CUSTOM_ID.fullmatch(c["custom_id"]) for row in rows for c in row)
+    families = [family_of(c["custom_id"]) for row in rows for c in row]
+    assert families == [MoveButton] * 13 + [AutoPlayButton]
 
 
 def test_more_than_twenty_cards_become_one_select_a_suit(table: Any) -> None:
     rows = _rows(_state(cards=30), table)
     selects = [row[0] for row in rows[:-1]]
     assert all(len(row) == 1 for row in rows[:-1]) and [s["type"] for s in selects] == [3, 3, 3]
-    assert all(SELECT_ID.fullmatch(s["custom_id"]) for s in selects)
+    assert all(family_of(s["custom_id"]) is MoveSelect for s in selects)
     assert all(len(s["options"]) <= 25 for s in selects)
     # Only the playable faces are offered, each by its id in the pack.
     assert {o["value"] for s in selects for o in s["options"]} == {
@@ -188,7 +190,7 @@ def test_a_joker_led_in_no_trumps_is_offered_as_each_suit(table: Any, count: int
         "oh:play:7:3:52-3",
         "oh:auto:7:0:1",
     ]
-    assert all(CUSTOM_ID.fullmatch(c["custom_id"]) for c in last)
+    assert [family_of(c["custom_id"]) for c in last] == [MoveButton] * 4 + [AutoPlayButton]
     # The joker alone, unnamed, is not offered; every other card still is.
     offered = _offered(rows)
     assert "52" not in offered

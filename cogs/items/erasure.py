@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 import discord
 
-from cogs.items import ButtonFamily
+from cogs.items.pages import ButtonFamily
 
 FORGET_ID = re.compile(r"ohf:[!-~]{0,96}")
 _ERASE = re.compile(r"ohf:erase:(?P<token>[0-9a-f]{32})")
