@@ -1,5 +1,7 @@
 """`make run` / `python -m bot`: run the bot with the settings from the environment and .env;
-`python -m bot sync`: sync its slash commands with Discord now."""
+`python -m bot sync`: sync its slash commands with Discord now; `python -m bot my-data USER_ID`
+and `python -m bot forget USER_ID`: a person's data, or its erasure, for one who asks the
+operator (PRIVACY.md)."""
 
 from __future__ import annotations
 
@@ -7,10 +9,14 @@ import argparse
 import asyncio
 import contextlib
 import sys
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 from bot.config import BotSettings, problems
+
+if TYPE_CHECKING:
+    from bot.storage import DatabaseUnavailable
 
 NO_TOKEN = """\
 No DISCORD_TOKEN is set, so the bot cannot log in.
@@ -59,19 +65,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "command",
         nargs="?",
-        choices=("run", "sync"),
+        choices=("run", "sync", "my-data", "forget"),
         default="run",
         help="run (the default): run the bot. sync: sync its slash commands with Discord now "
         "and exit; the bot syncs them itself when they changed, so this is for commands "
-        "removed or overwritten by something else",
+        "removed or overwritten by something else. my-data USER_ID: print everything stored "
+        "about a person (the JSON /ohhell my-data sends). forget USER_ID: erase them "
+        "everywhere, as /ohhell forget-me does (it cannot be undone)",
     )
-    command = parser.parse_args(argv).command
+    parser.add_argument("user", nargs="?", type=int, help="my-data, forget: a Discord user id")
+    parsed = parser.parse_args(argv)
+    command = parsed.command
+    if (command in PERSON_COMMANDS) != (parsed.user is not None):
+        parser.error("my-data and forget take a user id; run and sync take none")
     try:
         settings = BotSettings()
     except ValidationError as error:
         # One line a bad setting; pydantic's own text would repeat the values, the token's too.
         print("\n".join(problems(error)), file=sys.stderr)
         return 1
+    if command in PERSON_COMMANDS:
+        return _person_command(settings, command, parsed.user)
     if settings.discord_token is None:
         print(NO_TOKEN, file=sys.stderr, end="")
         return 2
@@ -88,11 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(run(settings) if command == "run" else sync_commands(settings))
     except DatabaseUnavailable as error:
-        check = CHECK_POSTGRES if error.where.startswith("postgres") else CHECK_SQLITE
-        print(
-            NO_DATABASE.format(where=error.where, reason=error.reason[:200], check=check),
-            file=sys.stderr,
-        )
+        print(_no_database(error), file=sys.stderr)
         return 1
     except discord.LoginFailure:
         print(BAD_TOKEN, file=sys.stderr)
@@ -107,6 +117,32 @@ def main(argv: list[str] | None = None) -> int:
         where = f"in server {settings.dev_guild_id}" if settings.dev_guild_id else "globally"
         print(SYNCED.format(where=where))
     return 0
+
+
+PERSON_COMMANDS = ("my-data", "forget")
+FORGOTTEN = "User {user} is erased. Tables rewritten: {tables}; rows deleted: {rows}."
+
+
+def _person_command(settings: BotSettings, command: str, user_id: int) -> int:
+    """my-data or forget, on the database alone (no Discord)."""
+    from bot.app import forget_person, person_data
+    from bot.storage import DatabaseUnavailable
+
+    try:
+        if command == "my-data":
+            sys.stdout.buffer.write(asyncio.run(person_data(settings, user_id)) + b"\n")
+            return 0
+        forgotten = asyncio.run(forget_person(settings, user_id))
+    except DatabaseUnavailable as error:
+        print(_no_database(error), file=sys.stderr)
+        return 1
+    print(FORGOTTEN.format(user=user_id, tables=forgotten.tables, rows=forgotten.rows))
+    return 0
+
+
+def _no_database(error: DatabaseUnavailable) -> str:
+    check = CHECK_POSTGRES if error.where.startswith("postgres") else CHECK_SQLITE
+    return NO_DATABASE.format(where=error.where, reason=error.reason[:200], check=check)
 
 
 def _short(error: BaseException) -> str:

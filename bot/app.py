@@ -20,6 +20,8 @@ from bot.engine import Action
 from bot.metrics import Metrics, timed
 from bot.monitor import serving
 from bot.service import TableService
+from bot.service.my_data import export_of
+from bot.service.privacy import Forgotten
 from bot.service.review import ReviewService
 from bot.storage import Database
 from cogs.client import OhHellBot
@@ -66,11 +68,7 @@ async def build(
     """Open the database and build the bot from `settings` (the one place defaults live).
     Computer decisions run in a process pool sized to the machine (or, with ``workers=0``, in a
     thread: tests); `decide` and `clock` stand in for the real ones in tests."""
-    database = await Database.open(
-        settings.database,
-        pool_size=settings.database_pool_size,
-        post_lease=settings.post_retry_after,
-    )
+    database = await _open(settings)
     metrics = Metrics()
     database.on_transaction = metrics.transaction_seconds.observe
     pool: concurrent.futures.Executor | None = None
@@ -176,5 +174,38 @@ async def sync_commands(settings: BotSettings) -> None:
         async with bot:
             # Logging in runs setup_hook, which finds nothing stored, so syncs and stores.
             await bot.login(settings.discord_token.get_secret_value())
+    finally:
+        await database.close()
+
+
+async def _open(settings: BotSettings) -> Database:
+    return await Database.open(
+        settings.database,
+        pool_size=settings.database_pool_size,
+        post_lease=settings.post_retry_after,
+    )
+
+
+async def person_data(settings: BotSettings, user_id: int) -> bytes:
+    """`python -m bot my-data USER_ID`: what `/ohhell my-data` gives the person, for one who
+    cannot use it (they are in no server with the bot). Not paced: the operator asks."""
+    database = await _open(settings)
+    try:
+        rows = await database.person_rows(user_id)
+        return export_of(rows, time.time()).data
+    finally:
+        await database.close()
+
+
+async def forget_person(settings: BotSettings, user_id: int) -> Forgotten:
+    """`python -m bot forget USER_ID`: what `/ohhell forget-me` does, for a person who asked
+    the operator. Tables they leave are shown by the running bot at their next change."""
+    from cogs.render.privacy import former_player
+
+    database = await _open(settings)
+    try:
+        service = TableService(database, decide=decide_in_worker, settings=settings)
+        offer = await service.offer_erasure(user_id)
+        return await service.forget(user_id, offer.token, former_player)
     finally:
         await database.close()

@@ -87,6 +87,12 @@ class BotSettings(BaseSettings):
         description="Seconds a channel post may stay unmade (its process stopped, or Discord did "
         "not answer) before any bot process makes it.",
     )
+    retain_after_leave: float = Field(
+        default=30,
+        ge=0,
+        description="Days a server's data (its tables, results and ratings) is kept after the "
+        "bot leaves it or it is deleted, in case the bot is added back; then it is erased.",
+    )
     computer_workers: int | None = Field(
         default=None, ge=1, description="Processes for computer players (default: one a core)."
     )
@@ -193,7 +199,15 @@ class BotSettings(BaseSettings):
             level=self.log_level,
             format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
         )
+        # At DEBUG discord.py logs every gateway event and every request's body: the hands in
+        # hand messages, what people typed. Logs hold no card or message content.
+        level = max(logging.INFO, logging.getLevelNamesMapping()[self.log_level])
+        for name in DISCORD_PAYLOAD_LOGS:
+            logging.getLogger(name).setLevel(level)
 
+
+DISCORD_PAYLOAD_LOGS = ("discord.http", "discord.gateway")
+"""discord.py's loggers that write payloads at DEBUG."""
 
 NEVER_SHOWN = frozenset({"discord_token", "database_url"})
 """Settings whose values no message repeats: the token, and a URL that may hold a password."""

@@ -86,7 +86,9 @@ class AutomaticMoves:
             try:
                 outcome = await self.service.step(table_id)
             except (Refused, CorruptRow) as error:
-                log.warning("table %s: automatic move refused: %s", table_id, error)
+                # The code alone: an illegal move's explanation names the seat's cards.
+                why = error.code if isinstance(error, Refused) else "unreadable"
+                log.warning("table %s: automatic move refused: %s", table_id, why)
                 return
             except Exception:
                 # A database that failed for a moment, or a computer players' worker that

@@ -23,8 +23,17 @@ from cogs.clicks import TableController
 from cogs.commands import TablesCog
 from cogs.community import Community
 from cogs.errors import answer_error, metrics_of, reply
-from cogs.items import FAMILIES, BoardButton, HistoryPageButton, claimed, on_message
+from cogs.items import (
+    FAMILIES,
+    BoardButton,
+    EraseButton,
+    HistoryPageButton,
+    claimed,
+    on_message,
+)
 from cogs.presenter import Presenter
+from cogs.privacy import PrivacyCog
+from cogs.retention import RetentionSweep
 from cogs.review import ReviewCog
 
 log = logging.getLogger(__name__)
@@ -99,13 +108,22 @@ class OhHellBot(commands.AutoShardedBot):
         self.sync_when_changed = sync_when_changed
         self.reviews = reviews
         self.community = Community(service, self.presenter.run_blocking)
+        self.retention = RetentionSweep(
+            service,
+            self.presenter.clock,
+            server_gone=lambda guild_id: self.presenter.guild_gone(guild_id, ()),
+        )
+        """Erases the servers the bot left, once it has been gone long enough."""
         self._resumed = False
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(*FAMILIES, HistoryPageButton, BoardButton)
+        self.add_dynamic_items(*FAMILIES, HistoryPageButton, BoardButton, EraseButton)
         self.boards = TablesCog(self.tables, self.community)
         """Where leaderboard page clicks go (cogs/items/pages.py `BoardButton`)."""
         await self.add_cog(self.boards)
+        self.privacy = PrivacyCog(self.tables.service, self.presenter, self.boards.ohhell)
+        """Where the confirmation of an erasure goes (cogs/items/erasure.py `EraseButton`)."""
+        await self.add_cog(self.privacy)
         if self.reviews is not None:
             await self.add_cog(ReviewCog(self.reviews, self.boards.ohhell))
         await self.sync_commands()
@@ -137,6 +155,13 @@ class OhHellBot(commands.AutoShardedBot):
         if not self._resumed:
             self._resumed = True
             await self.presenter.resume_open_tables()
+            await self.retention.start({guild.id for guild in self.guilds}, self.covers)
+
+    def covers(self, guild_id: int) -> bool:
+        """Whether this process runs the server's shard (its gateway tells it of the server)."""
+        if self.shard_count is None:
+            return True
+        return (guild_id >> 22) % self.shard_count in self.shards
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Components no persistent item claims (foreign, malformed or forged custom_ids, or
@@ -146,11 +171,13 @@ class OhHellBot(commands.AutoShardedBot):
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        if not claimed(custom_id) or not on_message(interaction.message, custom_id):
+        ours = claimed(custom_id)
+        if not ours or not on_message(interaction.message, custom_id):
             forged_page = custom_id.startswith("lb:")
             self.metrics.refusals("no_such_page" if forged_page else "not_for_you").inc()
             await reply(interaction, render.NO_SUCH_PAGE if forged_page else render.NOT_FOR_YOU)
 
     async def close(self) -> None:
+        await self.retention.stop()
         await self.presenter.close()
         await super().close()

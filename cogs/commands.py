@@ -1,5 +1,5 @@
 """The slash commands: /ohhell start, settings, hand, scores, rules, leave, cancel, history,
-record, stats, ratings, and /leaderboard."""
+record, stats, ratings, and /leaderboard; the servers the bot leaves and joins."""
 
 from __future__ import annotations
 
@@ -75,8 +75,14 @@ class TablesCog(commands.Cog, name="Tables"):
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
+        # Its data goes once the bot has been gone RETAIN_AFTER_LEAVE days.
+        await self.service.server_left(guild.id)
         known = [c.id for c in guild.channels] + [t.id for t in guild.threads]
         await self.presenter.guild_gone(guild.id, known)
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self.service.server_back(guild.id)
 
     @ohhell.command(name="start", description="Open a table in this channel")
     @rule_options.rule_options

@@ -33,7 +33,8 @@ async def reply(interaction: discord.Interaction[Any], text: str) -> None:
             await interaction.response.send_message(text, ephemeral=True)
     except discord.NotFound:
         # The interaction expired (Discord's 3 s, or 15 min for a follow-up): nobody to tell.
-        log.warning("interaction %s expired before its answer: %s", interaction.id, text)
+        # Not what it said: an answer may name the person's cards, and logs hold none.
+        log.warning("interaction %s expired before its answer", interaction.id)
 
 
 class AfterCommit(Exception):
@@ -87,7 +88,11 @@ async def _report(
 
 
 def _what(interaction: discord.Interaction[Any]) -> str:
+    """What was used, for the log: a command's name, or a component's kind and table (the
+    first three parts of its custom_id). Not the rest: a play button's carries the card, and
+    logs hold no card."""
     data: dict[str, Any] = dict(interaction.data or {})
     if interaction.type is discord.InteractionType.component:
-        return f"component {data.get('custom_id')!r}"
+        kind = ":".join(str(data.get("custom_id", "")).split(":")[:3])
+        return f"component {kind[:40]!r}"
     return f"command {data.get('name')!r}"

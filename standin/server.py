@@ -258,6 +258,16 @@ class StandIn(Gateway, ApplicationHandlers, ChannelHandlers, InteractionHandlers
         self.world.remove_guild(guild)
         self._notify()
 
+    async def add_bot(self, guild: Guild) -> None:
+        """The bot is added (back) to `guild`, one it was removed from, announced by
+        GUILD_CREATE: a guild the bot did not have (discord.py's `on_guild_join`)."""
+        self.world.restore_guild(guild)
+        # A guild joined comes without "unavailable" (one back from an outage has it false).
+        data = payloads.guild_create(guild, self.world)
+        del data["unavailable"]
+        await self.dispatch("GUILD_CREATE", data, guild_id=guild.id)
+        self._notify()
+
     async def _announce_channel(self, event: str, channel: Channel) -> None:
         assert channel.guild is not None
         data = payloads.channel(channel, self.world)

@@ -384,6 +384,12 @@ class World:
         for c in guild.channels:
             self.channels.pop(c.id, None)
 
+    def restore_guild(self, guild: Guild) -> None:
+        """The bot is in `guild` again (one `remove_guild` took), with its channels."""
+        self.guilds[guild.id] = guild
+        for c in guild.channels:
+            self.channels[c.id] = c
+
     # --- lookups --------------------------------------------------------------------------
 
     def user_named(self, name: str) -> User:

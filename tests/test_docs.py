@@ -17,11 +17,13 @@ ROOT = Path(__file__).resolve().parents[1]
 CHECKED = (
     "README.md",
     "CONTRIBUTING.md",
+    "PRIVACY.md",
     "docs/ai.md",
     "docs/architecture.md",
     "docs/benchmarks.md",
     "docs/deploy.md",
     "docs/engine.md",
+    "docs/my-data.md",
     "docs/records.md",
     "docs/ratings.md",
     "docs/rules.md",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, TypeVar
 
 from bot.engine.dealing import order_for, seat_order, seeded_deal
@@ -100,6 +100,25 @@ def _load(doc: Any, create: Create[G]) -> G:
     g = create(settings, doc["players"], doc["seed"], first, doc["names"], overrides)
     _replay(g, hands, 1)
     return g
+
+
+def renamed(text: str, names: Mapping[int, str]) -> str:
+    """A saved game with the players of some seats (seat -> name) given other names: the same
+    game in the same form, whose hands load as before. Raises :class:`EngineError` for text
+    that is not a saved game or a seat it does not have."""
+    try:
+        doc = json.loads(text)
+        if not isinstance(doc, dict) or doc.get("v") != JSON_VERSION:
+            raise EngineError(f"not a saved game of version {JSON_VERSION}")
+        players = list(doc["names"])
+        for seat, name in names.items():
+            if not 0 <= seat < len(players):
+                raise EngineError(f"the saved game has no seat {seat}")
+            players[seat] = name
+    except (ValueError, TypeError, KeyError) as e:
+        raise EngineError(f"not a saved game of version {JSON_VERSION}: {e}") from None
+    doc["names"] = players
+    return _dumps(doc)
 
 
 def catch_up(g: GameState, text: str) -> bool:

@@ -67,7 +67,10 @@ class PostOffice:
             try:
                 posts.append(await self.rated(stored_post(row)))
             except (ValueError, KeyError, TypeError) as error:
-                log.error("outbox post %s could not be read, dropped: %s", row.key, error)
+                # The kind of error alone: its message may quote the post (its cards).
+                log.error(
+                    "outbox post %s could not be read, dropped: %s", row.key, type(error).__name__
+                )
                 unreadable.append(row.key)
         if unreadable:
             await self.db.post_done(unreadable)

@@ -117,11 +117,14 @@ class Playing:
             ).outcome(reply=Reason("auto_play", {"on": on}))
 
     async def record_dm(self, table_id: int, user_id: int, ref: DmRef | None) -> Outcome | None:
-        """Remember (or forget, with None: DMs closed) a person's hand message."""
+        """Remember (or forget, with None: DMs closed) a person's hand message. Only a seated
+        person's: one erased meanwhile (`forget`) has nothing stored again."""
         async with self.session.lock(table_id):
             for _ in range(5):
                 row = await self.session.load(table_id, self.session.known_row(table_id))
                 document = load_document(row)
+                if document.seat_of(user_id) is None:
+                    return None
                 key = str(user_id)
                 if ref is None:
                     document.dms.pop(key, None)

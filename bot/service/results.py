@@ -95,7 +95,8 @@ def results_of(document: TableDocument, game: Game) -> list[PlayerResult]:
             bids_made=made[index],
             hands_played=played[index],
             left_early=seat.left and seat.user_id is not None,
-            removed=seat.away == "kicked",
+            # A former player's seat (its person erased mid-game) is nobody's to rate.
+            removed=seat.away == "kicked" or (seat.left and seat.user_id is None),
         )
         for index, seat in enumerate(document.seats)
     ]

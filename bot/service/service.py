@@ -24,6 +24,8 @@ from bot.service.lobby import Lobby
 from bot.service.lookups import Lookups
 from bot.service.places import Places
 from bot.service.playing import Playing
+from bot.service.privacy import Privacy
+from bot.service.retention import Retention
 from bot.service.session import Session
 from bot.service.sharing import Sharing
 from bot.service.turns import TIMER_FIELD, Decider
@@ -40,7 +42,8 @@ __all__ = [
 
 class TableService:
     """Tables in channels: lobby, play, host controls, deadlines, finished games looked at
-    again, tables whose channel is gone, what several processes share. Knows nothing of
+    again, tables whose channel is gone, what several processes share, a person's data and
+    its erasure, servers the bot left. Knows nothing of
     Discord. Each job is an attribute (`service.lobby`, `service.playing`, …); the calls the
     Discord layer makes are named here too, each the job's own method."""
 
@@ -73,6 +76,8 @@ class TableService:
         self.places = Places(session)
         self.lookups = Lookups(session)
         self.sharing = Sharing(session)
+        self.privacy = Privacy(session, self.lobby)
+        self.retention = Retention(session)
 
         self.open_table = self.lobby.open_table
         self.set_message = self.lobby.set_message
@@ -121,6 +126,15 @@ class TableService:
         self.open_table_ids = self.lookups.open_table_ids
         self.closed_since = self.lookups.closed_since
         self.leaderboard = self.lookups.leaderboard
+
+        self.my_data = self.privacy.my_data
+        self.offer_erasure = self.privacy.offer_erasure
+        self.forget = self.privacy.forget
+
+        self.server_left = self.retention.server_left
+        self.server_back = self.retention.server_back
+        self.servers_present = self.retention.servers_present
+        self.sweep_left_servers = self.retention.sweep
 
         self.showing = self.sharing.showing
         self.watch_changes = self.sharing.watch_changes

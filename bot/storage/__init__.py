@@ -11,6 +11,8 @@ save finds the version moved on and raises `VersionConflict`.
 - `tables`, `deadlines`, `channels`, `results`, `history`: the queries, one file each.
 - `ratings`: openskill ratings, updated with every stored result (docs/ratings.md).
 - `replay`: stored results rated again from scratch, in each server's rating order.
+- `privacy`, `erasure`: everything stored about one person, read for them, or erased in one
+  transaction; `retention`: the servers the bot left, erased once it has been gone long enough.
 - `budget`: Discord's global REST limit shared by several bot processes (PostgreSQL).
 - `command_syncs`: the slash commands last synced, so a start with the same ones skips it.
 - `health`: whether the database answers, and the open tables by phase (metrics).
@@ -26,10 +28,12 @@ from bot.storage.budget import RestBudget
 from bot.storage.channels import Channels
 from bot.storage.command_syncs import CommandSyncs
 from bot.storage.deadlines import Deadlines
+from bot.storage.erasure import Erased, Erasure, Forgetting
 from bot.storage.health import Health
 from bot.storage.history import FinishedGame, History, PlayerGame, ResultGroup
 from bot.storage.leases import Leases
 from bot.storage.outbox import NewPost, StoredPost
+from bot.storage.privacy import FORGET_ME, MY_DATA, PersonRows
 from bot.storage.ratings import (
     COMPUTER_IDS,
     OVERALL,
@@ -38,6 +42,7 @@ from bot.storage.ratings import (
     shown_rating,
 )
 from bot.storage.results import PAGE_SIZE, Results
+from bot.storage.retention import Retention
 from bot.storage.rows import (
     BOARD_ORDERS,
     KEEP,
@@ -62,7 +67,17 @@ from bot.storage.tables import TableChange, Tables, UnreadableClosed
 
 
 class Database(
-    Tables, Deadlines, Channels, Results, History, RestBudget, Leases, CommandSyncs, Health
+    Tables,
+    Deadlines,
+    Channels,
+    Results,
+    History,
+    RestBudget,
+    Leases,
+    CommandSyncs,
+    Health,
+    Erasure,
+    Retention,
 ):
     """An open database: every query storage has, on one connection."""
 
@@ -70,8 +85,10 @@ class Database(
 __all__ = [
     "BOARD_ORDERS",
     "COMPUTER_IDS",
+    "FORGET_ME",
     "KEEP",
     "MIGRATIONS",
+    "MY_DATA",
     "OVERALL",
     "PAGE_SIZE",
     "ChannelBusy",
@@ -79,12 +96,15 @@ __all__ = [
     "CorruptRow",
     "Database",
     "DatabaseUnavailable",
+    "Erased",
     "Event",
     "FinishedGame",
+    "Forgetting",
     "LastGame",
     "Leaderboard",
     "LeaderboardRow",
     "NewPost",
+    "PersonRows",
     "PlayerGame",
     "PlayerRating",
     "PlayerResult",

@@ -135,4 +135,13 @@ MIGRATIONS: tuple[Migration, ...] = (
     # Ratings that mean skill (docs/ratings.md): the shown number is the mean, and the stored
     # past is rated again in its rating order to show it.
     rate_again_as_the_mean,
+    # Servers the bot left, and when (bot/storage/retention.py): their data is erased once the
+    # bot has been gone RETAIN_AFTER_LEAVE days, unless it is added back first.
+    """
+    CREATE TABLE servers_left (
+        guild_id  INTEGER NOT NULL,
+        left_at   REAL    NOT NULL,
+        PRIMARY KEY (guild_id)
+    )
+    """,
 )

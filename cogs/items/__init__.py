@@ -1,12 +1,15 @@
 """Persistent buttons and selects, the one place that knows the custom_id formats. A custom_id
 carries ids only — never a card someone else could learn from — and every custom_id is
 untrusted: it is read strictly here and every id in it is checked again by the service. A
-table's controls (cogs/items/table.py), and the page buttons of lists (cogs/items/pages.py)."""
+table's controls (cogs/items/table.py), the page buttons of lists (cogs/items/pages.py), and
+the confirmation of an erasure (cogs/items/erasure.py)."""
 
 from __future__ import annotations
 
 import discord
 
+from cogs.items.erasure import EraseButton, erase_id, parse_erase
+from cogs.items.erasure import claimed as erasure_claimed
 from cogs.items.numbers import whole_number
 from cogs.items.pages import (
     BOARD_ID,
@@ -39,6 +42,7 @@ __all__ = [
     "CardChoice",
     "Control",
     "Controller",
+    "EraseButton",
     "HistoryPageButton",
     "Move",
     "board_id",
@@ -46,10 +50,12 @@ __all__ = [
     "claimed",
     "control",
     "custom_id",
+    "erase_id",
     "family_of",
     "on_message",
     "page_id",
     "parse_board",
+    "parse_erase",
     "parse_page",
     "play_arg",
     "select_id",
@@ -59,11 +65,13 @@ __all__ = [
 
 def claimed(text: str) -> bool:
     """Whether a component's custom_id is one of this bot's families' (a table's control, a
-    list's page, a leaderboard page), which answers it; any other the client answers."""
+    list's page, a leaderboard page, an erasure's confirmation), which answers it; any other the
+    client answers."""
     return (
         family_of(text) is not None
         or parse_page(text) is not None
         or BOARD_ID.fullmatch(text) is not None
+        or erasure_claimed(text)
     )
 
 

@@ -106,7 +106,12 @@ NOTICES: dict[str, Callable[[Mapping[str, Any]], str]] = {
         f"{p['name']} was removed from the table"
         + (": a computer player takes the seat." if p["in_game"] else ".")
     ),
-    "new_host": lambda p: f"<@{p['user_id']}> is the host of this table now.",
+    # No id: the new host has been erased since (a former player).
+    "new_host": lambda p: (
+        f"<@{p['user_id']}> is the host of this table now."
+        if p["user_id"] is not None
+        else "The table has a new host."
+    ),
     "paused": lambda p: "⏸ The host paused the game.",
     "resumed": lambda p: "▶ The game goes on.",
     "rematch": lambda p: (

@@ -12,6 +12,7 @@ from bot.service import (
 from cogs.render.common import (
     NOT_FOR_YOU,
     NOT_OFFERED,
+    relative_time,
     timer_text,
 )
 
@@ -101,6 +102,13 @@ REASONS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     ),
     "review_not_player": lambda p: f"you did not play in game #{p['game']}",
     "review_running": lambda p: "you already have a review running: wait for it to finish",
+    "my_data_wait": lambda p: (
+        f"you asked for your data a moment ago: ask again {relative_time(p['until'])}"
+    ),
+    "erasure_not_offered": lambda p: (
+        "that confirmation is used up or too old, so nothing was erased: "
+        "use /ohhell forget-me again"
+    ),
     "no_page": lambda p: "there is no such page of games",
     "no_games": lambda p: "no game has finished on this server yet",
     "no_game": lambda p: f"there is no finished game #{p['game']} on this server",

@@ -25,7 +25,7 @@ from cogs.render.common import NOT_FOR_YOU
 from cogs.render.stats import RATING_CHART_FILE
 from standin.server import StandIn
 from standin.testing import run_bot
-from standin.world import Message
+from standin.world import Attachment, Message
 from tests.bot.conftest import BotFactory, random_legal
 from tests.finished_games import people, store_finished
 from tools.simulated_people import add_computer, hand_message, open_table, play_until_over
@@ -43,6 +43,20 @@ async def finish_game_in_db(
 ) -> int:
     number, _ = await store_finished(database, guild_id, channel_id, people(*names), seed)
     return number
+
+
+def replayed(attached: Attachment, folder: Path) -> dict[str, Any]:
+    """What `python -m bot.engine.replay` prints for an attached record (saved in `folder`)."""
+    path = folder / attached.filename
+    path.write_bytes(attached.data)
+    ran = subprocess.run(
+        [sys.executable, "-m", "bot.engine.replay", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result: dict[str, Any] = json.loads(ran.stdout)
+    return result
 
 
 def text_of(message: Message) -> str:
@@ -88,15 +102,7 @@ async def test_a_finished_game_posts_its_chart_and_can_be_looked_up_again(
         assert attached.filename == f"ohhell-game-{table_id}.json"
         record = json.loads(attached.data)
         assert record["players"] == ["Ann", "Bob", list(game.names)[2]]
-        path = tmp_path / attached.filename
-        path.write_bytes(attached.data)
-        ran = subprocess.run(
-            [sys.executable, "-m", "bot.engine.replay", str(path)],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        scored = json.loads(ran.stdout)
+        scored = replayed(attached, tmp_path)
         assert scored["game_over"] is True
         assert scored["totals"] == list(game.totals)
         assert scored["placing"] == list(game.placing or ())

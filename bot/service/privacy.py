@@ -1,0 +1,106 @@
+"""A person's data: a copy of everything stored about them (`/ohhell my-data`, at most once in
+`MY_DATA_EVERY`), and its erasure everywhere once they confirm it (`/ohhell forget-me`)."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import secrets
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+
+from bot.service.errors import Refused, TableGone
+from bot.service.forgetting import PersonForgotten
+from bot.service.lobby import Lobby
+from bot.service.my_data import DataExport, export_of
+from bot.service.session import Session
+from bot.service.views import Outcome
+from bot.storage import MY_DATA
+
+MY_DATA_EVERY = 15 * 60.0
+"""Seconds before a person may ask for their data again (a copy reads and decodes every game
+they played). Held in the database, so it holds across processes."""
+CONFIRM_WITHIN = 10 * 60.0
+"""Seconds an erasure waits for its confirmation."""
+
+
+@dataclass(frozen=True)
+class ErasureOffer:
+    """An erasure waiting for the person's confirmation: the token its button carries."""
+
+    token: str
+    until: float
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    """What an erasure did: the open tables the person left first (to be shown as any leave
+    is), the open tables whose seat of theirs is a former player's now, and how much went."""
+
+    left: tuple[Outcome, ...]
+    open_tables: tuple[int, ...]
+    tables: int
+    rows: int
+
+
+class Privacy:
+    def __init__(self, session: Session, lobby: Lobby) -> None:
+        self.session = session
+        self.lobby = lobby
+
+    async def my_data(self, user_id: int, names: Collection[str] = ()) -> DataExport:
+        """Everything stored about the person (`names`: the ones they go by now); refused
+        (`my_data_wait`) when they asked less than `MY_DATA_EVERY` ago."""
+        db = self.session.db
+        now = self.session.clock()
+        free_at = await db.take_turn(MY_DATA, user_id, now, MY_DATA_EVERY)
+        if free_at is not None:
+            raise Refused("my_data_wait", until=free_at)
+        try:
+            rows = await db.person_rows(user_id)
+            export: DataExport = await self.session.run_blocking(export_of, rows, now, tuple(names))
+        except BaseException:
+            await db.give_back_turn(MY_DATA, user_id)  # nothing was given: they may ask again
+            raise
+        return export
+
+    async def offer_erasure(self, user_id: int) -> ErasureOffer:
+        """An erasure for the person to confirm within `CONFIRM_WITHIN`; an earlier offer's
+        confirmation no longer does anything."""
+        offer = ErasureOffer(secrets.token_hex(16), self.session.clock() + CONFIRM_WITHIN)
+        await self.session.db.offer_erasure(user_id, offer.token, offer.until)
+        return offer
+
+    async def forget(
+        self,
+        user_id: int,
+        token: str,
+        former: Callable[[int], str],
+        names: Collection[str] = (),
+    ) -> Forgotten:
+        """Erase the person everywhere, confirmed with the offer's `token`: first they leave
+        every open table they play at (a computer takes the seat), then one transaction
+        takes them out of everything stored (bot/storage/erasure.py). `former(n)` names the
+        n-th former player at a table; `names`: the ones they go by now. Refused
+        (`erasure_not_offered`), changing nothing, for a token that is not the one offered,
+        or used already, or too old."""
+        db = self.session.db
+        if not await db.erasure_offered(user_id, token, self.session.clock()):
+            raise Refused("erasure_not_offered")
+        left: list[Outcome] = []
+        for table_id in await db.open_tables_naming(user_id):
+            # Not seated there, or away already: the erasure rewrites the seat as it is.
+            with contextlib.suppress(Refused, TableGone):
+                leave = functools.partial(self.lobby.leave, table_id, user_id)
+                left.append(await self.session.on_newest(leave))
+        erased = await db.erase_person(
+            user_id, token, self.session.clock(), PersonForgotten(user_id, former, names)
+        )
+        if erased is None:
+            raise Refused("erasure_not_offered")  # another confirmation got there first
+        return Forgotten(
+            left=tuple(left),
+            open_tables=erased.open_tables,
+            tables=len(erased.tables),
+            rows=erased.rows,
+        )
