@@ -11,7 +11,7 @@ import json
 import random
 import re
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -268,6 +268,8 @@ async def test_forget_me_leaves_nothing_and_every_other_game_stands(
         game: replay((await service.game_record(guild, 0, game)).record)
         for guild, game in found.finished
     }
+    # The board ranks settled ratings only: these stand in for many more games.
+    await service.db._db.execute("UPDATE ratings SET sigma = 1")
     bob_stats = await service.player_stats(HOME, BOB)
     board = await service.db.leaderboard(HOME)
     assert ANN in {row.user_id for row in board.rows}
@@ -285,7 +287,12 @@ async def test_forget_me_leaves_nothing_and_every_other_game_stands(
         assert again["totals"] == scored[game]["totals"]
         assert again["placing"] == scored[game]["placing"]
         assert again["hands"] == scored[game]["hands"]
-    assert await service.player_stats(HOME, BOB) == bob_stats
+    # Bob's games and rating stand; his place on the board moves up where she stood above him.
+    bob_now = await service.player_stats(HOME, BOB)
+    assert bob_now.rating_ranked == bob_stats.rating_ranked - 1
+    assert replace(bob_now, rating_rank=None, rating_ranked=0) == replace(
+        bob_stats, rating_rank=None, rating_ranked=0
+    )
     after = await service.db.leaderboard(HOME)
     assert ANN not in {row.user_id for row in after.rows}
     assert {row.user_id: row.rating for row in after.rows} == {
