@@ -83,7 +83,7 @@ backup: $(RUN_STAMP)
 	$(BIN)/python -m bot.storage.backup '$(TO)' $(ARGS)
 
 # Many SIGKILLs at random moments of a game on each backend, another seed each run: no
-# acknowledged action and no channel post lost or doubled (make test runs 12 kills).
+# acknowledged action and no channel post lost or doubled (make test runs 8 kills).
 soak: $(DEV_STAMP)
 	SIGKILLS=30 SIGKILL_SEED=$$(date +%s) $(BIN)/python -m pytest -q -p no:cacheprovider tests/bot/test_restart.py -k sigkill
 

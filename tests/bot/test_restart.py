@@ -52,7 +52,7 @@ async def test_a_restart_mid_hand_carries_the_game_on(
         assert Game.from_json(row.document["game"]).phase is Phase.GAME_OVER
 
 
-SIGKILLS = int(os.environ.get("SIGKILLS", "12"))
+SIGKILLS = int(os.environ.get("SIGKILLS", "8"))
 """Kills in the test below (`make soak` runs it with more, and another seed each time)."""
 SEED = int(os.environ.get("SIGKILL_SEED", "20261122"))
 

@@ -61,8 +61,15 @@ async def finish_and_check(
     return game
 
 
+PRESETS = ["oh-hell", "oh-shit", "oh-shit-half", "classic", "nomination", "first-to-101"]
+
+
+# Every preset's rules on SQLite; on PostgreSQL one preset's whole game: the backend stores and
+# loads the game, and its other tests cover that, while the rules are the same on both.
 @pytest.mark.parametrize(
-    "preset", ["oh-hell", "oh-shit", "oh-shit-half", "classic", "nomination", "first-to-101"]
+    ("database_url", "preset"),
+    [*(("sqlite", preset) for preset in PRESETS), ("postgres", "classic")],
+    indirect=["database_url"],
 )
 async def test_a_whole_game_of_each_preset(
     standin: StandIn, start_bot: BotFactory, preset: str
