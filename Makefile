@@ -11,7 +11,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 # The arena needs OpenSpiel only for its reference opponent: ARGS naming ismcts.
 ARENA_STAMPS := $(RUN_STAMP) $(if $(findstring ismcts,$(ARGS)),$(BENCH_STAMP))
 
-.PHONY: run test lint typecheck pytest bench bench-bot bench-service bench-community bench-stats bench-chart bench-copy bench-ratings copy backup soak demo arena install clean
+.PHONY: run test lint typecheck pytest catalogs bench bench-bot bench-service bench-community bench-stats bench-chart bench-copy bench-ratings copy backup soak demo arena install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -88,7 +88,17 @@ soak: $(DEV_STAMP)
 	SIGKILLS=30 SIGKILL_SEED=$$(date +%s) $(BIN)/python -m pytest -q -p no:cacheprovider tests/bot/test_restart.py -k sigkill
 
 demo: $(DEV_STAMP)
-	$(BIN)/python -m tools.demo
+	$(BIN)/python -m tools.demo $(ARGS)
+
+# The catalogs (cogs/locales, CONTRIBUTING.md "Adding a language"): the template extracted from
+# the code, every language's catalog brought up to it, and each compiled to the .mo the bot reads.
+catalogs: $(RUN_STAMP)
+	$(BIN)/pybabel extract -F cogs/locales/babel.cfg -k N_ -k locale_str -c Translators: \
+		--add-location=file --sort-by-file --no-wrap --project=ohhell-discord \
+		--copyright-holder='the Oh Hell for Discord authors' -o cogs/locales/ohhell.pot cogs
+	$(BIN)/pybabel update -i cogs/locales/ohhell.pot -d cogs/locales -D ohhell --no-wrap \
+		--no-fuzzy-matching --ignore-obsolete
+	$(BIN)/pybabel compile -d cogs/locales -D ohhell --statistics
 
 arena: $(ARENA_STAMPS)
 	$(BIN)/python -m tools.arena $(ARGS)

@@ -1,0 +1,167 @@
+"""The language a message is written in: its catalog (cogs/locales), its plurals and numbers
+(CLDR, through Babel) and its card names.
+
+Render functions write `_("…")` and read the language being spoken, which whoever sends the
+message chooses around the render with `speaking(language)` (the person's for a private reply or
+a hand DM, the channel's for a table message or a post). English, the source, is spoken
+otherwise."""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from pathlib import Path
+
+from babel import Locale
+from babel.numbers import format_decimal, format_percent
+
+CATALOGS = Path(__file__).resolve().parent.parent / "locales"
+DOMAIN = "ohhell"
+
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "nl": "Nederlands",
+    "de": "Deutsch",
+    "fr": "Français",
+    "es": "Español",
+    "pt_BR": "Português do Brasil",
+    "ro": "Română",
+}
+"""The languages the bot speaks, by catalog name, each named in itself."""
+
+DISCORD_LOCALES: dict[str, str] = {
+    "en-US": "en",
+    "en-GB": "en",
+    "nl": "nl",
+    "de": "de",
+    "fr": "fr",
+    "es-ES": "es",
+    "es-419": "es",
+    "pt-BR": "pt_BR",
+    "ro": "ro",
+}
+"""Discord's locale codes for which a catalog exists; any other locale reads English."""
+
+
+class Language:
+    """One catalog, the CLDR locale its numbers follow, and the card ranks its players write."""
+
+    __slots__ = ("code", "_catalog", "_locale", "_ranks")
+
+    def __init__(self, code: str, catalog: gettext.NullTranslations, locale: Locale) -> None:
+        self.code = code
+        self._catalog = catalog
+        self._locale = locale
+        self._ranks: dict[str, str] = {}
+
+    def __repr__(self) -> str:
+        return f"Language({self.code!r})"
+
+    def gettext(self, message: str) -> str:
+        return self._catalog.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, count: int) -> str:
+        return self._catalog.ngettext(singular, plural, count)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self._catalog.pgettext(context, message)
+
+    def number(self, value: float, decimals: int = 0) -> str:
+        """`1,412` in English, `1.412` in Dutch; `decimals` places, no more, no fewer."""
+        pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
+        return format_decimal(value, format=pattern, locale=self._locale)
+
+    def signed(self, value: float, decimals: int = 0) -> str:
+        """A change with its sign: `+18`, `-4`, `+0`."""
+        text = self.number(abs(value), decimals)
+        return ("-" if value < 0 else "+") + text
+
+    def percent(self, rate: float) -> str:
+        """A share as this language writes a percentage: `64%`, `64 %`."""
+        return format_percent(rate, format="#,##0%", locale=self._locale)
+
+    def rank(self, rank: str) -> str:
+        """A card's rank as this language's players write it (`Q` is `V` in Dutch)."""
+        named = self._ranks.get(rank)
+        if named is None:
+            named = self._ranks[rank] = self.pgettext("card rank", rank)
+        return named
+
+
+@cache
+def language(code: str) -> Language:
+    """The language of a catalog name (`nl`, `pt_BR`); English for a name with no catalog."""
+    folder = CATALOGS / code / "LC_MESSAGES"
+    if code == "en" or not (folder / f"{DOMAIN}.mo").is_file():
+        return Language("en", gettext.NullTranslations(), Locale("en"))
+    with (folder / f"{DOMAIN}.mo").open("rb") as file:
+        catalog = gettext.GNUTranslations(file)
+    return Language(code, catalog, Locale.parse(code))
+
+
+def language_of(locale: object) -> Language:
+    """The language for a Discord locale (`interaction.locale`, `guild.preferred_locale`, or
+    its stored text): English when there is no catalog for it."""
+    text = str(getattr(locale, "value", locale or ""))
+    code = DISCORD_LOCALES.get(text) or (text.replace("-", "_") if text else "en")
+    return language(code)
+
+
+ENGLISH = language("en")
+_speaking: ContextVar[Language] = ContextVar("speaking", default=ENGLISH)
+
+
+@contextmanager
+def speaking(spoken: Language) -> Iterator[Language]:
+    """Render in `spoken` inside the block."""
+    token = _speaking.set(spoken)
+    try:
+        yield spoken
+    finally:
+        _speaking.reset(token)
+
+
+def speak(spoken: Language) -> None:
+    """Speak `spoken` from now on in this task (an interaction's handler: its person's
+    language; whatever renders for others chooses theirs with `speaking`)."""
+    _speaking.set(spoken)
+
+
+def spoken() -> Language:
+    return _speaking.get()
+
+
+def _(message: str) -> str:
+    """`message` in the language being spoken."""
+    return _speaking.get().gettext(message)
+
+
+def N_(message: str) -> str:
+    """Marks `message` for the catalog where it is defined; `_` translates it where it is
+    shown."""
+    return message
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """The plural form CLDR gives `count` in the language being spoken."""
+    return _speaking.get().ngettext(singular, plural, count)
+
+
+def pgettext(context: str, message: str) -> str:
+    """`message` in the sense `context` names (the same English word may read two ways)."""
+    return _speaking.get().pgettext(context, message)
+
+
+def number(value: float, decimals: int = 0) -> str:
+    return _speaking.get().number(value, decimals)
+
+
+def signed(value: float, decimals: int = 0) -> str:
+    return _speaking.get().signed(value, decimals)
+
+
+def percent(rate: float) -> str:
+    return _speaking.get().percent(rate)
