@@ -49,7 +49,7 @@ DISCORD_LOCALES: dict[str, str] = {
 class Language:
     """One catalog, the CLDR locale its numbers follow, and the card ranks its players write."""
 
-    __slots__ = ("code", "_catalog", "_locale", "_ranks")
+    __slots__ = ("_catalog", "_locale", "_ranks", "code")
 
     def __init__(self, code: str, catalog: gettext.NullTranslations, locale: Locale) -> None:
         self.code = code
