@@ -93,7 +93,7 @@ demo: $(DEV_STAMP)
 # The catalogs (cogs/locales, CONTRIBUTING.md "Adding a language"): the template extracted from
 # the code, every language's catalog brought up to it, and each compiled to the .mo the bot reads.
 catalogs: $(RUN_STAMP)
-	$(BIN)/pybabel extract -F cogs/locales/babel.cfg -k N_ -k locale_str -c Translators: \
+	$(BIN)/pybabel extract -F cogs/locales/babel.cfg -k N_ -k NP_:1c,2 -k locale_str -c Translators: \
 		--add-location=file --sort-by-file --no-wrap --project=ohhell-discord \
 		--copyright-holder='the Oh Hell for Discord authors' -o cogs/locales/ohhell.pot cogs
 	$(BIN)/pybabel update -i cogs/locales/ohhell.pot -d cogs/locales -D ohhell --no-wrap \

@@ -46,6 +46,20 @@ DISCORD_LOCALES: dict[str, str] = {
 """Discord's locale codes for which a catalog exists; any other locale reads English."""
 
 
+def NP_(context: str, message: str) -> str:
+    """Marks `message` in `context` for the catalog; `pgettext` translates it where shown."""
+    return message
+
+
+FACES = (
+    NP_("card rank", "J"),
+    NP_("card rank", "Q"),
+    NP_("card rank", "K"),
+    NP_("card rank", "A"),
+)
+"""The ranks a language may write otherwise: Jack, Queen, King, Ace."""
+
+
 class Language:
     """One catalog, the CLDR locale its numbers follow, and the card ranks its players write."""
 
@@ -84,10 +98,12 @@ class Language:
         return format_percent(rate, format="#,##0%", locale=self._locale)
 
     def rank(self, rank: str) -> str:
-        """A card's rank as this language's players write it (`Q` is `V` in Dutch)."""
+        """A card's rank as this language's players write it (`Q` is `V` in Dutch; numbers
+        stay)."""
         named = self._ranks.get(rank)
         if named is None:
-            named = self._ranks[rank] = self.pgettext("card rank", rank)
+            named = self.pgettext("card rank", rank) if rank in FACES else rank
+            self._ranks[rank] = named
         return named
 
 
