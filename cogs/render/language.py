@@ -95,7 +95,7 @@ class Language:
 
     def percent(self, rate: float) -> str:
         """A share as this language writes a percentage: `64%`, `64 %`."""
-        return format_percent(rate, format="#,##0%", locale=self._locale)
+        return format_percent(rate, locale=self._locale)
 
     def rank(self, rank: str) -> str:
         """A card's rank as this language's players write it (`Q` is `V` in Dutch; numbers
