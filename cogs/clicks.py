@@ -18,6 +18,7 @@ from cogs import render
 from cogs.errors import AfterCommit, answer_error, metrics_of, reply
 from cogs.items import CardChoice, Control, Controller, Move, whole_number
 from cogs.presenter import IN_FLIGHT_WAIT, Presenter
+from cogs.render.language import speaking
 
 Interaction = discord.Interaction[Any]
 
@@ -35,6 +36,7 @@ class TableController(Controller):
         counted, timed, and every failure answered by the one error handler."""
         started = time.perf_counter()
         metrics = metrics_of(interaction)
+        await self.presenter.speakers.hear(interaction)
         try:
             if interaction.guild_id is None and not control.in_dm:
                 raise Refused("not_for_you")  # no other control is ever sent in a DM
@@ -295,7 +297,10 @@ class TableController(Controller):
                 outcome.table.table_id, outcome.table.version
             ) as moved:
                 table = outcome.table if moved is None else moved.table
-                await interaction.response.edit_message(**render.table_message(table).kwargs())
+                channel = await self.presenter.speakers.channel(table.guild_id, table.channel_id)
+                with speaking(channel):
+                    rendered = render.table_message(table)
+                await interaction.response.edit_message(**rendered.kwargs())
             if known is None:
                 stored = await self.service.set_message(outcome.table.table_id, message.id)
                 self.presenter.remember_side(stored)

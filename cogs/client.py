@@ -49,6 +49,7 @@ class TableTree(app_commands.CommandTree[Any]):
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         command = interaction.command
+        await interaction.client.speakers.hear(interaction)
         if interaction.type is discord.InteractionType.application_command:  # not autocomplete
             metrics_of(interaction).commands(command.qualified_name if command else "?").inc()
         if interaction.guild_id is None:
@@ -103,6 +104,8 @@ class OhHellBot(commands.AutoShardedBot):
         """What an operator watches (bot/metrics.py); served when METRICS_PORT is set."""
         self.presenter = Presenter(self, service, settings, clock=clock, run_blocking=run_blocking)
         """Shows every stored change in Discord."""
+        self.speakers = self.presenter.speakers
+        """Which language each person and channel reads (cogs/speakers.py)."""
         self.tables = TableController(self.presenter)
         """Where the game's clicks go (cogs/items/table.py)."""
         self.sync_when_changed = sync_when_changed
@@ -169,6 +172,7 @@ class OhHellBot(commands.AutoShardedBot):
         "This interaction failed"."""
         if interaction.type is not discord.InteractionType.component:
             return
+        await self.speakers.hear(interaction)
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
         ours = claimed(custom_id)

@@ -23,11 +23,20 @@ from cogs.clicks import TableController, can_manage
 from cogs.community import Community
 from cogs.errors import answer_error, reply
 from cogs.items import parse_board
+from cogs.render.language import ENGLISH, LANGUAGES, _, language_of, speaking
 
 REQUIRED_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
 
 
 PRESET_CHOICES = rule_options.choices("preset")
+SERVER_LANGUAGE = "server"
+"""`/ohhell settings language:`'s choice that clears the channel's language."""
+LANGUAGE_CHOICES = [
+    *(app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()),
+    app_commands.Choice(
+        name=app_commands.locale_str("The server's language"), value=SERVER_LANGUAGE
+    ),
+]
 BOARD_CHOICES = [
     app_commands.Choice(name=name, value=value) for value, name in render.BOARD_ORDER_NAMES.items()
 ]
@@ -105,7 +114,9 @@ class TablesCog(commands.Cog, name="Tables"):
             turn_timer=options.timer,
             place=_place(interaction),
         )
-        rendered = render.table_message(outcome.table)
+        table = outcome.table
+        with speaking(await self.presenter.speakers.channel(table.guild_id, table.channel_id)):
+            rendered = render.table_message(table)
         try:
             callback = await interaction.response.send_message(**rendered.send_kwargs())
         except discord.HTTPException:
@@ -123,28 +134,56 @@ class TablesCog(commands.Cog, name="Tables"):
         name="settings",
         description="Set the rules /ohhell start uses in this channel (Manage Channels)",
     )
-    @app_commands.describe(clear="Forget this channel's defaults")
+    @app_commands.describe(
+        clear=app_commands.locale_str("Forget this channel's defaults"),
+        language=app_commands.locale_str("The language of this channel's tables and posts"),
+    )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     @rule_options.rule_options
     async def channel_settings(
         self,
         interaction: discord.Interaction[Any],
         options: rule_options.RuleOptions,
         clear: bool = False,
+        language: str | None = None,
     ) -> None:
         channel = interaction.channel_id or 0
+        guild_id = interaction.guild_id or 0
+        if language is not None:
+            if language not in LANGUAGES and language != SERVER_LANGUAGE:
+                raise Refused("not_offered")
+            await self.presenter.speakers.set_channel(
+                guild_id=guild_id,
+                channel_id=channel,
+                code=None if language == SERVER_LANGUAGE else language,
+                can_manage=can_manage(interaction),
+            )
+            await self.presenter.channel_language_changed(channel)
         if not clear and options.empty:
             current = await self.service.channel_defaults(channel)
-            await reply(interaction, render.channel_defaults_text(current, changed=False))
+            text = (
+                "" if language is not None else render.channel_defaults_text(current, changed=False)
+            )
+            await reply(interaction, await self._with_language(text, guild_id, channel))
             return
         stored = await self.service.set_channel_defaults(
-            guild_id=interaction.guild_id or 0,
+            guild_id=guild_id,
             channel_id=channel,
             user_id=interaction.user.id,
             settings=None if clear else options.rules(),
             turn_timer=options.timer,
             can_manage=can_manage(interaction),
         )
-        await reply(interaction, render.channel_defaults_text(stored, changed=True))
+        text = render.channel_defaults_text(stored, changed=True)
+        await reply(interaction, await self._with_language(text, guild_id, channel))
+
+    async def _with_language(self, text: str, guild_id: int, channel_id: int) -> str:
+        """`text`, then which language the channel's tables are in."""
+        code = await self.service.languages.channel_language(channel_id)
+        guild = self.presenter.bot.get_guild(guild_id)
+        server = language_of(guild.preferred_locale) if guild is not None else ENGLISH
+        said = render.channel_language_text(code, server)
+        return f"{text}\n{said}" if text else said
 
     async def _channel_table(self, interaction: discord.Interaction[Any]) -> TableView:
         row = await self.service.table_in_channel(interaction.channel_id or 0)
@@ -240,11 +279,12 @@ class TablesCog(commands.Cog, name="Tables"):
         board = await self.service.leaderboard(
             interaction.guild_id or 0, by=by, preset=preset, caller_id=interaction.user.id
         )
-        await _send_board(interaction, board, edit=False)
+        await self._send_board(interaction, board, edit=False)
 
     async def on_board_page(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
         """Previous / Next on a leaderboard: the page its (untrusted) custom_id asks for, or a
         refusal that changes nothing."""
+        await self.presenter.speakers.hear(interaction)
         try:
             page = parse_board(custom_id, BOARD_ORDERS, tuple(render.RULE_CHOICES["preset"]))
             if page is None:
@@ -256,17 +296,31 @@ class TablesCog(commands.Cog, name="Tables"):
                 page=page.page,
                 caller_id=interaction.user.id,
             )
-            await _send_board(interaction, board, edit=True)
+            await self._send_board(interaction, board, edit=True)
         except Exception as error:  # the one error handler answers every failure
             await answer_error(interaction, error)
 
+    async def _send_board(
+        self, interaction: discord.Interaction[Any], board: Leaderboard, *, edit: bool
+    ) -> None:
+        """A leaderboard is a public message: in the channel's language."""
+        channel = await self.presenter.speakers.channel(
+            interaction.guild_id, interaction.channel_id or 0
+        )
+        with speaking(channel):
+            guild_name = interaction.guild.name if interaction.guild else _("this server")
+            embed = render.leaderboard_embed(board, guild_name)
+            view = render.leaderboard_view(board)
+        await _show_board(interaction, embed, view, edit=edit)
 
-async def _send_board(
-    interaction: discord.Interaction[Any], board: Leaderboard, *, edit: bool
+
+async def _show_board(
+    interaction: discord.Interaction[Any],
+    embed: discord.Embed,
+    view: discord.ui.View | None,
+    *,
+    edit: bool,
 ) -> None:
-    guild_name = interaction.guild.name if interaction.guild else "this server"
-    embed = render.leaderboard_embed(board, guild_name)
-    view = render.leaderboard_view(board)
     none = discord.AllowedMentions.none()
     if edit:
         await interaction.response.edit_message(embed=embed, view=view)

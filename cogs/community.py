@@ -17,6 +17,7 @@ from cogs.errors import answer_error
 from cogs.items import parse_page
 from cogs.render.charts import rating_chart_png
 from cogs.render.history import history_message, record_file_name, record_text
+from cogs.render.language import _, language, speaking, spoken
 from cogs.render.stats import RATING_CHART_FILE, stats_embed
 
 log = logging.getLogger(__name__)
@@ -37,6 +38,7 @@ class Community:
     async def on_page(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
         """Previous / Next on a history page: the page the button names, of the server the
         click comes from. Anything else is refused and the message stays as it is."""
+        await interaction.client.speakers.hear(interaction)
         try:
             parsed = parse_page(custom_id)
             if parsed is None or interaction.guild_id is None:
@@ -71,7 +73,8 @@ class Community:
         if stats.rating_history:
             try:
                 chart = await self.run_blocking(
-                    rating_chart_png,
+                    rating_chart_in,
+                    spoken().code,
                     list(stats.rating_history),
                     list(stats.rating_history_provisional),
                 )
@@ -84,5 +87,11 @@ class Community:
         await interaction.followup.send(embed=embed, ephemeral=True, **extra)
 
 
+def rating_chart_in(code: str, points: list[Any], provisional: list[bool]) -> bytes:
+    """A player's rating chart drawn in a worker process, in the language `code`."""
+    with speaking(language(code)):
+        return rating_chart_png(points, provisional)
+
+
 def _guild_name(interaction: discord.Interaction[Any]) -> str:
-    return interaction.guild.name if interaction.guild else "this server"
+    return interaction.guild.name if interaction.guild else _("this server")

@@ -11,6 +11,7 @@ import discord
 
 from bot.service import DmRef, HandState, Refused, TableView
 from cogs import render
+from cogs.render.language import speaking, spoken
 from cogs.showing import Showing
 from cogs.shown import HandShown
 from cogs.table_messages import TableMessages
@@ -58,12 +59,17 @@ class HandMessages:
         )
 
     def hand_shown_as(self, state: HandState, table: TableView) -> HandShown:
-        """What a hand message shows, as the inputs that render it: equal inputs render the
-        same message, so comparing them needs no rendering."""
+        """What a hand message shows, as the inputs that render it (in the language spoken):
+        equal inputs render the same message, so comparing them needs no rendering."""
         where = (table.guild_id, table.channel_id, table.message_id, render.where_of(table))
-        return (state.hand_number, (state, where))
+        return (state.hand_number, (state, where, spoken().code))
 
     async def _show_hand(self, table_id: int, user_id: int) -> None:
+        """`_show_hand_in` the person's language."""
+        with speaking(await self.ground.speakers.person(user_id)):
+            await self._show_hand_in(table_id, user_id)
+
+    async def _show_hand_in(self, table_id: int, user_id: int) -> None:
         """Render one person's hand message from the latest stored state and send it: an edit,
         or a new DM for a new hand (closing the last one). Skipped when nothing would change.
         Only ever called through `refresh_hand`, one at a time per person in this process; with
@@ -187,33 +193,37 @@ class HandMessages:
 
     async def close_all_hands(self, table: TableView) -> None:
         """A game that ended early: every hand DM says so, without its controls."""
-        text = render.game_closed_text(table)
         shown = self.ground.shown.get(table.table_id)
         refs = shown.dm_refs if shown is not None else await self.service.dm_refs(table.table_id)
         for user_id, ref in refs.items():
             self.ground.spawn(
-                self.close_hand_message(ref, text, table_id=table.table_id, user_id=user_id)
+                self.close_hand_message(ref, table, table_id=table.table_id, user_id=user_id)
             )
 
     async def close_hand_message(
-        self, ref: DmRef, text: str | None = None, *, table_id: int, user_id: int
+        self, ref: DmRef, closed: TableView | None = None, *, table_id: int, user_id: int
     ) -> None:
-        """Take the controls off a finished hand's message, so no stale button looks live.
-        Under the hand message's hold, as every other write to it: another process's answer
-        to a click on it then lands before this, or renders the newest state after it (which
-        closes it too), never an older hand over the closed message."""
+        """Take the controls off a finished hand's message, so no stale button looks live
+        (`closed`: the game ended early, and the message says so). Under the hand message's
+        hold, as every other write to it: another process's answer to a click on it then lands
+        before this, or renders the newest state after it (which closes it too), never an
+        older hand over the closed message."""
         shown = self.ground.shown.get(table_id)
-        if text is None and shown is not None and ref.message_id in shown.closed_dms:
+        if closed is None and shown is not None and ref.message_id in shown.closed_dms:
             return  # a click's answer closed it already (a game closed early still says so)
+        with speaking(await self.ground.speakers.person(user_id)):
+            text = (
+                render.hand_over_text(ref.hand)
+                if closed is None
+                else render.game_closed_text(closed)
+            )
         message = self.ground.bot.get_partial_messageable(ref.channel_id).get_partial_message(
             ref.message_id
         )
         with contextlib.suppress(discord.HTTPException):
             await self.ground.pacer.wait(urgent=False)
             async with self.ground.holding(table_id, user_id):
-                await message.edit(
-                    content=text or render.hand_over_text(ref.hand), embed=None, view=None
-                )
+                await message.edit(content=text, embed=None, view=None)
         if shown is not None:
             shown.closed_dms.add(ref.message_id)
 

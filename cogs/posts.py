@@ -27,9 +27,12 @@ from typing import Any
 import discord
 
 from bot.service import Post, PostOffice
+from bot.service.summaries import ScoreChart
 from cogs import render
 from cogs.pacing import Pacer
 from cogs.render.charts import score_chart_png
+from cogs.render.language import Language, language, speaking
+from cogs.speakers import Speakers
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +41,13 @@ UNKNOWN_CHANNEL = 10003
 
 CHART_TIMEOUT = 60.0
 """Seconds the score chart may take in a worker before the standings stay without it."""
+
+
+def score_chart_in(code: str, chart: ScoreChart) -> bytes:
+    """The score chart drawn in a worker process, in the language `code` (a language does not
+    cross into another process by itself)."""
+    with speaking(language(code)):
+        return score_chart_png(chart)
 
 
 class NotAllowed:
@@ -59,6 +69,7 @@ class ChannelPosts:
         office: PostOffice,
         pacer: Pacer,
         *,
+        speakers: Speakers,
         run_blocking: Callable[..., Awaitable[Any]],
         spawn: Callable[[Coroutine[Any, Any, Any]], asyncio.Task[Any]],
         channel_missing: Callable[[int, int], None],
@@ -67,6 +78,7 @@ class ChannelPosts:
         self.bot = bot
         self.office = office
         self.pacer = pacer
+        self.speakers = speakers
         self.run_blocking = run_blocking
         self._spawn = spawn
         self._channel_missing = channel_missing
@@ -126,10 +138,12 @@ class ChannelPosts:
         posts = await self.office.refused(channel_id)
         if not posts:
             return
-        texts = [render.notice_text(post.notice) for post in posts]
+        with speaking(await self.speakers.channel(posts[0].guild_id, channel_id)):
+            texts = [render.notice_text(post.notice) for post in posts]
+            catch_up = render.catch_up_posts(texts)
         channel = self.bot.get_partial_messageable(channel_id)
         start = 0
-        for text, count in render.catch_up_posts(texts):
+        for text, count in catch_up:
             group = posts[start : start + count]
             sent = await self._send(channel, text, group[0], nonce=f"c{group[0].nonce}")
             if sent is NOT_ALLOWED:
@@ -147,7 +161,9 @@ class ChannelPosts:
     # Making one post
 
     async def _make(self, post: Post, *, taken_over: bool) -> None:
-        text = render.notice_text(post.notice)
+        spoken = await self.speakers.channel(post.guild_id, post.channel_id)
+        with speaking(spoken):
+            text = render.notice_text(post.notice)
         channel = self.bot.get_partial_messageable(post.channel_id)
         sent = await self._made_before(channel, text, post) if taken_over else None
         if sent is None:
@@ -162,7 +178,7 @@ class ChannelPosts:
             await self.office.done([post])
             return
         if not sent.attachments:
-            self._spawn(self._attach_chart(sent, post, name))
+            self._spawn(self._attach_chart(sent, post, name, spoken))
         else:
             await self.office.done([post])
 
@@ -213,13 +229,15 @@ class ChannelPosts:
             log.info("channel %s: could not look for an earlier post: %s", post.channel_id, error)
         return None
 
-    async def _attach_chart(self, message: discord.Message, post: Post, name: str) -> None:
+    async def _attach_chart(
+        self, message: discord.Message, post: Post, name: str, spoken: Language
+    ) -> None:
         """Draw the score chart in a worker and add it to the standings post, which is then
         done; if it cannot be drawn, the post stays as it is (logged), done too."""
         chart = post.notice.params["chart"]
         try:
             png = await asyncio.wait_for(
-                self.run_blocking(score_chart_png, chart), timeout=CHART_TIMEOUT
+                self.run_blocking(score_chart_in, spoken.code, chart), timeout=CHART_TIMEOUT
             )
             await self.pacer.wait(urgent=False)
             await message.edit(attachments=[discord.File(io.BytesIO(png), filename=name)])

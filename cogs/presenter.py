@@ -33,6 +33,7 @@ from cogs.automatic import AutomaticMoves
 from cogs.hand_messages import HandMessages
 from cogs.pacing import rest_share
 from cogs.posts import ChannelPosts
+from cogs.render.language import speaking
 from cogs.showing import Showing
 from cogs.shown import HandShown, Shown
 from cogs.table_messages import TableMessages
@@ -75,6 +76,7 @@ class Presenter:
         self.run_blocking = ground.run_blocking
         self.pacer = ground.pacer
         self.refreshes = ground.refreshes
+        self.speakers = ground.speakers
         self.table_messages = TableMessages(
             ground,
             edit_delay=settings.table_edit_delay,
@@ -93,6 +95,7 @@ class Presenter:
             bot,
             service.posts,
             self.pacer,
+            speakers=ground.speakers,
             run_blocking=self.run_blocking,
             spawn=ground.spawn,
             channel_missing=lambda guild, channel: self._channel_missing_at(guild, channel),
@@ -313,6 +316,13 @@ class Presenter:
         if row is not None:
             self.schedule_table_edit(row.id)
 
+    async def channel_language_changed(self, channel_id: int) -> None:
+        """The channel's language was set: its table's message speaks it at once (the hands
+        are the players' own)."""
+        row = await self.service.table_in_channel(channel_id)
+        if row is not None:
+            self.schedule_table_edit(row.id)
+
     def watch_turn(self, table: TableView) -> None:
         """Edits do not notify, and a ping for every card would flood the channel: when a turn
         has lasted a while (the service's nudge, see `publish`), one short message mentions the
@@ -348,10 +358,12 @@ class Presenter:
             self.ground.spawn(self.ground.delete(shown.ping))
             shown.ping = None
         channel = self.bot.get_partial_messageable(table.channel_id)
+        with speaking(await self.ground.speakers.channel(table.guild_id, table.channel_id)):
+            text = render.turn_ping_text(waiting, url, table.deadline)
         try:
             await self.pacer.wait()
             sent = await channel.send(
-                render.turn_ping_text(waiting, url, table.deadline),
+                text,
                 allowed_mentions=discord.AllowedMentions(
                     users=[discord.Object(user) for user in waiting]
                 ),

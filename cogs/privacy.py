@@ -104,6 +104,7 @@ class PrivacyCog(commands.Cog, name="Privacy"):
     async def on_confirm(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
         """The confirmation clicked: its (untrusted) token must be the one offered to whoever
         clicks, unused and in time; anything else is refused and changes nothing."""
+        await interaction.client.speakers.hear(interaction)
         user = interaction.user
         try:
             token = parse_erase(custom_id)

@@ -20,6 +20,7 @@ from cogs import render
 from cogs.pacing import Pacer
 from cogs.refresh import Refresher
 from cogs.shown import Shown
+from cogs.speakers import Speakers
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,8 @@ class Showing:
         self.refreshes = Refresher(self.spawn)
         shared = service.take_rest_calls if service.shared_database else None
         self.pacer = Pacer(share=rest_share, budget=shared)
+        self.speakers = Speakers(bot, service)
+        """Which language each person and channel reads (cogs/speakers.py)."""
 
     # What is held for each open table
 
@@ -81,6 +84,8 @@ class Showing:
         shown = self.shown.pop(table_id, None)
         if shown is not None and shown.ping is not None:
             self.spawn(self.delete(shown.ping))
+        if shown is not None and shown.view is not None:
+            self.speakers.forget_channel(shown.view.channel_id)
 
     @contextlib.asynccontextmanager
     async def writing(

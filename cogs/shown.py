@@ -12,8 +12,9 @@ import discord
 
 from bot.service import DmRef, HandState, Outcome, TableView
 
-HandShown = tuple[int, tuple[HandState, tuple[int, int, int | None, str]]]
-"""A hand message's number and the inputs that render it: its state and where the table is."""
+HandShown = tuple[int, tuple[HandState, tuple[int, int, int | None, str], str]]
+"""A hand message's number and the inputs that render it: its state, where the table is and
+the language it is written in."""
 
 
 @dataclass

@@ -10,6 +10,7 @@ import discord
 
 from bot.service import TableView, UnreadableClosed
 from cogs import render
+from cogs.render.language import _, speaking
 from cogs.showing import UNKNOWN_CHANNEL, Showing
 
 log = logging.getLogger(__name__)
@@ -60,7 +61,9 @@ class TableMessages:
                     # anew (the old one deleted): edit the one stored now.
                     table = moved.table
                     message_id = table.message_id or message_id
-                await ground.edit(table.channel_id, message_id, render.table_message(table))
+                with speaking(await ground.speakers.channel(table.guild_id, table.channel_id)):
+                    rendered = render.table_message(table)
+                await ground.edit(table.channel_id, message_id, rendered)
         except discord.NotFound as error:
             if error.code == UNKNOWN_CHANNEL:
                 # Deleted while the bot was not listening (stopped, or the event was lost).
@@ -76,7 +79,8 @@ class TableMessages:
         self.ground.forget(closed.table_id)
         if closed.message_id is None:
             return
-        rendered = render.Rendered(render.UNREADABLE_TABLE_CLOSED, None, None)
+        with speaking(await self.ground.speakers.channel(None, closed.channel_id)):
+            rendered = render.Rendered(_(render.UNREADABLE_TABLE_CLOSED), None, None)
         try:
             await self.ground.pacer.wait()
             await self.ground.edit(closed.channel_id, closed.message_id, rendered)
@@ -89,7 +93,9 @@ class TableMessages:
         version, lets Discord give back the message a process that died before storing its id
         had posted (one posted again in place of a deleted message makes a new one)."""
         nonce = f"t{table.table_id}.{table.version}" if table.message_id is None else None
-        sent = await self.ground.send(table.channel_id, render.table_message(table), nonce=nonce)
+        with speaking(await self.ground.speakers.channel(table.guild_id, table.channel_id)):
+            rendered = render.table_message(table)
+        sent = await self.ground.send(table.channel_id, rendered, nonce=nonce)
         if sent is not None:
             stored = await self.ground.service.set_message(table.table_id, sent.id)
             self.ground.remember_side(stored)

@@ -229,6 +229,7 @@ def export_of(rows: PersonRows, now: float, names: Collection[str] = ()) -> Data
         "rating_history": rating_rows.get("rating_history", []),
         "games": tables,
         "channel_defaults": defaults,
+        "language": rows.locale,
         "waiting_posts": posts,
         "limits": [{"kind": kind, "until": until} for kind, until in rows.leases],
         "unreadable_games": list(rows.unreadable),

@@ -26,11 +26,14 @@ class Places:
     async def channel_gone(
         self, guild_id: int, channel_id: int, why: Gone
     ) -> Outcome | UnreadableClosed | None:
-        """Cancel the channel's open table, if any. A deleted channel's defaults go too; a
-        server the bot left keeps them, for when it is added again."""
+        """Cancel the channel's open table, if any. A deleted channel's defaults and language
+        go too; a server the bot left keeps them, for when it is added again."""
         if why == "channel_deleted":
             await self.session.db.set_channel_defaults(
                 guild_id=guild_id, channel_id=channel_id, settings=None, set_by=0
+            )
+            await self.session.db.set_channel_language(
+                guild_id=guild_id, channel_id=channel_id, language=None
             )
         try:
             return await self.session.on_newest(lambda: self._cancel_in(channel_id, why))

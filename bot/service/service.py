@@ -20,6 +20,7 @@ from bot.service.deadlines import Deadlines
 from bot.service.errors import Refused, TableGone
 from bot.service.history import History
 from bot.service.host import HostControls
+from bot.service.languages import Languages
 from bot.service.lobby import Lobby
 from bot.service.lookups import Lookups
 from bot.service.places import Places
@@ -78,6 +79,7 @@ class TableService:
         self.sharing = Sharing(session)
         self.privacy = Privacy(session, self.lobby)
         self.retention = Retention(session)
+        self.languages = Languages(session)
 
         self.open_table = self.lobby.open_table
         self.set_message = self.lobby.set_message

@@ -31,6 +31,7 @@ from bot.storage.deadlines import Deadlines
 from bot.storage.erasure import Erased, Erasure, Forgetting
 from bot.storage.health import Health
 from bot.storage.history import FinishedGame, History, PlayerGame, ResultGroup
+from bot.storage.languages import Languages
 from bot.storage.leases import Leases
 from bot.storage.outbox import NewPost, StoredPost
 from bot.storage.privacy import FORGET_ME, MY_DATA, PersonRows
@@ -70,6 +71,7 @@ class Database(
     Tables,
     Deadlines,
     Channels,
+    Languages,
     Results,
     History,
     RestBudget,

@@ -90,6 +90,7 @@ class Erasure(Privacy):
                         (guild_id, user_id),
                     )
             await db.execute("UPDATE channel_defaults SET set_by = 0 WHERE set_by = ?", (user_id,))
+            await db.execute("DELETE FROM person_locales WHERE user_id = ?", (user_id,))
             await db.execute(
                 f"DELETE FROM leases WHERE key = ? AND kind IN ({marks(len(PERSON_LEASES))})",
                 (user_id, *PERSON_LEASES),

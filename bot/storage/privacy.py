@@ -85,6 +85,8 @@ class PersonRows:
     """(kind, until) of the leases keyed by them."""
     unreadable: tuple[int, ...] = ()
     """Tables that may name them whose document is not JSON."""
+    locale: str | None = None
+    """Their Discord client language, as last seen (bot/storage/languages.py)."""
 
 
 @dataclass(frozen=True)
@@ -179,6 +181,9 @@ class Privacy(Store):
             " WHERE set_by = ? ORDER BY channel_id",
             (user_id,),
         )
+        locale = await self._db.fetchone(
+            "SELECT locale FROM person_locales WHERE user_id = ?", (user_id,)
+        )
         leases = await self._db.fetchall(
             f"SELECT kind, until FROM leases WHERE key = ? AND kind IN"
             f" ({marks(len(PERSON_LEASES))}) ORDER BY kind",
@@ -195,6 +200,7 @@ class Privacy(Store):
             ),
             leases=tuple((str(kind), float(until)) for kind, until in leases),
             unreadable=tuple(unreadable),
+            locale=None if locale is None else str(locale[0]),
         )
 
     @staticmethod

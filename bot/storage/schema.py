@@ -144,4 +144,21 @@ MIGRATIONS: tuple[Migration, ...] = (
         PRIMARY KEY (guild_id)
     )
     """,
+    # Languages (bot/storage/languages.py): a person's client language, remembered for the DMs
+    # the bot sends unasked, and a channel's language for its public messages when one is set.
+    """
+    CREATE TABLE person_locales (
+        user_id     INTEGER NOT NULL,
+        locale      TEXT    NOT NULL,
+        updated_at  REAL    NOT NULL,
+        PRIMARY KEY (user_id)
+    );
+    CREATE TABLE channel_languages (
+        channel_id  INTEGER NOT NULL,
+        guild_id    INTEGER NOT NULL,
+        language    TEXT    NOT NULL,
+        updated_at  REAL    NOT NULL,
+        PRIMARY KEY (channel_id)
+    )
+    """,
 )

@@ -37,6 +37,7 @@ from cogs.render.hand import (
     where_of,
     where_text,
 )
+from cogs.render.languages import channel_language_text
 from cogs.render.leaderboard import (
     BOARD_ORDER_NAMES,
     NO_SUCH_PAGE,
@@ -121,6 +122,7 @@ __all__ = [
     "card_text",
     "catch_up_posts",
     "channel_defaults_text",
+    "channel_language_text",
     "chart_file_name",
     "closed_text",
     "computer_level_picker",

@@ -1,0 +1,78 @@
+"""Who reads which language. A private reply, a hand DM or an ephemeral hand: the person's own
+client language (`interaction.locale`; remembered from their last interaction for the DMs the
+bot sends unasked). A table message and the channel's posts: the channel's language when someone
+set one (`/ohhell settings language:`), else the server's (`preferred_locale`), else English."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.service import TableService
+from cogs.render.language import ENGLISH, Language, language, language_of, speak
+
+log = logging.getLogger(__name__)
+
+
+class Speakers:
+    """The languages this process knows: what each person's client spoke last and each
+    channel's setting, read from the database once and kept (a channel's until its table
+    closes). Another process's change reaches this one when the person next uses it here, or
+    the channel's next table."""
+
+    def __init__(self, bot: discord.Client, service: TableService) -> None:
+        self.bot = bot
+        self.service = service
+        self._people: dict[int, str | None] = {}
+        self._channels: dict[int, str | None] = {}
+
+    async def hear(self, interaction: discord.Interaction[Any]) -> Language:
+        """Speak the person's language for the rest of this interaction's handling, and
+        remember it for the DMs sent them later. A database that cannot take it loses
+        nothing the person asked for: the answer goes on."""
+        locale = str(interaction.locale.value)
+        user_id = interaction.user.id
+        if self._people.get(user_id) != locale:
+            try:
+                await self.service.languages.remember_locale(user_id, locale)
+                self._people[user_id] = locale
+            except Exception:
+                log.warning("could not remember the locale of user %s", user_id, exc_info=True)
+        spoken = language_of(locale)
+        speak(spoken)
+        return spoken
+
+    async def person(self, user_id: int) -> Language:
+        """The language of a DM the bot sends unasked: the person's last client language."""
+        if user_id not in self._people:
+            self._people[user_id] = await self.service.languages.person_locale(user_id)
+        locale = self._people[user_id]
+        return ENGLISH if locale is None else language_of(locale)
+
+    async def channel(self, guild_id: int | None, channel_id: int) -> Language:
+        """The language of a channel's public messages (`guild_id` None: the channel's server
+        as this process knows it)."""
+        if channel_id not in self._channels:
+            self._channels[channel_id] = await self.service.languages.channel_language(channel_id)
+        code = self._channels[channel_id]
+        if code is not None:
+            return language(code)
+        if guild_id is None:
+            channel = self.bot.get_channel(channel_id)
+            guild_id = getattr(getattr(channel, "guild", None), "id", None)
+        guild = None if guild_id is None else self.bot.get_guild(guild_id)
+        return ENGLISH if guild is None else language_of(guild.preferred_locale)
+
+    async def set_channel(
+        self, *, guild_id: int, channel_id: int, code: str | None, can_manage: bool
+    ) -> None:
+        await self.service.languages.set_channel_language(
+            guild_id=guild_id, channel_id=channel_id, language=code, can_manage=can_manage
+        )
+        self._channels[channel_id] = code
+
+    def forget_channel(self, channel_id: int) -> None:
+        """The channel's table closed: its setting is read again for the next one."""
+        self._channels.pop(channel_id, None)
