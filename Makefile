@@ -90,15 +90,10 @@ soak: $(DEV_STAMP)
 demo: $(DEV_STAMP)
 	$(BIN)/python -m tools.demo $(ARGS)
 
-# The catalogs (cogs/locales, CONTRIBUTING.md "Adding a language"): the template extracted from
-# the code, every language's catalog brought up to it, and each compiled to the .mo the bot reads.
+# The catalogs (cogs/locales, CONTRIBUTING.md "Adding a language"): Babel extracts the template
+# from the code, brings every language's catalog up to it, and compiles each to the .mo the bot reads.
 catalogs: $(RUN_STAMP)
-	$(BIN)/pybabel extract -F cogs/locales/babel.cfg -k N_ -k NP_:1c,2 -k locale_str -c Translators: \
-		--add-location=file --sort-by-file --no-wrap --project=ohhell-discord \
-		--copyright-holder='the Oh Hell for Discord authors' -o cogs/locales/ohhell.pot cogs
-	$(BIN)/pybabel update -i cogs/locales/ohhell.pot -d cogs/locales -D ohhell --no-wrap \
-		--no-fuzzy-matching --ignore-obsolete
-	$(BIN)/pybabel compile -d cogs/locales -D ohhell --statistics
+	$(BIN)/python -m tools.catalogs
 
 arena: $(ARENA_STAMPS)
 	$(BIN)/python -m tools.arena $(ARGS)

@@ -24,13 +24,20 @@ def hand_message(person: Person) -> Message | None:
     return person.newest_ephemeral(_is_hand) or person.newest_dm(_is_hand)
 
 
+TABLE_LINK = "](https://discord.com/channels/"
+"""What a hand message's embed links to: its table (the people read no words, so that they play
+in every language)."""
+YOUR_TURN = "▶"
+"""How a hand message's text starts when it is the person's turn, in every language."""
+
+
 def _is_hand(message: Message) -> bool:
-    return any(e.get("title", "").startswith("Your hand") for e in message.embeds)
+    return any(TABLE_LINK in e.get("description", "") for e in message.embeds)
 
 
 def my_turn_controls(person: Person) -> tuple[Message, list[str]] | None:
     message = hand_message(person)
-    if message is None or message.content != "▶ Your turn":
+    if message is None or not (message.content or "").startswith(YOUR_TURN):
         return None
     ids = [
         b["custom_id"]
@@ -97,7 +104,8 @@ async def add_computer(
 
 
 def game_over(table_message: Message) -> bool:
-    return any(f["name"] == "Final standings" for f in table_embed(table_message).get("fields", []))
+    """The game is over: the table message offers a rematch."""
+    return any(cid.startswith("oh:rematch:") for cid in table_message.custom_ids())
 
 
 async def play_until_over(

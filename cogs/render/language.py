@@ -107,9 +107,22 @@ class Language:
         return named
 
 
-@cache
+_ADDED: dict[str, Language] = {}
+
+
+def add_language(spoken: Language) -> None:
+    """A language from elsewhere than cogs/locales, spoken from now on by this process (the
+    pseudo-language tools/catalogs.py builds to find text no catalog gave)."""
+    _ADDED[spoken.code] = spoken
+
+
 def language(code: str) -> Language:
     """The language of a catalog name (`nl`, `pt_BR`); English for a name with no catalog."""
+    return _ADDED.get(code) or _from_catalog(code)
+
+
+@cache
+def _from_catalog(code: str) -> Language:
     folder = CATALOGS / code / "LC_MESSAGES"
     if code == "en" or not (folder / f"{DOMAIN}.mo").is_file():
         return Language("en", gettext.NullTranslations(), Locale("en"))
