@@ -209,15 +209,16 @@ def joker_error(g: GameState, seat: int, card: Card, named: int = -1) -> Illegal
     """Why the joker can't be played as the suit led (or as ``named``) now."""
     s = named if named >= 0 else g._led
     suit = SUIT_NAMES[s]
-    if g._failed[seat] >> s & 1:
-        why, code = f"you have failed to follow {suit} this hand", "joker_failed"
+    failed = g._failed[seat] >> s & 1
+    if failed:
+        why = f"you have failed to follow {suit} this hand"
     else:
-        why, code = f"you have played {suit} and still hold {suit}", "joker_held"
+        why = f"you have played {suit} and still hold {suit}"
     they = why.replace("you", "they")
     return IllegalPlay(
         f"the joker can't be played as {suit} now: {why}",
         rule="joker",
         record=f"{who(g, seat)} played the joker as {suit}, but {they}",
-        code=code,
+        code="joker_failed" if failed else "joker_held",
         suit=SUITS[s],
     )
