@@ -5,25 +5,20 @@ changes nothing."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.engine import Bid, Game
+from bot.engine import Action, Bid
 from bot.service import Refused, TableService
 from bot.storage import Database
 from cogs.render.common import card_text
 from cogs.render.explanations import explanation_text
+from tests.test_service import ANN, BOB, CAT, CHANNEL, GUILD, first_legal, whose_turn
 
-GUILD, CHANNEL = 1, 10
-ANN, BOB, CAT = 101, 102, 103
 NAMES = {ANN: "Ann", BOB: "Bob", CAT: "Cat"}
-
-
-def first_legal(game_json: str, seat: int, level: str, seed: int) -> Any:
-    return Game.from_json(game_json).legal_actions(seat)[0]
 
 
 @pytest.fixture
@@ -47,23 +42,27 @@ async def lobby(service: TableService, channel: int = CHANNEL, **settings: objec
     return table_id
 
 
-async def whose_turn(service: TableService, table_id: int) -> int:
-    for user in NAMES:
-        if (await service.hand_state(table_id, user)).my_turn:
-            return user
-    raise AssertionError("nobody's turn")
-
-
 async def a_card_not_held(service: TableService, table_id: int, user: int) -> int:
     """The id of a card `user` does not hold: what a forged play button would carry."""
     held = {option.card_id for option in (await service.hand_state(table_id, user)).cards}
     return next(card_id for card_id in range(52) if card_id not in held)
 
 
-async def refused(action: Any) -> Refused:
+async def refused(action: Awaitable[object]) -> Refused:
     with pytest.raises(Refused) as raised:
         await action
     return raised.value
+
+
+async def refused_move(
+    service: TableService, table_id: int, user: int, action: Action | int
+) -> Mapping[str, Any]:
+    """The parameters of the refusal of `user`'s `action`, which changed nothing."""
+    version = (await service.db.load_table(table_id)).version
+    move = await refused(service.act(table_id, user, 1, action))
+    assert move.code == "illegal"
+    assert (await service.db.load_table(table_id)).version == version
+    return move.reason.params
 
 
 async def test_an_illegal_move_is_refused_with_a_code_the_bot_words(
@@ -73,33 +72,27 @@ async def test_an_illegal_move_is_refused_with_a_code_the_bot_words(
     await service.start_game(table_id, ANN)
     mover = await whose_turn(service, table_id)
     waiting = next(user for user in NAMES if user != mover)
-    version = (await service.db.load_table(table_id)).version
 
-    out_of_turn = await refused(service.act(table_id, waiting, 1, Bid(0)))
-    assert out_of_turn.code == "illegal"
-    params = out_of_turn.reason.params
+    params = await refused_move(service, table_id, waiting, Bid(0))
     assert params["explanation_code"] == "turn_to_bid"
     assert explanation_text(params) == f"it is {NAMES[mover]}'s turn to bid"
 
-    forged = await a_card_not_held(service, table_id, mover)
-    while_bidding = await refused(service.act(table_id, mover, 1, forged))
-    params = while_bidding.reason.params
+    params = await refused_move(
+        service, table_id, mover, await a_card_not_held(service, table_id, mover)
+    )
     assert params["explanation_code"] == "bidding_not_over"
     assert explanation_text(params) == f"bidding isn't over: waiting for {NAMES[mover]} to bid"
-    assert (await service.db.load_table(table_id)).version == version
 
     for _ in NAMES:
         bidder = await whose_turn(service, table_id)
         options = (await service.hand_state(table_id, bidder)).bid_options
         await service.act(table_id, bidder, 1, Bid(next(o.n for o in options if o.allowed)))
-    version = (await service.db.load_table(table_id)).version
     leader = await whose_turn(service, table_id)
-    forged = await a_card_not_held(service, table_id, leader)
-    not_held = await refused(service.act(table_id, leader, 1, forged))
-    params = not_held.reason.params
+    params = await refused_move(
+        service, table_id, leader, await a_card_not_held(service, table_id, leader)
+    )
     assert params["explanation_code"] == "not_held"
     assert explanation_text(params) == f"you don't hold {card_text(params['card'])}"
-    assert (await service.db.load_table(table_id)).version == version
 
 
 async def test_rules_that_cannot_be_played_are_refused_with_a_code_the_bot_words(
