@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from bot.engine import Card
+from bot.engine import Card, EngineError
 from cogs.render.common import SUIT_NAMES, SUIT_SYMBOLS, card_text
 from cogs.render.language import _, ngettext, number
 
@@ -244,3 +244,8 @@ def explanation_text(params: Mapping[str, Any]) -> str:
     if wording is None:
         return _("the rules of this table don't allow that")
     return wording(params)
+
+
+def engine_error_text(error: EngineError) -> str:
+    """The words for an error the engine raised (rules described where they cannot be played)."""
+    return explanation_text({**error.params, "explanation_code": error.code})

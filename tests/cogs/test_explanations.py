@@ -32,7 +32,7 @@ from bot.engine import (
 from bot.engine.cards import SUITS
 from bot.service.turns import explained
 from cogs.render.common import card_text
-from cogs.render.explanations import EXPLANATIONS, explanation_text
+from cogs.render.explanations import EXPLANATIONS, engine_error_text, explanation_text
 from cogs.render.language import Language, speaking
 from tests.engine.helpers import bids, deal, plays
 
@@ -197,7 +197,7 @@ def test_every_code_is_met_and_reads_in_english_as_the_engine_says_it(
     for code, errors in refusals.items():
         for error in errors:
             text = explanation_text(explained(error))
-            assert text == as_people_read(error), (code, error.params)
+            assert text == engine_error_text(error) == as_people_read(error), (code, error.params)
 
 
 def test_a_refusal_keeps_its_code_and_values_from_a_worker_process(
