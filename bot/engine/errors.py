@@ -1,20 +1,41 @@
-"""Typed errors. Each message says what to do; ``rule`` is the record-checker's slug."""
+"""Typed errors. Each message says what to do; ``rule`` is the record-checker's slug; ``code``
+and ``params`` say the same for a person in any language (cogs/render words them)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
+
+NO_PARAMS: Mapping[str, object] = MappingProxyType({})
 
 
 class EngineError(Exception):
     """Base of every error the engine raises on purpose."""
 
     rule: str = "turn"
+    code: str = "error"
+    """What went wrong, for a person: one code per message the engine can give them."""
+    params: Mapping[str, object] = NO_PARAMS
+    """The values the message names (ints, strs, tuples of names, a ``Card``)."""
 
-    def __init__(self, message: str, *, rule: str | None = None, record: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        rule: str | None = None,
+        record: str | None = None,
+        code: str | None = None,
+        **params: object,
+    ):
         super().__init__(message)
         self.message = message
         if rule is not None:
             self.rule = rule
+        if code is not None:
+            self.code = code
+        if params:
+            self.params = params
         self.record_message = record or message
         """The same fault told in the third person, for record checking."""
 

@@ -217,7 +217,7 @@ class Game(GameState):
         from a determinised state. Hand sizes must match, and no card may be held twice or
         have been played this hand."""
         if self._phase is OVER:
-            raise WrongPhase("the game is over", rule="game-over")
+            raise WrongPhase("the game is over", rule="game-over", code="game_over")
         if len(hands) != self._np:
             raise DealError(f"give one hand per seat ({self._np})")
         played = self.played_mask()

@@ -89,4 +89,4 @@ def apply_fast(g: GameState, seat: int, x: int, suit: int = -1) -> None:
     elif ph is TRUMP:
         choose(g, seat, x)
     else:
-        raise WrongPhase("the game is over")
+        raise WrongPhase("the game is over", code="game_over")

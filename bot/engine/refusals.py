@@ -1,6 +1,7 @@
 """Explanations of refusals: the checks of the checked API, each refusal a typed
-:class:`EngineError` with a text for the player (``str(e)``), a rule slug and a sentence for a
-game record's error (``e.record``)."""
+:class:`EngineError` with a text for the player (``str(e)``), the same as a code and its values
+for a player in any language (``e.code``, ``e.params``), a rule slug and a sentence for a game
+record's error (``e.record``)."""
 
 from __future__ import annotations
 
@@ -21,15 +22,18 @@ def phase_error(g: GameState, seat: int, doing: str) -> WrongPhase:
     """``seat`` tried ``doing`` in the wrong phase: what the game waits for instead."""
     ph = g._phase
     if ph is OVER:
-        return WrongPhase("the game is over", rule="game-over")
+        return WrongPhase("the game is over", rule="game-over", code="game_over")
+    tried = f"{who(g, seat)} tried to {doing}, but "
     if ph is BIDDING:
-        waiting = ", ".join(who(g, s) for s in g.to_act)
-        msg = f"bidding isn't over: waiting for {waiting} to bid"
-    elif ph is TRUMP:
-        msg = f"{who(g, g._chooser)} must choose trump first"
-    else:
-        msg = "bidding is over: play a card"
-    return WrongPhase(msg, record=f"{who(g, seat)} tried to {doing}, but {msg}")
+        names = tuple(who(g, s) for s in g.to_act)
+        msg = f"bidding isn't over: waiting for {', '.join(names)} to bid"
+        return WrongPhase(msg, record=tried + msg, code="bidding_not_over", names=names)
+    if ph is TRUMP:
+        name = who(g, g._chooser)
+        msg = f"{name} must choose trump first"
+        return WrongPhase(msg, record=tried + msg, code="trump_first", name=name)
+    msg = "bidding is over: play a card"
+    return WrongPhase(msg, record=tried + msg, code="bidding_over")
 
 
 def check_bid(g: GameState, seat: int, n: int) -> None:
@@ -38,10 +42,12 @@ def check_bid(g: GameState, seat: int, n: int) -> None:
         raise phase_error(g, seat, f"bid {n}")
     name = who(g, seat)
     if not 0 <= seat < g._np:
-        raise NotYourTurn(f"there is no seat {seat}")
+        raise NotYourTurn(f"there is no seat {seat}", code="no_seat", seat=seat)
     if seat not in g._seats:
         raise NotYourTurn(
-            "you are not in this tie-break deal", record=f"{name} is not in this tie-break deal"
+            "you are not in this tie-break deal",
+            record=f"{name} is not in this tie-break deal",
+            code="not_in_tiebreak",
         )
     if n >= 0 and bid_mask(g, seat) >> n & 1:
         return
@@ -50,6 +56,7 @@ def check_bid(g: GameState, seat: int, n: int) -> None:
             raise NotYourTurn(
                 "you have bid already: waiting for the others",
                 record=f"{name} bid twice in one round",
+                code="bid_already",
             )
         turn = who(g, g._order[g._bpos])
         if g._bids[seat] >= 0:
@@ -58,31 +65,43 @@ def check_bid(g: GameState, seat: int, n: int) -> None:
                     "bids can't be changed at this table",
                     rule="bid-change",
                     record=f"{name} bid again, but bids can't be changed at this table",
+                    code="bids_fixed",
                 )
             raise IllegalBid(
                 "you can't change your bid any more: the next player has bid",
                 rule="bid-change",
                 record=f"{name} changed the bid after the next player had bid",
+                code="bid_change_late",
             )
         raise NotYourTurn(
-            f"it is {turn}'s turn to bid", record=f"{name} bid out of turn: it is {turn}'s turn"
+            f"it is {turn}'s turn to bid",
+            record=f"{name} bid out of turn: it is {turn}'s turn",
+            code="turn_to_bid",
+            name=turn,
         )
     size = g._size
     if not 0 <= n <= size:
         raise IllegalBid(
             f"bid from 0 to {size}: there are {size} tricks",
             record=f"{name} bid {n}, but bids run from 0 to {size}",
+            code="bid_range",
+            tricks=size,
         )
     if not g._pending and seat == g._changer and seat != g._order[g._bpos]:
         raise IllegalBid(
             f"your bid is {n} already",
             rule="bid-change",
             record=f"{name} changed the bid to {n}, which it already was",
+            code="same_bid",
+            bid=n,
         )
     raise IllegalBid(
         f"as the dealer you can't bid {n}: the bids would add up to {size} tricks",
         rule="hook",
         record=f"{name} (the dealer) bid {n}, making the bids add up to {size} tricks",
+        code="dealer_hook",
+        bid=n,
+        tricks=size,
     )
 
 
@@ -94,15 +113,19 @@ def check_trump(g: GameState, seat: int, suit: str) -> int:
         raise IllegalTrump(
             f"trump is '{g._rules.trump}' at this table: nobody chooses it",
             rule="trump-choice",
+            code="trump_fixed",
+            trump=g._rules.trump,
         )
     if seat != g._chooser:
         c = who(g, g._chooser)
         raise NotYourTurn(
             f"{c} chooses trump (the highest bid)",
             record=f"{who(g, seat)} chose trump, but {c} chooses (the highest bid)",
+            code="trump_chooser",
+            name=c,
         )
     if suit not in SUITS:
-        raise IllegalTrump(f"choose a suit: one of {', '.join(SUITS)}")
+        raise IllegalTrump(f"choose a suit: one of {', '.join(SUITS)}", code="not_a_suit")
     return SUITS.index(suit)
 
 
@@ -115,7 +138,10 @@ def check_play(g: GameState, seat: int, action: Play) -> tuple[int, int]:
     if seat != g.turn:
         t = who(g, g.turn)
         raise NotYourTurn(
-            f"it is {t}'s turn", record=f"{name} played out of turn: it is {t}'s turn"
+            f"it is {t}'s turn",
+            record=f"{name} played out of turn: it is {t}'s turn",
+            code="turn_to_play",
+            name=t,
         )
     h = g._hands[seat]
     card = action.card
@@ -123,7 +149,9 @@ def check_play(g: GameState, seat: int, action: Play) -> tuple[int, int]:
     if unseen:
         if not g._blind or h.bit_count() != 1:
             raise IllegalPlay(
-                "only a blind hand's unseen card may be played unseen", rule="card-not-held"
+                "only a blind hand's unseen card may be played unseen",
+                rule="card-not-held",
+                code="not_blind",
             )
         c = h.bit_length() - 1
         card = g._pack.cards[c]
@@ -133,6 +161,8 @@ def check_play(g: GameState, seat: int, action: Play) -> tuple[int, int]:
             f"you don't hold {card}",
             rule="card-not-held",
             record=f"{name} played {card} but doesn't hold it",
+            code="not_held",
+            card=card,
         )
     legal = card_mask(g, seat)
     ok = [i for i in held if legal >> i & 1]
@@ -142,7 +172,10 @@ def check_play(g: GameState, seat: int, action: Play) -> tuple[int, int]:
             raise joker_error(g, seat, card)
         led = SUIT_NAMES[g._led]
         raise IllegalPlay(
-            f"you must follow {led}", record=f"{name} played {card} but must follow {led}"
+            f"you must follow {led}",
+            record=f"{name} played {card} but must follow {led}",
+            code="follow_suit",
+            suit=SUITS[g._led],
         )
     named = -1
     if is_joker and g._ntj and not g._trick:
@@ -157,6 +190,7 @@ def check_play(g: GameState, seat: int, action: Play) -> tuple[int, int]:
                 "name the suit of the joker you lead (no trumps)",
                 rule="joker",
                 record=f"{name} led the joker without naming its suit",
+                code="name_joker_suit",
             )
         named = SUITS.index(action.suit)
         if not joker_suits(g, seat) >> named & 1:
@@ -166,6 +200,7 @@ def check_play(g: GameState, seat: int, action: Play) -> tuple[int, int]:
             "name a suit only when you lead the joker in no trumps",
             rule="joker",
             record=f"{name} named a suit for {card}, which isn't a joker led in no trumps",
+            code="no_suit_to_name",
         )
     return ok[0], named
 
@@ -174,7 +209,8 @@ def joker_error(g: GameState, seat: int, card: Card, named: int = -1) -> Illegal
     """Why the joker can't be played as the suit led (or as ``named``) now."""
     s = named if named >= 0 else g._led
     suit = SUIT_NAMES[s]
-    if g._failed[seat] >> s & 1:
+    failed = g._failed[seat] >> s & 1
+    if failed:
         why = f"you have failed to follow {suit} this hand"
     else:
         why = f"you have played {suit} and still hold {suit}"
@@ -183,4 +219,6 @@ def joker_error(g: GameState, seat: int, card: Card, named: int = -1) -> Illegal
         f"the joker can't be played as {suit} now: {why}",
         rule="joker",
         record=f"{who(g, seat)} played the joker as {suit}, but {they}",
+        code="joker_failed" if failed else "joker_held",
+        suit=SUITS[s],
     )

@@ -200,7 +200,11 @@ def _sizes(sequence: SequenceName, top: int, players: int) -> tuple[int, ...]:
 def _resolve(s: Settings, players: int) -> Rules:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise SettingsError(
-            f"{players} players can't play: a table needs {MIN_PLAYERS} to {MAX_PLAYERS} players"
+            f"{players} players can't play: a table needs {MIN_PLAYERS} to {MAX_PLAYERS} players",
+            code="players_range",
+            players=players,
+            low=MIN_PLAYERS,
+            high=MAX_PLAYERS,
         )
     d = _preset_defaults(s.preset, players)
     for key, value in s.overrides().items():
@@ -211,38 +215,56 @@ def _resolve(s: Settings, players: int) -> Rules:
     if players > limit and pack_name != "104":
         raise SettingsError(
             f"{s.preset} is for {MIN_PLAYERS} to {limit} players with one pack: for {players} "
-            "players choose pack 104 (the double pack), or seat fewer players"
+            "players choose pack 104 (the double pack), or seat fewer players",
+            code="preset_players",
+            preset=s.preset,
+            low=MIN_PLAYERS,
+            high=limit,
+            players=players,
         )
     if d["scoring"] == "negative" and d["end"] == "target":
         raise SettingsError(
             "negative scoring has the lowest total win, so a game can't end at a target score: "
-            "choose end 'sequence' or another scoring"
+            "choose end 'sequence' or another scoring",
+            code="negative_target",
         )
     if d["bid_changes"] and d["bidding"] in ("secret", "knock"):
         raise SettingsError(
             f"bid changes need bidding in turn, not {d['bidding']} bidding: choose bidding "
-            "'hook' or 'open', or turn bid changes off"
+            "'hook' or 'open', or turn bid changes off",
+            code="bid_changes_bidding",
+            bidding=d["bidding"],
         )
     if d["blind"] == "last" and d["end"] == "target":
         raise SettingsError(
             "a game that ends at a target score has no last one-card hand: choose blind 'all' "
-            "or 'none', or end 'sequence'"
+            "or 'none', or end 'sequence'",
+            code="blind_target",
         )
     if s.spades_double and d["trump"] != "turned":
         raise SettingsError(
             f"spades double needs trump set by a turned card, not trump '{d['trump']}': choose "
-            "trump 'turned' or turn spades double off"
+            "trump 'turned' or turn spades double off",
+            code="spades_double_trump",
+            trump=d["trump"],
         )
     if s.ace_no_trumps and d["trump"] != "turned":
         raise SettingsError(
             f"'an ace turned means no trumps' needs trump set by a turned card, not trump "
-            f"'{d['trump']}': choose trump 'turned' or turn ace_no_trumps off"
+            f"'{d['trump']}': choose trump 'turned' or turn ace_no_trumps off",
+            code="ace_no_trumps_trump",
+            trump=d["trump"],
         )
     turned = d["trump"] == "turned"
     forbid = turned and d["exhausted_trump"] == "forbidden"
     whole = pk.size // players
     if whole < 1:
-        raise SettingsError(f"the {pack_name}-card pack can't deal to {players} players")
+        raise SettingsError(
+            f"the {pack_name}-card pack can't deal to {players} players",
+            code="pack_too_small",
+            pack=pack_name,
+            players=players,
+        )
     cap = (pk.size - 1) // players if forbid else whole
     mc = d["max_cards"]
     if mc == "pack":
@@ -253,17 +275,31 @@ def _resolve(s: Settings, players: int) -> Rules:
             raise SettingsError(
                 f"{top} cards each for {players} players needs {top * players} cards but the "
                 f"{pack_name}-card pack has {pk.size}: choose at most {whole} cards, or a "
-                "bigger pack"
+                "bigger pack",
+                code="too_many_cards",
+                cards=top,
+                players=players,
+                needed=top * players,
+                pack=pack_name,
+                size=pk.size,
+                most=whole,
             )
         if top > cap:
             raise SettingsError(
                 f"{top} cards each for {players} players leaves no card to turn for trump: "
-                f"choose at most {cap}, or let the dealer's last card set trump"
+                f"choose at most {cap}, or let the dealer's last card set trump",
+                code="no_card_to_turn",
+                cards=top,
+                players=players,
+                most=cap,
             )
     if top < 1:
         raise SettingsError(
             f"the {pack_name}-card pack leaves no card to turn for {players} players: let the "
-            "dealer's last card set trump, or choose a bigger pack"
+            "dealer's last card set trump, or choose a bigger pack",
+            code="pack_no_turn",
+            pack=pack_name,
+            players=players,
         )
     sizes = _sizes(d["sequence"], top, players)
     blind_hand = -1
@@ -272,7 +308,10 @@ def _resolve(s: Settings, players: int) -> Rules:
         if not ones:
             raise SettingsError(
                 f"sequence '{d['sequence']}' with {top} cards has no one-card hand to play "
-                "blind: choose blind 'none' or a sequence that reaches one card"
+                "blind: choose blind 'none' or a sequence that reaches one card",
+                code="no_one_card_hand",
+                sequence=d["sequence"],
+                cards=top,
             )
         blind_hand = ones[-1]
     return Rules(

@@ -23,11 +23,11 @@ from bot.service.turns import (
     TIMER_FIELD,
     check_timer,
     decode_game,
-    first_error,
     hand_to_computer,
     host_after,
     load_document,
     settings_of,
+    settings_problem,
     start_problem,
 )
 from bot.service.views import ChannelDefaults, Notice, Outcome, Reason
@@ -77,7 +77,7 @@ class Lobby:
         try:
             parsed = Settings.model_validate(merged)
         except ValidationError as error:
-            raise Refused("rules_invalid", problem=first_error(error)) from None
+            raise Refused("rules_invalid", **settings_problem(error)) from None
         if defaults is None:
             source = RulesSource(kind="preset", preset=parsed.preset)
         else:
@@ -249,7 +249,7 @@ class Lobby:
                 parsed = Settings.model_validate(merged)
             except ValidationError as error:
                 raise Refused(
-                    "rule_invalid", field=field, value=value, problem=first_error(error)
+                    "rule_invalid", field=field, value=value, **settings_problem(error)
                 ) from None
             document.settings = parsed.overrides()
             return (
@@ -390,7 +390,7 @@ class Lobby:
         try:
             parsed = Settings.model_validate(settings)
         except ValidationError as error:
-            raise Refused("rules_invalid", problem=first_error(error)) from None
+            raise Refused("rules_invalid", **settings_problem(error)) from None
         stored: dict[str, object] = dict(parsed.overrides())
         stored["preset"] = parsed.preset
         if turn_timer is not None:

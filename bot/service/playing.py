@@ -10,6 +10,7 @@ from bot.service.session import Change, Session
 from bot.service.turns import (
     check_dm,
     computer_to_move,
+    explained,
     forced_card_waiting,
     load_document,
     play_forced_cards,
@@ -92,7 +93,7 @@ class Playing:
             try:
                 events = game.apply(seat, action)
             except EngineError as error:
-                raise Refused("illegal", explanation=str(error)) from None
+                raise Refused("illegal", **explained(error)) from None
             events += play_forced_cards(document, game)
             document.seats[seat].missed = 0
             return await self.session.commit_game(

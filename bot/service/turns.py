@@ -125,10 +125,28 @@ def waiting_for_someone_away(document: TableDocument) -> bool:
     return not document.people_playing() and any(s.away == "timeout" for s in document.seats)
 
 
-def first_error(error: ValidationError) -> str:
+def explained(error: EngineError) -> dict[str, Any]:
+    """A refusal's parameters for what the engine refused: its code (`explanation_code`) and
+    the values it names, for cogs/render to word; `explanation` is the engine's English."""
+    return {"explanation": error.message, **error.params, "explanation_code": error.code}
+
+
+def settings_problem(error: ValidationError) -> dict[str, Any]:
+    """A refusal's parameters for rules that are not valid: what is wrong with which setting
+    (`explanation_code`, `setting`), for cogs/render to word; `problem` is pydantic's English.
+    The rule options and menus offer valid values only, so only a forged value (or channel
+    defaults stored by a version of the bot with other rules) gets here: no more detail."""
     first = error.errors()[0]
     where = ".".join(str(part) for part in first["loc"])
-    return f"{where}: {first['msg']}" if where else str(first["msg"])
+    problem = f"{where}: {first['msg']}" if where else str(first["msg"])
+    if not where:
+        return {"problem": problem, "explanation_code": "bad_settings"}
+    unknown = first["type"] == "extra_forbidden"
+    return {
+        "problem": problem,
+        "explanation_code": "no_such_setting" if unknown else "bad_setting",
+        "setting": str(first["loc"][0]),
+    }
 
 
 def start_problem(settings: Settings, players: int) -> Reason | None:
@@ -139,7 +157,7 @@ def start_problem(settings: Settings, players: int) -> Reason | None:
         low, high = player_range(settings)
         if low <= high and not low <= players <= high:
             return Reason("player_count", {"low": low, "high": high, "players": players})
-        return Reason("rules_unplayable", {"explanation": str(error)})
+        return Reason("rules_unplayable", explained(error))
     return None
 
 
