@@ -1,0 +1,145 @@
+"""What Discord checks of the application commands a bot registers, checked always (the OpenAPI
+description has the lengths but not the naming rule, the lower case, or which locales exist):
+names, descriptions and choice names, each with its localizations."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from standin.violations import Violation, subfield
+
+LOCALES = frozenset(
+    {
+        "ar", "bg", "cs", "da", "de", "el", "en-GB", "en-US", "es-419", "es-ES", "fi", "fr",
+        "he", "hi", "hr", "hu", "id", "it", "ja", "ko", "lt", "nl", "no", "pl", "pt-BR", "ro",
+        "ru", "sv-SE", "th", "tr", "uk", "vi", "zh-CN", "zh-TW",
+    }
+)  # fmt: skip
+"""Discord's locales: the keys a `*_localizations` object may have, a user's and a guild's
+`locale`."""
+
+NAME_MAX = 32
+TEXT_MAX = 100
+"""A description's or a choice's name's characters, and a string choice's value's."""
+OPTIONS_MAX = 25
+CHOICES_MAX = 25
+
+_CHAT_INPUT = 1
+_SUBCOMMAND_TYPES = (1, 2)
+_SCRIPTS = ("DEVANAGARI", "THAI")
+"""Scripts whose every character a name may hold (their vowel signs are marks, not letters)."""
+
+
+def name_problem(name: object, *, chat_input: bool = True) -> str | None:
+    """Why Discord refuses `name` as a command's or an option's name, or None: 1-32 of
+    `^[-_'\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]$`, and lower case where a letter has a lower
+    case (a user or message command's name may be any 1-32 characters)."""
+    if not isinstance(name, str) or not 1 <= len(name) <= NAME_MAX:
+        return f"{len(name) if isinstance(name, str) else 'no'} characters; Discord wants 1-32"
+    if not chat_input:
+        return None
+    for char in name:
+        if not (char in "-_'" or char.isalnum() or _in_script(char)):
+            return f"{name!r} holds {char!r}; a name is letters, numbers, - _ and ' only"
+        if char.lower() != char:
+            return f"{name!r} is not lower case"
+    return None
+
+
+def _in_script(char: str) -> bool:
+    return unicodedata.name(char, "").startswith(_SCRIPTS)
+
+
+class _CommandChecker:
+    def __init__(self, route: str) -> None:
+        self.route = route
+        self.found: list[Violation] = []
+
+    def add(self, field: str, message: str) -> None:
+        self.found.append(Violation(self.route, field, message))
+
+    def command(self, command: Mapping[str, Any], at: str) -> None:
+        chat_input = command.get("type", _CHAT_INPUT) in (None, _CHAT_INPUT)
+        self.name(command, at, chat_input=chat_input)
+        if chat_input:
+            self.description(command, at)
+        elif command.get("description"):
+            self.add(subfield(at, "description"), "a user or message command has none")
+        self.options(command.get("options"), at)
+
+    def options(self, options: object, at: str) -> None:
+        if not isinstance(options, list):
+            return
+        at = subfield(at, "options")
+        if len(options) > OPTIONS_MAX:
+            self.add(at, f"{len(options)} options; Discord allows at most {OPTIONS_MAX}")
+        for i, option in enumerate(options):
+            if not isinstance(option, Mapping):
+                continue
+            option_at = subfield(at, i)
+            self.name(option, option_at)
+            self.description(option, option_at)
+            self.choices(option.get("choices"), option_at)
+            if option.get("type") in _SUBCOMMAND_TYPES:
+                self.options(option.get("options"), option_at)
+
+    def choices(self, choices: object, at: str) -> None:
+        if not isinstance(choices, list):
+            return
+        at = subfield(at, "choices")
+        if len(choices) > CHOICES_MAX:
+            self.add(at, f"{len(choices)} choices; Discord allows at most {CHOICES_MAX}")
+        for i, choice in enumerate(choices):
+            if not isinstance(choice, Mapping):
+                continue
+            choice_at = subfield(at, i)
+            self.text(subfield(choice_at, "name"), choice.get("name"))
+            self.localizations(choice, "name_localizations", choice_at, self.text)
+            value = choice.get("value")
+            if isinstance(value, str) and len(value) > TEXT_MAX:
+                self.add(subfield(choice_at, "value"), f"{len(value)} characters; at most 100")
+
+    def name(self, item: Mapping[str, Any], at: str, *, chat_input: bool = True) -> None:
+        def check(field: str, name: object) -> None:
+            problem = name_problem(name, chat_input=chat_input)
+            if problem is not None:
+                self.add(field, problem)
+
+        check(subfield(at, "name"), item.get("name"))
+        self.localizations(item, "name_localizations", at, check)
+
+    def description(self, item: Mapping[str, Any], at: str) -> None:
+        self.text(subfield(at, "description"), item.get("description"))
+        self.localizations(item, "description_localizations", at, self.text)
+
+    def text(self, field: str, text: object) -> None:
+        if not isinstance(text, str) or not 1 <= len(text) <= TEXT_MAX:
+            size = len(text) if isinstance(text, str) else "no"
+            self.add(field, f"{size} characters; Discord wants 1-{TEXT_MAX}")
+
+    def localizations(
+        self, item: Mapping[str, Any], key: str, at: str, check: Callable[[str, object], None]
+    ) -> None:
+        localized = item.get(key)
+        if not isinstance(localized, Mapping):
+            return
+        at = subfield(at, key)
+        for locale, text in localized.items():
+            if locale not in LOCALES:
+                self.add(subfield(at, str(locale)), f"{locale!r} is not one of Discord's locales")
+            else:
+                check(subfield(at, str(locale)), text)
+
+
+def check_commands(route: str, body: object) -> list[Violation]:
+    """The commands of a bulk overwrite (a list) or of one create or edit (an object)."""
+    checker = _CommandChecker(route)
+    if isinstance(body, list):
+        for i, command in enumerate(body):
+            if isinstance(command, Mapping):
+                checker.command(command, subfield("", i))
+    elif isinstance(body, Mapping):
+        checker.command(body, "")
+    return checker.found
