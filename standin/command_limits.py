@@ -9,16 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from standin.violations import Violation, subfield
-
-LOCALES = frozenset(
-    {
-        "ar", "bg", "cs", "da", "de", "el", "en-GB", "en-US", "es-419", "es-ES", "fi", "fr",
-        "he", "hi", "hr", "hu", "id", "it", "ja", "ko", "lt", "nl", "no", "pl", "pt-BR", "ro",
-        "ru", "sv-SE", "th", "tr", "uk", "vi", "zh-CN", "zh-TW",
-    }
-)  # fmt: skip
-"""Discord's locales: the keys a `*_localizations` object may have, a user's and a guild's
-`locale`."""
+from standin.world import LOCALES
 
 NAME_MAX = 32
 TEXT_MAX = 100
