@@ -5,7 +5,7 @@ names, descriptions and choice names, each with its localizations."""
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from standin.violations import Violation, subfield
@@ -61,15 +61,7 @@ class _CommandChecker:
         self.options(command.get("options"), at)
 
     def options(self, options: object, at: str) -> None:
-        if not isinstance(options, list):
-            return
-        at = subfield(at, "options")
-        if len(options) > OPTIONS_MAX:
-            self.add(at, f"{len(options)} options; Discord allows at most {OPTIONS_MAX}")
-        for i, option in enumerate(options):
-            if not isinstance(option, Mapping):
-                continue
-            option_at = subfield(at, i)
+        for option_at, option in self.listed(options, subfield(at, "options"), OPTIONS_MAX):
             self.name(option, option_at)
             self.description(option, option_at)
             self.choices(option.get("choices"), option_at)
@@ -77,20 +69,22 @@ class _CommandChecker:
                 self.options(option.get("options"), option_at)
 
     def choices(self, choices: object, at: str) -> None:
-        if not isinstance(choices, list):
-            return
-        at = subfield(at, "choices")
-        if len(choices) > CHOICES_MAX:
-            self.add(at, f"{len(choices)} choices; Discord allows at most {CHOICES_MAX}")
-        for i, choice in enumerate(choices):
-            if not isinstance(choice, Mapping):
-                continue
-            choice_at = subfield(at, i)
+        for choice_at, choice in self.listed(choices, subfield(at, "choices"), CHOICES_MAX):
             self.text(subfield(choice_at, "name"), choice.get("name"))
             self.localizations(choice, "name_localizations", choice_at, self.text)
             value = choice.get("value")
             if isinstance(value, str) and len(value) > TEXT_MAX:
                 self.add(subfield(choice_at, "value"), f"{len(value)} characters; at most 100")
+
+    def listed(self, items: object, at: str, most: int) -> Iterator[tuple[str, Mapping[str, Any]]]:
+        """The objects of a list of at most `most` (options, choices), with their fields."""
+        if not isinstance(items, list):
+            return
+        if len(items) > most:
+            self.add(at, f"{len(items)} of them; Discord allows at most {most}")
+        for i, item in enumerate(items):
+            if isinstance(item, Mapping):
+                yield subfield(at, i), item
 
     def name(self, item: Mapping[str, Any], at: str, *, chat_input: bool = True) -> None:
         def check(field: str, name: object) -> None:
