@@ -17,6 +17,10 @@ TEXT_MAX = 100
 OPTIONS_MAX = 25
 CHOICES_MAX = 25
 
+COMMAND_SIZE_MAX = 8000
+"""Characters of a command's names, descriptions and values, its options' and choices'
+included, each field counted in its longest localization (or its default, if longer)."""
+
 _CHAT_INPUT = 1
 _SUBCOMMAND_TYPES = (1, 2)
 _SCRIPTS = ("DEVANAGARI", "THAI")
@@ -39,6 +43,22 @@ def name_problem(name: object, *, chat_input: bool = True) -> str | None:
     return None
 
 
+def _size(item: Mapping[str, Any]) -> int:
+    """What a command, option or choice counts toward `COMMAND_SIZE_MAX`."""
+    total = 0
+    for key in ("name", "description"):
+        localized = item.get(f"{key}_localizations")
+        texts = [item.get(key), *(localized.values() if isinstance(localized, Mapping) else ())]
+        total += max(len(text) if isinstance(text, str) else 0 for text in texts)
+    value = item.get("value")
+    total += len(value) if isinstance(value, str) else 0
+    for key in ("options", "choices"):
+        inner = item.get(key)
+        if isinstance(inner, list):
+            total += sum(_size(i) for i in inner if isinstance(i, Mapping))
+    return total
+
+
 def _in_script(char: str) -> bool:
     return unicodedata.name(char, "").startswith(_SCRIPTS)
 
@@ -59,6 +79,13 @@ class _CommandChecker:
         elif command.get("description"):
             self.add(subfield(at, "description"), "a user or message command has none")
         self.options(command.get("options"), at)
+        total = _size(command)
+        if total > COMMAND_SIZE_MAX:
+            self.add(
+                at,
+                f"{total} characters of names, descriptions and values (each field's longest "
+                f"localization); Discord allows at most {COMMAND_SIZE_MAX} a command",
+            )
 
     def options(self, options: object, at: str) -> None:
         for option_at, option in self.listed(options, subfield(at, "options"), OPTIONS_MAX):

@@ -123,6 +123,24 @@ def test_too_many_options_and_choices() -> None:
     assert found.count("[0].options[0].options[0].choices") == 1
 
 
+def big(options: int, *, localized: bool) -> dict[str, Any]:
+    """A command of 4 + `options` × 603 characters toward Discord's 8000 (504 without the
+    100-character localizations)."""
+    choices = [{"name": f"{i:02}" + "n" * 8, "value": f"{i:02}" + "v" * 8} for i in range(25)]
+    option = {"type": 3, "description": "d", "choices": choices}
+    if localized:
+        option["description_localizations"] = {"de": "x" * 99, "fr": "x" * 100}
+    listed = [{**option, "name": f"o{i:02}"} for i in range(options)]
+    return {"name": "big", "description": "d", "options": listed}
+
+
+def test_a_command_counts_each_fields_longest_localization_toward_8000_characters() -> None:
+    assert fields([big(13, localized=True)]) == []  # 7,843
+    [problem] = check_commands(ROUTE, [big(14, localized=True)])  # 8,446
+    assert problem.field == "[0]" and problem.message.startswith("8446 characters")
+    assert fields([big(14, localized=False)]) == []  # 7,060
+
+
 async def test_a_sync_past_the_rules_is_refused_and_changes_nothing() -> None:
     async with running_standin(spec_path=Path("/nonexistent/openapi.json")) as standin:
         headers = {"Authorization": f"Bot {standin.token}"}
