@@ -35,6 +35,7 @@ from cogs.presenter import Presenter
 from cogs.privacy import PrivacyCog
 from cogs.retention import RetentionSweep
 from cogs.review import ReviewCog
+from cogs.translator import CatalogTranslator, commands_payload
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +121,12 @@ class OhHellBot(commands.AutoShardedBot):
         self._resumed = False
 
     async def setup_hook(self) -> None:
+        await self.add_commands()
+        await self.sync_commands()
+
+    async def add_commands(self) -> None:
+        """The cogs with their slash commands and persistent items, and the translator that
+        words the commands in each person's language."""
         self.add_dynamic_items(*FAMILIES, HistoryPageButton, BoardButton, EraseButton)
         self.boards = TablesCog(self.tables, self.community)
         """Where leaderboard page clicks go (cogs/items/pages.py `BoardButton`)."""
@@ -129,7 +136,7 @@ class OhHellBot(commands.AutoShardedBot):
         await self.add_cog(self.privacy)
         if self.reviews is not None:
             await self.add_cog(ReviewCog(self.reviews, self.boards.ohhell))
-        await self.sync_commands()
+        await self.tree.set_translator(CatalogTranslator())
 
     async def sync_commands(self) -> None:
         """Sync the slash commands with Discord (DEV_GUILD_ID: to that server, where they show
@@ -138,7 +145,8 @@ class OhHellBot(commands.AutoShardedBot):
         guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        # Translations included: a catalog that words a description anew syncs again.
+        payload = await commands_payload(self.tree, guild)
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         assert self.application_id is not None, "known once logged in, before setup_hook"
         synced = await self.sync_when_changed(

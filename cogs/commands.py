@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.service import (
@@ -33,12 +34,11 @@ SERVER_LANGUAGE = "server"
 """`/ohhell settings language:`'s choice that clears the channel's language."""
 LANGUAGE_CHOICES = [
     *(app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()),
-    app_commands.Choice(
-        name=app_commands.locale_str("The server's language"), value=SERVER_LANGUAGE
-    ),
+    app_commands.Choice(name=locale_str("The server's language"), value=SERVER_LANGUAGE),
 ]
 BOARD_CHOICES = [
-    app_commands.Choice(name=name, value=value) for value, name in render.BOARD_ORDER_NAMES.items()
+    app_commands.Choice(name=locale_str(name), value=value)
+    for value, name in render.BOARD_ORDER_NAMES.items()
 ]
 
 
@@ -58,7 +58,7 @@ def _missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
 
 class TablesCog(commands.Cog, name="Tables"):
     ohhell = app_commands.Group(
-        name="ohhell", description="Play Oh Hell in this channel", guild_only=True
+        name="ohhell", description=locale_str("Play Oh Hell in this channel"), guild_only=True
     )
 
     def __init__(self, controller: TableController, community: Community) -> None:
@@ -93,7 +93,7 @@ class TablesCog(commands.Cog, name="Tables"):
     async def on_guild_join(self, guild: discord.Guild) -> None:
         await self.service.server_back(guild.id)
 
-    @ohhell.command(name="start", description="Open a table in this channel")
+    @ohhell.command(name="start", description=locale_str("Open a table in this channel"))
     @rule_options.rule_options
     async def start(
         self, interaction: discord.Interaction[Any], options: rule_options.RuleOptions
@@ -132,11 +132,14 @@ class TablesCog(commands.Cog, name="Tables"):
 
     @ohhell.command(
         name="settings",
-        description="Set the rules /ohhell start uses in this channel (Manage Channels)",
+        # Translators: /ohhell start stays as it is; Manage Channels is Discord's permission.
+        description=locale_str(
+            "Set the rules /ohhell start uses in this channel (Manage Channels)"
+        ),
     )
     @app_commands.describe(
-        clear=app_commands.locale_str("Forget this channel's defaults"),
-        language=app_commands.locale_str("The language of this channel's tables and posts"),
+        clear=locale_str("Forget this channel's defaults"),
+        language=locale_str("The language of this channel's tables and posts"),
     )
     @app_commands.choices(language=LANGUAGE_CHOICES)
     @rule_options.rule_options
@@ -192,23 +195,26 @@ class TablesCog(commands.Cog, name="Tables"):
         return await self.service.table_view(row.id)
 
     @ohhell.command(
-        name="hand", description="Show your hand at this channel's table (only you see it)"
+        name="hand",
+        description=locale_str("Show your hand at this channel's table (only you see it)"),
     )
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         table = await self._channel_table(interaction)
         await self.controller.send_hand(interaction, table.table_id)
 
-    @ohhell.command(name="scores", description="The score sheet of this channel's table")
+    @ohhell.command(
+        name="scores", description=locale_str("The score sheet of this channel's table")
+    )
     async def scores(self, interaction: discord.Interaction[Any]) -> None:
         table = await self._channel_table(interaction)
         await reply(interaction, render.scores_text(table))
 
-    @ohhell.command(name="rules", description="The rules of this channel's table")
+    @ohhell.command(name="rules", description=locale_str("The rules of this channel's table"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         table = await self._channel_table(interaction)
         await reply(interaction, render.rules_reply(table))
 
-    @ohhell.command(name="leave", description="Leave this channel's table")
+    @ohhell.command(name="leave", description=locale_str("Leave this channel's table"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         table = await self._channel_table(interaction)
         seat = next((s for s in table.seats if s.user_id == interaction.user.id), None)
@@ -219,7 +225,9 @@ class TablesCog(commands.Cog, name="Tables"):
         )
 
     @ohhell.command(
-        name="cancel", description="Cancel this channel's table (host or Manage Channels)"
+        name="cancel",
+        # Translators: Manage Channels is Discord's permission.
+        description=locale_str("Cancel this channel's table (host or Manage Channels)"),
     )
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         try:
@@ -238,12 +246,18 @@ class TablesCog(commands.Cog, name="Tables"):
             **render.cancel_confirm(table.table_id).send_kwargs(), ephemeral=True
         )
 
-    @ohhell.command(name="history", description="This server's finished games, newest first")
+    @ohhell.command(
+        name="history", description=locale_str("This server's finished games, newest first")
+    )
     async def history(self, interaction: discord.Interaction[Any]) -> None:
         await self.community.history(interaction)
 
-    @ohhell.command(name="record", description="A finished game's record, as a JSON file")
-    @app_commands.describe(game="The game's number (default: the last game in this channel)")
+    @ohhell.command(
+        name="record", description=locale_str("A finished game's record, as a JSON file")
+    )
+    @app_commands.describe(
+        game=locale_str("The game's number (default: the last game in this channel)")
+    )
     async def record(
         self,
         interaction: discord.Interaction[Any],
@@ -251,23 +265,31 @@ class TablesCog(commands.Cog, name="Tables"):
     ) -> None:
         await self.community.record(interaction, game)
 
-    @ohhell.command(name="stats", description="A player's Oh Hell stats on this server")
-    @app_commands.describe(player="Whose stats (default: yours)")
+    @ohhell.command(name="stats", description=locale_str("A player's Oh Hell stats on this server"))
+    @app_commands.describe(player=locale_str("Whose stats (default: yours)"))
     async def stats(
         self, interaction: discord.Interaction[Any], player: discord.User | None = None
     ) -> None:
         await self.community.stats(interaction, player)
 
-    @ohhell.command(name="ratings", description="How ratings work: the number, the ?, a difference")
+    @ohhell.command(
+        name="ratings",
+        # Translators: the ? marks a provisional rating (one of too few games to settle).
+        description=locale_str("How ratings work: the number, the ?, a difference"),
+    )
     async def ratings(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message(
             embed=render.ratings_help(RATING_GUIDE), ephemeral=True
         )
 
-    @app_commands.command(name="leaderboard", description="This server's Oh Hell leaderboard")
+    @app_commands.command(
+        name="leaderboard", description=locale_str("This server's Oh Hell leaderboard")
+    )
     @app_commands.guild_only()
     @app_commands.describe(
-        by="What to rank by (rating unless you choose)", preset="Only games of this rule system"
+        # Translators: "rating" is the choice of the option (as the choice reads).
+        by=locale_str("What to rank by (rating unless you choose)"),
+        preset=locale_str("Only games of this rule system"),
     )
     @app_commands.choices(by=BOARD_CHOICES, preset=PRESET_CHOICES)
     async def leaderboard(

@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.service import Refused, TableService
@@ -62,12 +63,16 @@ class PrivacyCog(commands.Cog, name="Privacy"):
         self.commands: tuple[app_commands.Command[Any, Any, None], ...] = (
             app_commands.Command(
                 name="my-data",
-                description="A file of everything this bot stores about you (only you see it)",
+                description=locale_str(
+                    "A file of everything this bot stores about you (only you see it)"
+                ),
                 callback=my_data,
             ),
             app_commands.Command(
                 name="forget-me",
-                description="Erase everything this bot stores about you, in every server",
+                description=locale_str(
+                    "Erase everything this bot stores about you, in every server"
+                ),
                 callback=forget_me,
             ),
         )

@@ -9,6 +9,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.service.review import ReviewService
@@ -35,7 +36,9 @@ class ReviewCog(commands.Cog, name="Review"):
         self.group = group
         self.clock = clock
 
-        @app_commands.describe(game="The game's number (default: your last finished game here)")
+        @app_commands.describe(
+            game=locale_str("The game's number (default: your last finished game here)")
+        )
         async def review(
             interaction: discord.Interaction[Any],
             game: app_commands.Range[int, 1, MAX_GAME] | None = None,
@@ -44,8 +47,9 @@ class ReviewCog(commands.Cog, name="Review"):
 
         self.command: app_commands.Command[Any, Any, None] = app_commands.Command(
             name="review",
-            description="How the hard computer player would have played your cards "
-            "(only you see it)",
+            description=locale_str(
+                "How the hard computer player would have played your cards (only you see it)"
+            ),
             callback=review,
         )
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.service.document import TURN_TIMERS
 from cogs import render
@@ -43,20 +44,29 @@ class RuleOptions:
 
 
 HELP = {
-    "preset": "The rule system",
-    "max_cards": "The most cards dealt in a hand (a smaller number makes a shorter game)",
-    "sequence": "The order of hand sizes",
-    "bidding": "How bids are made",
-    "scoring": "How points are scored",
-    "trump": "How trump is decided",
-    "first_lead": "Who leads the first trick",
-    "timer": "Time each player has for a decision (2 min by default)",
+    "preset": locale_str("The rule system"),
+    "max_cards": locale_str(
+        "The most cards dealt in a hand (a smaller number makes a shorter game)"
+    ),
+    "sequence": locale_str("The order of hand sizes"),
+    "bidding": locale_str("How bids are made"),
+    "scoring": locale_str("How points are scored"),
+    "trump": locale_str("How trump is decided"),
+    # Translators: a trick is the game's term (one card from each player, won by one).
+    "first_lead": locale_str("Who leads the first trick"),
+    "timer": locale_str("Time each player has for a decision (2 min by default)"),
 }
+"""The rule options' descriptions."""
 
 
 def choices(field: str) -> list[app_commands.Choice[str]]:
-    """A slash option's choices: the values the engine allows for a setting."""
-    return [app_commands.Choice(name=v, value=v) for v in render.RULE_CHOICES[field]]
+    """A slash option's choices: the values the engine allows for a setting, each named as the
+    catalogs word a preset's name or a rule's value (cogs/translator.py)."""
+    context = "preset" if field == "preset" else "rule value"
+    return [
+        app_commands.Choice(name=locale_str(v, context=context), value=v)
+        for v in render.RULE_CHOICES[field]
+    ]
 
 
 CHOICES: dict[str, list[app_commands.Choice[Any]]] = {
@@ -64,7 +74,10 @@ CHOICES: dict[str, list[app_commands.Choice[Any]]] = {
     **{
         field: choices(field) for field in ("sequence", "bidding", "scoring", "trump", "first_lead")
     },
-    "timer": [app_commands.Choice(name=render.timer_text(t), value=t) for t in TURN_TIMERS],
+    "timer": [
+        app_commands.Choice(name=locale_str(render.timer_text(t), timer=t), value=t)
+        for t in TURN_TIMERS
+    ],
 }
 
 _FIELDS = typing.get_type_hints(RuleOptions, globals(), {"app_commands": app_commands})

@@ -158,6 +158,16 @@ class Person:
     def name(self) -> str:
         return self.user.display_name
 
+    @property
+    def locale(self) -> str:
+        """Their Discord client's language: their interactions' `locale`."""
+        return self.user.locale
+
+    def set_locale(self, locale: str) -> None:
+        """Switch their client to `locale` (one of Discord's): their next interactions carry
+        it."""
+        self.standin.world.set_locale(self.user, locale)
+
     # --- seeing ---------------------------------------------------------------------------
 
     def can_see(self, message: Message) -> bool:
@@ -422,6 +432,7 @@ class Person:
             created_at=standin.clock(),
             message=message,
             trigger=trigger,
+            locale=self.user.locale,
         )
         result = InteractionResult(standin, inter)
         if not await standin.deliver_interaction(inter):

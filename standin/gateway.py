@@ -258,15 +258,16 @@ class Gateway(StandInBase):
             "token": inter.token,
             "version": 1,
             "app_permissions": str(channel.bot_permissions()),
-            "locale": "en-US",
+            "locale": inter.locale,
             "entitlements": [],
             "attachment_size_limit": payloads.ATTACHMENT_SIZE_LIMIT,
         }
         if guild is not None:
             member = guild.members[inter.user.id]
             body["guild_id"] = str(guild.id)
-            body["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
-            body["guild_locale"] = "en-US"
+            locale = guild.preferred_locale
+            body["guild"] = {"id": str(guild.id), "locale": locale, "features": []}
+            body["guild_locale"] = locale
             from standin.world import TEXT_PERMISSIONS
 
             body["member"] = payloads.member(

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from standin.command_limits import check_commands
 from standin.violations import BUILTIN_TABLE, Violation, subfield
 
 # (method, template) -> where the message payload sits in the body ("" = the body itself).
@@ -19,6 +20,15 @@ _MESSAGE_ROUTES: dict[tuple[str, str], str] = {
     ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"): "",
     ("POST", "/interactions/{interaction_id}/{interaction_token}/callback"): "data",
     ("POST", "/channels/{channel_id}/threads"): "message",  # forum/media posts
+}
+# Where a bot registers application commands: a bulk overwrite (a list) or one command.
+_COMMAND_ROUTES = {
+    (method, template)
+    for method in ("PUT", "POST")
+    for template in (
+        "/applications/{application_id}/commands",
+        "/applications/{application_id}/guilds/{guild_id}/commands",
+    )
 }
 # Interaction callback types whose `data` is a message: CHANNEL_MESSAGE_WITH_SOURCE, UPDATE_MESSAGE.
 _MESSAGE_CALLBACK_TYPES = (4, 7)
@@ -230,9 +240,12 @@ def _walk_components(components: list[Any], prefix: str) -> Iterator[tuple[str, 
 
 
 def check_limits(method: str, path: str, body: object) -> list[Violation]:
-    """Discord's documented message limits; works without the OpenAPI description."""
+    """Discord's documented message and application command limits; works without the OpenAPI
+    description."""
     method = method.upper()
     template = BUILTIN_TABLE.match(method, path)
+    if (method, template) in _COMMAND_ROUTES:
+        return check_commands(f"{method} {template}", body)
     if template is None or not isinstance(body, Mapping):
         return []
     where = _MESSAGE_ROUTES.get((method, template))

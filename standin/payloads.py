@@ -173,11 +173,33 @@ def guild_create(guild: Guild, world: World) -> JSON:
         "explicit_content_filter": 0,
         "mfa_level": 0,
         "premium_tier": 0,
-        "preferred_locale": "en-US",
+        "preferred_locale": guild.preferred_locale,
         "system_channel_flags": 0,
         "nsfw_level": 0,
         "premium_progress_bar_enabled": False,
     }
+
+
+_CREATE_ONLY = (
+    "unavailable",
+    "large",
+    "member_count",
+    "members",
+    "channels",
+    "threads",
+    "presences",
+    "voice_states",
+    "stage_instances",
+    "guild_scheduled_events",
+    "soundboard_sounds",
+    "joined_at",
+)
+
+
+def guild_update(guild: Guild, world: World) -> JSON:
+    """GUILD_UPDATE's guild: GUILD_CREATE's without what only a create carries (its members,
+    channels, threads, ...)."""
+    return {k: v for k, v in guild_create(guild, world).items() if k not in _CREATE_ONLY}
 
 
 def components(raw: list[dict[str, Any]]) -> list[JSON]:

@@ -193,8 +193,9 @@ class StandIn(Gateway, ApplicationHandlers, ChannelHandlers, InteractionHandlers
         return [c for c in self.calls if c.route == route]
 
     def person(self, name: str, **kwargs: Any) -> Person:
-        """A driver for a person called `name`, created (a member of every guild) if new —
-        announced to a connected bot by GUILD_MEMBER_ADD."""
+        """A driver for a person called `name`, created (a member of every guild) if new, with
+        `World.add_user`'s keywords (`locale="nl"`) — announced to a connected bot by
+        GUILD_MEMBER_ADD."""
 
         try:
             user = self.world.user_named(name)
@@ -223,6 +224,14 @@ class StandIn(Gateway, ApplicationHandlers, ChannelHandlers, InteractionHandlers
         thread = self.world.add_thread(parent, name, private=private)
         await self._announce_channel("THREAD_CREATE", thread)
         return thread
+
+    async def set_guild_locale(self, guild: Guild, locale: str) -> None:
+        """Change `guild`'s preferred locale, announced by GUILD_UPDATE."""
+        self.world.set_guild_locale(guild, locale)
+        await self.dispatch(
+            "GUILD_UPDATE", payloads.guild_update(guild, self.world), guild_id=guild.id
+        )
+        self._notify()
 
     async def deny_bot(self, channel: Channel, *perms: Perm) -> None:
         """Take permissions from the bot in `channel`, announced by CHANNEL_UPDATE."""

@@ -17,6 +17,16 @@ from typing import Any
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
+LOCALES = frozenset(
+    {
+        "ar", "bg", "cs", "da", "de", "el", "en-GB", "en-US", "es-419", "es-ES", "fi", "fr",
+        "he", "hi", "hr", "hu", "id", "it", "ja", "ko", "lt", "nl", "no", "pl", "pt-BR", "ro",
+        "ru", "sv-SE", "th", "tr", "uk", "vi", "zh-CN", "zh-TW",
+    }
+)  # fmt: skip
+"""Discord's locales: the keys a `*_localizations` object may have, a user's and a guild's
+`locale`."""
+
 
 class Perm(IntEnum):
     """Permission bits the stand-in enforces or reports."""
@@ -91,6 +101,13 @@ class SnowflakeMaker:
         return self._last
 
 
+def discord_locale(locale: str) -> str:
+    """`locale` if Discord has it, else a ValueError (a mistake in the test)."""
+    if locale not in LOCALES:
+        raise ValueError(f"{locale!r} is not one of Discord's locales: {sorted(LOCALES)}")
+    return locale
+
+
 def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
@@ -106,6 +123,9 @@ class User:
     display_name: str
     bot: bool = False
     dms_open: bool = True
+    locale: str = "en-US"
+    """The language of their Discord client (one of `LOCALES`): their interactions'
+    `locale`."""
 
     def __repr__(self) -> str:
         return f"User({self.display_name!r}, id={self.id})"
@@ -119,6 +139,9 @@ class Guild:
     bot_role_id: int
     channels: list[Channel] = field(default_factory=list)
     members: dict[int, Member] = field(default_factory=dict)
+    preferred_locale: str = "en-US"
+    """The guild's language (one of `LOCALES`): its payloads' `preferred_locale`, its
+    interactions' `guild_locale`."""
 
     def __repr__(self) -> str:
         return f"Guild({self.name!r}, id={self.id})"
@@ -302,11 +325,24 @@ class World:
 
     # --- building -------------------------------------------------------------------------
 
-    def add_guild(self, name: str = "Test Guild", *, shard: tuple[int, int] | None = None) -> Guild:
+    def add_guild(
+        self,
+        name: str = "Test Guild",
+        *,
+        shard: tuple[int, int] | None = None,
+        locale: str = "en-US",
+    ) -> Guild:
         """A guild with the bot and the owner in it; `shard=(shard_id, shard_count)` picks an id
-        whose events go to that shard (ids made in one millisecond share a shard otherwise)."""
+        whose events go to that shard (ids made in one millisecond share a shard otherwise);
+        `locale` its preferred locale."""
         guild_id = self.snowflake() if shard is None else self.snowflake.on_shard(*shard)
-        guild = Guild(guild_id, name, owner_id=self.owner.id, bot_role_id=self.snowflake())
+        guild = Guild(
+            guild_id,
+            name,
+            owner_id=self.owner.id,
+            bot_role_id=self.snowflake(),
+            preferred_locale=discord_locale(locale),
+        )
         self.guilds[guild.id] = guild
         guild.members[self.bot.id] = Member(self.bot, guild)
         guild.members[self.owner.id] = Member(self.owner, guild)
@@ -350,14 +386,26 @@ class World:
         display_name: str | None = None,
         dms_open: bool = True,
         guilds: list[Guild] | None = None,
+        locale: str = "en-US",
     ) -> User:
-        """A person, a member of `guilds` (default: every guild)."""
+        """A person, a member of `guilds` (default: every guild), whose Discord client is in
+        `locale`."""
         user = User(self.snowflake(), name.lower().replace(" ", "_"), display_name or name)
         user.dms_open = dms_open
+        user.locale = discord_locale(locale)
         self.users[user.id] = user
         for guild in self.guilds.values() if guilds is None else guilds:
             guild.members[user.id] = Member(user, guild)
         return user
+
+    def set_locale(self, user: User, locale: str) -> None:
+        """The person switches their client's language: their next interactions carry it
+        (Discord tells a bot nothing else)."""
+        user.locale = discord_locale(locale)
+
+    def set_guild_locale(self, guild: Guild, locale: str) -> None:
+        """The guild's preferred locale changes (`StandIn.set_guild_locale` announces it)."""
+        guild.preferred_locale = discord_locale(locale)
 
     def deny_bot(self, channel: Channel, *perms: Perm) -> None:
         """Take permissions from the bot in one channel (a member overwrite)."""
@@ -467,6 +515,8 @@ class Interaction:
     trigger: Interaction | None = None
     """For a modal submit: the interaction the modal answered."""
     first_response: asyncio.Event = field(default_factory=asyncio.Event)
+    locale: str = "en-US"
+    """The language of the person's client when they interacted."""
 
     @property
     def acknowledged(self) -> bool:

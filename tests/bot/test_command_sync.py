@@ -18,9 +18,11 @@ from discord import app_commands
 from bot.app import build
 from bot.config import BotSettings
 from cogs.client import OhHellBot
+from cogs.translator import CatalogTranslator
 from standin.server import StandIn
 from standin.testing import run_bot
 from tests.bot.conftest import random_legal
+from tests.catalogs import wrapped, wrapping_everywhere
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,6 +74,29 @@ async def test_changed_commands_are_synced_again(standin: StandIn, database_url:
     async with started(standin, database_url, extra="newcommand"):
         pass
     assert standin.command_syncs == [None, None]
+
+
+async def test_a_catalog_that_words_the_commands_anew_syncs_them_again(
+    standin: StandIn, database_url: str
+) -> None:
+    async with started(standin, database_url) as bot:
+        assert standin.command_syncs == [None]
+        await bot.tree.set_translator(CatalogTranslator(wrapping_everywhere))
+        await bot.sync_commands()
+        assert standin.command_syncs == [None, None]
+        await bot.sync_commands()
+        assert standin.command_syncs == [None, None]
+    # What Discord was sent: the stand-in checked it as Discord would (the fixture fails on any
+    # violation) and keeps it.
+    start = standin.find_command("ohhell", standin.channel)["options"][0]
+    assert start["description_localizations"]["nl"] == wrapped("Open a table in this channel")
+    assert "name_localizations" not in start["options"][0]
+    classic = next(c for c in start["options"][0]["choices"] if c["value"] == "classic")
+    assert classic["name_localizations"]["pt-BR"] == wrapped("classic")
+    # The next start has the bot's own catalogs again: synced back.
+    async with started(standin, database_url):
+        pass
+    assert standin.command_syncs == [None, None, None]
 
 
 async def test_a_dev_server_gets_its_own_sync_and_the_global_one_is_kept(
