@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gettext
 import logging
-import re
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from cogs.render.language import Language, language_of
 from cogs.translator import TEXT_MAX, CatalogTranslator, commands_payload
 from standin.command_limits import check_commands
 from tests.catalogs import is_english, wrapped, wrapping_everywhere
+from tools.catalogs import KEYWORDS
 
 ROOT = Path(__file__).resolve().parents[2]
 ROUTE = "PUT /applications/{application_id}/commands"
@@ -116,12 +116,9 @@ async def test_timer_choices_are_worded_in_the_language(
 
 def extracted() -> set[tuple[str | None, str]]:
     """(context, msgid) of every message `make catalogs` extracts from cogs/, with the keywords
-    the Makefile gives pybabel."""
-    makefile = (ROOT / "Makefile").read_text()
-    recipe = makefile[makefile.index("\ncatalogs:") :]
-    marks = re.findall(r"-k (\S+)", recipe[: recipe.index("\n\n")])
-    assert "locale_str" in marks, marks
-    keywords = {**DEFAULT_KEYWORDS, **parse_keywords(marks)}
+    tools/catalogs.py gives pybabel."""
+    assert "locale_str" in KEYWORDS
+    keywords = {**DEFAULT_KEYWORDS, **parse_keywords(list(KEYWORDS))}
     found = extract_from_dir(ROOT / "cogs", keywords=keywords)
     return {(context, message) for _, _, message, _, context in found if isinstance(message, str)}
 
