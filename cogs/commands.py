@@ -23,6 +23,7 @@ from cogs.clicks import TableController, can_manage
 from cogs.community import Community
 from cogs.errors import answer_error, reply
 from cogs.items import parse_board
+from cogs.render.language import _
 
 REQUIRED_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
 
@@ -190,7 +191,7 @@ class TablesCog(commands.Cog, name="Tables"):
             closed = await self.service.cancel_unreadable(
                 interaction.channel_id or 0, interaction.user.id, can_manage=can_manage(interaction)
             )
-            await reply(interaction, render.UNREADABLE_CANCELLED)
+            await reply(interaction, _(render.UNREADABLE_CANCELLED))
             await self.presenter.show_unreadable_closed(closed)
             return
         if table.host_id != interaction.user.id and not can_manage(interaction):

@@ -10,6 +10,7 @@ import discord
 
 from bot.service import TableView, UnreadableClosed
 from cogs import render
+from cogs.render.language import _
 from cogs.showing import UNKNOWN_CHANNEL, Showing
 
 log = logging.getLogger(__name__)
@@ -76,7 +77,7 @@ class TableMessages:
         self.ground.forget(closed.table_id)
         if closed.message_id is None:
             return
-        rendered = render.Rendered(render.UNREADABLE_TABLE_CLOSED, None, None)
+        rendered = render.Rendered(_(render.UNREADABLE_TABLE_CLOSED), None, None)
         try:
             await self.ground.pacer.wait()
             await self.ground.edit(closed.channel_id, closed.message_id, rendered)
