@@ -45,8 +45,8 @@ _TABLE_CLOSED = {
     "cancelled": N_("that table is cancelled"),
     "abandoned": N_("that table is abandoned"),
 }
-# Translators: {game} is a game's number.
 _NOT_REVIEWABLE = {
+    # Translators: {game} is a game's number; the game's table has not started yet.
     "lobby": N_("game #{game} is lobby: only a finished game can be reviewed"),
     "playing": N_("game #{game} is playing: only a finished game can be reviewed"),
     "cancelled": N_("game #{game} is cancelled: only a finished game can be reviewed"),
@@ -65,8 +65,8 @@ def _missing_permissions(p: Mapping[str, Any]) -> str:
         _(PERMISSION_NAMES[name]) if name in PERMISSION_NAMES else name.replace("_", " ").title()
         for name in p["names"]
     ]
+    # Translators: {permissions} lists Discord permission names: "View Channel, Embed Links".
     return ngettext(
-        # Translators: {permissions} lists Discord permission names: "View Channel, Embed Links".
         "I can't run a table here: I need the {permissions} permission in this channel",
         "I can't run a table here: I need the {permissions} permissions in this channel",
         len(names),
@@ -95,8 +95,8 @@ def _no_such_page(p: Mapping[str, Any]) -> str:
     if "pages" not in p:
         return _("that page of the leaderboard does not exist: use /leaderboard")
     pages = int(p["pages"])
+    # Translators: {pages} is how many pages the leaderboard has.
     return ngettext(
-        # Translators: {pages} is how many pages the leaderboard has.
         "there is no page {page} of the leaderboard: it has {pages}",
         "there is no page {page} of the leaderboard: it has {pages}",
         pages,
@@ -135,6 +135,7 @@ REASONS: dict[str, Callable[[Mapping[str, Any]], str]] = {
             rule=p["field"], value=repr(p["value"]), problem=p["problem"]
         )
     ),
+    # Translators: {low} to {high} is how many players the rules allow; {players} how many sit.
     "player_count": lambda p: ngettext(
         "these rules need {low} to {high} players; {players} seated",
         "these rules need {low} to {high} players; {players} seated",
