@@ -80,10 +80,10 @@ def shown(rendered: render.Rendered) -> list[str]:
     """Every text of a message a person reads: content, embed, button and menu labels."""
     texts = [rendered.content or ""]
     if rendered.embed is not None:
-        embed: dict[str, Any] = rendered.embed.to_dict()
-        texts += [embed.get("title", ""), embed.get("description", "")]
-        texts += [f["name"] + "\n" + f["value"] for f in embed.get("fields", [])]
-        texts.append(embed.get("footer", {}).get("text", ""))
+        parts: dict[str, Any] = dict(rendered.embed.to_dict())
+        texts += [parts.get("title", ""), parts.get("description", "")]
+        texts += [f["name"] + "\n" + f["value"] for f in parts.get("fields", [])]
+        texts.append(parts.get("footer", {}).get("text", ""))
     view = rendered.view
     if view is not None:
         rows = view.to_components()
@@ -224,6 +224,9 @@ def test_a_game_on_the_table_message_reads_in_the_language(marked: Language) -> 
     assert "Computer" not in unmarked("\n".join(shown(render.table_message(playing))))
 
 
+PLAYING: dict[str, Any] = {"phase": Phase.PLAYING, "bid_options": (), "bids_so_far": None}
+
+
 def test_a_hand_message_reads_in_the_language(marked: Language) -> None:
     table = a_table(status=TableStatus.PLAYING, game=a_game())
     where = render.where_text(2, "cards", "Friends")
@@ -232,11 +235,9 @@ def test_a_hand_message_reads_in_the_language(marked: Language) -> None:
         a_hand(),
         a_hand(my_turn=False, bid_options=tuple(BidOption(n, True) for n in range(30))),
         a_hand(phase=Phase.TRUMP_CHOICE, bid_options=(), trump_options=("C", "S")),
-        a_hand(phase=Phase.PLAYING, bid_options=(), bids_so_far=None, on_table=()),
+        a_hand(**PLAYING, on_table=()),
         a_hand(
-            phase=Phase.PLAYING,
-            bid_options=(),
-            bids_so_far=None,
+            **PLAYING,
             on_table=(("Former player 1", Card("2", "C")),),
             cards=joker,
             joker_suits=("C", "D"),
@@ -244,9 +245,7 @@ def test_a_hand_message_reads_in_the_language(marked: Language) -> None:
             auto_play=False,
         ),
         a_hand(
-            phase=Phase.PLAYING,
-            bid_options=(),
-            bids_so_far=None,
+            **PLAYING,
             blind_cards=(("Computer (hard)", Card("9", "S")),),
             trump_decided=False,
             bid=None,
@@ -255,7 +254,7 @@ def test_a_hand_message_reads_in_the_language(marked: Language) -> None:
         a_hand(away="kicked"),
         a_hand(game_over=True),
         a_hand(played_out=True),
-        a_hand(phase=Phase.GAME_OVER, bid_options=(), bids_so_far=None),
+        a_hand(**{**PLAYING, "phase": Phase.GAME_OVER}),
         a_hand(bids_so_far=(), bid_options=()),
     ]
     for state in states:
@@ -321,78 +320,81 @@ def test_every_post_reads_in_the_language(marked: Language) -> None:
         assert_marked(post)
 
 
+PARAMLESS = (
+    "not_for_you",
+    "not_offered",
+    "table_gone",
+    "not_seated",
+    "not_started",
+    "no_table_here",
+    "already_seated",
+    "join_first",
+    "no_card",
+    "computer_has_seat",
+    "removed",
+    "paused",
+    "earlier_hand",
+    "already_playing",
+    "not_seated_other",
+    "remove_self",
+    "host_must_play",
+    "already_host",
+    "already_paused",
+    "already_running",
+    "rematch_not_over",
+    "rematch_players_only",
+    "manage_channels",
+    "already_started",
+    "conflict",
+    "review_no_games",
+    "review_running",
+    "erasure_not_offered",
+    "no_page",
+    "no_games",
+    "opened",
+    "confirmed",
+    "joined",
+    "left_game",
+    "left_closed",
+    "left",
+    "begins",
+    "cancelled",
+    "back",
+    "paused_now",
+    "resumed_now",
+    "rematch_opened",
+)
 REASON_PARAMS: dict[str, Mapping[str, Any]] = {
-    "not_for_you": {},
-    "not_offered": {},
-    "table_gone": {},
+    **{code: {} for code in PARAMLESS},
     "table_closed": {"status": "finished"},
-    "not_seated": {},
-    "not_started": {},
     "rules_invalid": {"problem": "«problem»"},
     "channel_busy": {"table_id": 7, "url": "https://discord.com/channels/1/2/3"},
-    "no_table_here": {},
     "missing_permissions": {"names": ["view_channel", "embed_links"]},
-    "already_seated": {},
-    "join_first": {},
     "no_level": {"level": "9"},
     "no_rule": {"field": "9"},
     "rule_invalid": {"field": "9", "value": "0", "problem": "«problem»"},
     "player_count": {"low": 3, "high": 7, "players": 2},
     "rules_unplayable": {"explanation": "«explained»"},
-    "no_card": {},
-    "computer_has_seat": {},
-    "removed": {},
-    "paused": {},
-    "earlier_hand": {},
     "illegal": {"explanation": "«explained»"},
-    "already_playing": {},
-    "not_seated_other": {},
-    "remove_self": {},
     "already_removed": {"name": "Computer (hard)"},
-    "host_must_play": {},
-    "already_host": {},
-    "already_paused": {},
-    "already_running": {},
-    "rematch_not_over": {},
-    "rematch_players_only": {},
-    "manage_channels": {},
-    "already_started": {},
     "table_full": {"seats": 10},
     "too_many": {"high": 1},
     "host_only": {"doing": "timer"},
-    "conflict": {},
     "timer_choices": {"timers": (0, 30, 120)},
     "no_such_page": {"page": 9, "pages": 2},
     "no_such_order": {"by": "9"},
     "hook": {"total": 5},
-    "review_no_games": {},
     "review_no_game": {"game": 7},
     "review_not_finished": {"game": 7, "status": "playing"},
     "review_not_player": {"game": 7},
-    "review_running": {},
     "my_data_wait": {"until": 1_800_000_000.0},
-    "erasure_not_offered": {},
-    "no_page": {},
-    "no_games": {},
     "no_game": {"game": 7},
-    "opened": {},
-    "confirmed": {},
-    "joined": {},
     "computer_added": {"name": "Computer 2 (easy)"},
-    "left_game": {},
-    "left_closed": {},
-    "left": {},
     "rule_set": {"field": "9"},
-    "begins": {},
-    "cancelled": {},
     "auto_play": {"on": True},
-    "back": {},
     "removed_player": {"name": "Former player 1"},
     "new_host": {"name": "Bob"},
-    "paused_now": {},
-    "resumed_now": {},
     "timer_set": {"seconds": 30},
-    "rematch_opened": {},
 }
 """Parameters for every code REASONS words (a new code needs its own here)."""
 
