@@ -168,24 +168,27 @@ def rules_editor(table_id: int, settings: Settings, page: int) -> Rendered:
         options = []
         if field != "preset":
             options.append(
-                discord.SelectOption(label=_(PRESET_DEFAULT), value="-", default=chosen is None)
+                discord.SelectOption(
+                    label=_(PRESET_DEFAULT)[:100], value="-", default=chosen is None
+                )
             )
         for value in RULE_CHOICES[field]:
             options.append(
                 discord.SelectOption(
-                    label=value_text(value),
+                    label=value_text(value)[:100],
                     value=value,
                     default=(chosen_text == value)
                     or (field == "preset" and settings.preset == value),
                 )
             )
         shown = _("preset's choice") if chosen_text is None else value_text(chosen_text)
+        # Translators: a menu's placeholder: "max cards: preset's choice".
+        placeholder = _("{rule}: {value}").format(rule=rule_text(field), value=shown)
         view.add_item(
             control(
                 discord.ui.Select(
                     custom_id=select_id("rule", table_id, None, field),
-                    # Translators: a menu's placeholder: "max cards: preset's choice".
-                    placeholder=_("{rule}: {value}").format(rule=rule_text(field), value=shown),
+                    placeholder=placeholder[:150],
                     options=options[:25],
                 )
             )
@@ -223,7 +226,7 @@ def computer_level_picker(table_id: int) -> Rendered:
         control(
             discord.ui.Select(
                 custom_id=select_id("cpulevel", table_id),
-                placeholder=_("Choose a level"),
+                placeholder=_("Choose a level")[:150],
                 options=[
                     discord.SelectOption(
                         label=pgettext("computer level", label)[:100],
@@ -258,7 +261,7 @@ def host_panel(table: TableView) -> Rendered:
             control(
                 discord.ui.Select(
                     custom_id=select_id(kind, t),
-                    placeholder=placeholder,
+                    placeholder=placeholder[:150],
                     options=[
                         discord.SelectOption(label=name_text(s.name)[:100], value=str(s.user_id))
                         for s in choices[:25]
@@ -272,10 +275,10 @@ def host_panel(table: TableView) -> Rendered:
         control(
             discord.ui.Select(
                 custom_id=select_id("timer", t),
-                placeholder=timer.format(timer=timer_text(table.turn_timer)),
+                placeholder=timer.format(timer=timer_text(table.turn_timer))[:150],
                 options=[
                     discord.SelectOption(
-                        label=timer.format(timer=timer_text(seconds)),
+                        label=timer.format(timer=timer_text(seconds))[:100],
                         value=str(seconds),
                         default=seconds == table.turn_timer,
                     )
