@@ -43,13 +43,13 @@ def table_message(table: TableView) -> Rendered:
     title = _("Oh Hell — {preset}").format(preset=value_text(table.preset))
     embed = discord.Embed(title=title, colour=COLOUR)
     game = table.game
-    names = [name_text(seat.name) for seat in table.seats]
     if table.status is TableStatus.LOBBY:
         return _lobby(table, embed)
     if game is None:
         embed.description = _closed_table(table)
         return Rendered(None, embed, None)
 
+    names = [name_text(seat.name) for seat in table.seats]
     cards = game.cards_each
     # Translators: the table message's first line; {trump} is "♥ hearts", "no trumps"…
     header = ngettext(
