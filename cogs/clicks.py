@@ -18,7 +18,7 @@ from cogs import render
 from cogs.errors import AfterCommit, answer_error, metrics_of, reply
 from cogs.items import CardChoice, Control, Controller, Move, whole_number
 from cogs.presenter import IN_FLIGHT_WAIT, Presenter
-from cogs.render.language import speaking
+from cogs.render.language import _, speaking
 
 Interaction = discord.Interaction[Any]
 
@@ -142,7 +142,7 @@ class TableController(Controller):
         outcome = await self.service.rematch(table_id, interaction.user.id)
         assert outcome.opened is not None
         with self.committed(outcome, move_on=False):
-            await reply(interaction, render.REMATCH_OPENED)
+            await reply(interaction, _(render.REMATCH_OPENED))
 
     async def open_host_panel(self, interaction: Interaction, table_id: int) -> None:
         table = await self._require_host(table_id, interaction)

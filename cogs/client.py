@@ -33,6 +33,7 @@ from cogs.items import (
 )
 from cogs.presenter import Presenter
 from cogs.privacy import PrivacyCog
+from cogs.render.language import _
 from cogs.retention import RetentionSweep
 from cogs.review import ReviewCog
 from cogs.translator import CatalogTranslator, commands_payload
@@ -54,7 +55,7 @@ class TableTree(app_commands.CommandTree[Any]):
         if interaction.type is discord.InteractionType.application_command:  # not autocomplete
             metrics_of(interaction).commands(command.qualified_name if command else "?").inc()
         if interaction.guild_id is None:
-            await reply(interaction, render.SERVER_ONLY)
+            await reply(interaction, _(render.SERVER_ONLY))
             return False
         return True
 
@@ -187,7 +188,7 @@ class OhHellBot(commands.AutoShardedBot):
         if not ours or not on_message(interaction.message, custom_id):
             forged_page = custom_id.startswith("lb:")
             self.metrics.refusals("no_such_page" if forged_page else "not_for_you").inc()
-            await reply(interaction, render.NO_SUCH_PAGE if forged_page else render.NOT_FOR_YOU)
+            await reply(interaction, _(render.NO_SUCH_PAGE if forged_page else render.NOT_FOR_YOU))
 
     async def close(self) -> None:
         await self.retention.stop()

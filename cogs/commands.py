@@ -237,7 +237,7 @@ class TablesCog(commands.Cog, name="Tables"):
             closed = await self.service.cancel_unreadable(
                 interaction.channel_id or 0, interaction.user.id, can_manage=can_manage(interaction)
             )
-            await reply(interaction, render.UNREADABLE_CANCELLED)
+            await reply(interaction, _(render.UNREADABLE_CANCELLED))
             await self.presenter.show_unreadable_closed(closed)
             return
         if table.host_id != interaction.user.id and not can_manage(interaction):

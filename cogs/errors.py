@@ -13,6 +13,7 @@ import discord
 from bot.metrics import Metrics
 from bot.service import CorruptRow, Refused
 from cogs import render
+from cogs.render.language import _
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
     if isinstance(error, AfterCommit):
         metrics.errors("after_commit").inc()
         await _report(
-            interaction, error.error, "error after a stored change", render.SAVED_NOT_SHOWN
+            interaction, error.error, "error after a stored change", _(render.SAVED_NOT_SHOWN)
         )
         return
     if isinstance(error, Refused):
@@ -62,10 +63,10 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
     if isinstance(error, CorruptRow):
         metrics.errors("corrupt").inc()
         log.error("%s", error)
-        await reply(interaction, render.CORRUPT_GAME if error.closed else render.CORRUPT_TABLE)
+        await reply(interaction, _(render.CORRUPT_GAME if error.closed else render.CORRUPT_TABLE))
         return
     metrics.errors("unexpected").inc()
-    await _report(interaction, error, "unexpected error", render.UNEXPECTED)
+    await _report(interaction, error, "unexpected error", _(render.UNEXPECTED))
 
 
 async def _report(

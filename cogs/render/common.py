@@ -3,6 +3,7 @@ sentences every part uses."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,35 +11,60 @@ import discord
 
 from bot.engine import Card
 from cogs.items import Control, control
+from cogs.render.language import N_, NP_, _, number, pgettext, spoken
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 COLOUR = discord.Colour.dark_green()
 MESSAGE_LIMIT = 2000  # Discord: characters in a message's content
 FIELD_LIMIT = 1024  # Discord: characters in an embed field's value
-NOT_FOR_YOU = "That button is not for you."
-NOT_OFFERED = "That choice was not on the menu, so nothing was changed."
-WELCOME_BACK = "Welcome back."
-REMATCH_OPENED = "Rematch table opened below: the others confirm with Join."
-SERVER_ONLY = (
+# Sentences shown as they are: whoever shows one writes `_(render.NOT_FOR_YOU)`.
+NOT_FOR_YOU = N_("That button is not for you.")
+NOT_OFFERED = N_("That choice was not on the menu, so nothing was changed.")
+WELCOME_BACK = N_("Welcome back.")
+REMATCH_OPENED = N_("Rematch table opened below: the others confirm with Join.")
+SERVER_ONLY = N_(
     "Oh Hell is played in a server: use this command in a server channel where I am a member."
 )
-CORRUPT_TABLE = (
+CORRUPT_TABLE = N_(
     "This table's stored state could not be read, so nothing was changed. "
     "Ask the host to cancel it with /ohhell cancel."
 )
-CORRUPT_GAME = "This game's stored record could not be read, so it cannot be shown."
-UNREADABLE_CANCELLED = (
+CORRUPT_GAME = N_("This game's stored record could not be read, so it cannot be shown.")
+UNREADABLE_CANCELLED = N_(
     "This channel's table could not be read, so it was cancelled: /ohhell start opens a new one."
 )
-UNREADABLE_TABLE_CLOSED = "This table was cancelled: its stored state could not be read."
-SAVED_NOT_SHOWN = (
+UNREADABLE_TABLE_CLOSED = N_("This table was cancelled: its stored state could not be read.")
+# Translators: {reference} is a short code that is also written in the bot's log.
+SAVED_NOT_SHOWN = N_(
     "Done: that is saved, but this message could not be updated. (reference `{reference}`)"
 )
-UNEXPECTED = "Something went wrong — nothing was changed. (reference `{reference}`)"
+# Translators: {reference} is a short code that is also written in the bot's log.
+UNEXPECTED = N_("Something went wrong — nothing was changed. (reference `{reference}`)")
 MAX_BUTTON_CARDS = 20
 MAX_BID_BUTTONS = 21  # bids 0..20
 MAX_TRICK_LINES = 12
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+SUIT_NAMES = {
+    "C": NP_("suit", "clubs"),
+    "D": NP_("suit", "diamonds"),
+    "H": NP_("suit", "hearts"),
+    "S": NP_("suit", "spades"),
+}
+"""The suits' names in English: `suit_name` gives them in the language being spoken."""
+
+LEVEL_NAMES = {
+    "random": NP_("computer level", "random"),
+    "easy": NP_("computer level", "easy"),
+    "normal": NP_("computer level", "normal"),
+    "hard": NP_("computer level", "hard"),
+}
+"""The computer levels' names (bot.ai LEVELS) in English, as stored in a computer's name."""
+
+# The names the service and the privacy render store for seats that are no person's:
+# "Computer (hard)", "Computer 2 (easy)", "Former player 1".
+_STORED_NAME = re.compile(
+    r"Computer(?: (?P<nth>\d+))? \((?P<level>" + "|".join(LEVEL_NAMES) + r")\)"
+    r"|Former player (?P<former>\d+)"
+)
 
 
 @dataclass(frozen=True)
@@ -70,16 +96,51 @@ def fit(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def suit_name(suit: str) -> str:
+    """A suit's name in the language being spoken: "hearts"."""
+    return pgettext("suit", SUIT_NAMES[suit])
+
+
+def suit_text(suit: str) -> str:
+    """A suit as people read it: "♥ hearts"."""
+    return f"{SUIT_SYMBOLS[suit]} {suit_name(suit)}"
+
+
 def card_text(card: Card) -> str:
     if card.suit is None:
         return "🃏" if card.rank == "JOKER" else "🂠"
-    return f"{card.rank}{SUIT_SYMBOLS[card.suit]}"
+    return f"{spoken().rank(card.rank)}{SUIT_SYMBOLS[card.suit]}"
 
 
 def trump_text(trump: str | None, decided: bool) -> str:
     if not decided:
-        return "to be chosen by the highest bidder"
-    return "no trumps" if trump is None else f"{SUIT_SYMBOLS[trump]} {SUIT_NAMES[trump]}"
+        # Translators: what trump is while the bids decide it ("trump: to be chosen by …").
+        return _("to be chosen by the highest bidder")
+    return _("no trumps") if trump is None else suit_text(trump)
+
+
+def level_text(level: str) -> str:
+    """A computer level's name in the language being spoken: "hard"."""
+    return pgettext("computer level", LEVEL_NAMES.get(level, level))
+
+
+def name_text(name: str) -> str:
+    """A seat's stored name as people read it: a computer's or a former player's in the
+    language being spoken, a person's as it is."""
+    if not name.startswith(("Computer", "Former player")):
+        return name
+    found = _STORED_NAME.fullmatch(name)
+    if found is None:
+        return name
+    if found["former"] is not None:
+        # Translators: the name of a seat whose person had their data erased.
+        return _("Former player {number}").format(number=number(int(found["former"])))
+    level = level_text(found["level"])
+    if found["nth"] is None:
+        # Translators: a computer player's name; {level} is easy, normal or hard.
+        return _("Computer ({level})").format(level=level)
+    # Translators: the name of a second (third…) computer player of the same level.
+    return _("Computer {number} ({level})").format(number=number(int(found["nth"])), level=level)
 
 
 def relative_time(moment: float) -> str:
@@ -171,7 +232,9 @@ class Controls(discord.ui.View):
 def timer_text(seconds: int) -> str:
     """A turn timer as people say it: off, 30 s, 2 min."""
     if seconds <= 0:
-        return "off"
+        return pgettext("turn timer", "off")
     if seconds < 60:
-        return f"{seconds} s"
-    return f"{seconds // 60} min"
+        # Translators: a turn timer in seconds.
+        return _("{seconds} s").format(seconds=number(seconds))
+    # Translators: a turn timer in minutes.
+    return _("{minutes} min").format(minutes=number(seconds // 60))

@@ -11,13 +11,13 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from bot.engine import Card, EngineError
-from cogs.render.common import SUIT_NAMES, SUIT_SYMBOLS, card_text
+from cogs.render.common import SUIT_SYMBOLS, card_text, suit_name, suit_text
 from cogs.render.language import _, ngettext, number
 
 
 def _suit(letter: object) -> str:
     """A suit named in a sentence: `hearts`."""
-    return _(SUIT_NAMES[str(letter)])
+    return suit_name(str(letter))
 
 
 def _card(card: object) -> str:
@@ -86,7 +86,7 @@ MOVES: dict[str, Wording] = {
     "not_a_suit": lambda p: (
         # Translators: {suits} lists the four suits ("♣ clubs, ♦ diamonds, …").
         _("choose a suit: one of {suits}").format(
-            suits=", ".join(f"{SUIT_SYMBOLS[s]} {_suit(s)}" for s in SUIT_SYMBOLS)
+            suits=", ".join(suit_text(s) for s in SUIT_SYMBOLS)
         )
     ),
     "turn_to_play": lambda p: (

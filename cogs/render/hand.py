@@ -18,34 +18,47 @@ from cogs.render.common import (
     FIELD_LIMIT,
     MAX_BID_BUTTONS,
     MAX_BUTTON_CARDS,
-    SUIT_NAMES,
     SUIT_SYMBOLS,
     Controls,
     Rendered,
     card_text,
     fit,
     jump_url,
+    name_text,
     relative_time,
+    suit_text,
     trump_text,
 )
+from cogs.render.language import N_, _, number, pgettext
 from cogs.render.reasons import (
     reason_text,
 )
 from cogs.render.rules import closed_text
 
-PLAYED_OUT = "Nothing more to do this hand: your next hand comes when this one ends."
+PLAYED_OUT = N_("Nothing more to do this hand: your next hand comes when this one ends.")
+
+# A game that ended early, by TableStatus value: without and with the reason the bot closed it.
+_GAME_CLOSED = {
+    "cancelled": (N_("This game was cancelled."), N_("This game was cancelled: {reason}.")),
+    "abandoned": (N_("This game was abandoned."), N_("This game was abandoned: {reason}.")),
+}
 
 
 def hand_over_text(hand: int | None) -> str:
     """What a finished hand's DM says once its controls are taken off."""
-    which = "This hand" if hand is None else f"Hand {hand}"
-    return f"{which} is over — your next hand is in a new message."
+    if hand is None:
+        return _("This hand is over — your next hand is in a new message.")
+    return _("Hand {hand} is over — your next hand is in a new message.").format(hand=number(hand))
 
 
 def game_closed_text(table: TableView) -> str:
-    """What every hand DM of a game that ended early says (cancelled, abandoned)."""
-    reason = f": {closed_text(table.closed_reason)}." if table.closed_reason else "."
-    return f"This game was {table.status.value}{reason}"
+    """What every hand DM of a game that ended early says (cancelled, abandoned), and the
+    table message's "Closed" field."""
+    plain, reasoned = _GAME_CLOSED.get(table.status.value, _GAME_CLOSED["cancelled"])
+    if table.closed_reason:
+        # Translators: {reason} says why, as "nobody played for 2 days".
+        return _(reasoned).format(reason=closed_text(table.closed_reason))
+    return _(plain)
 
 
 def where_text(channel_id: int, channel_name: str | None, guild_name: str | None) -> str:
@@ -53,7 +66,8 @@ def where_text(channel_id: int, channel_name: str | None, guild_name: str | None
     them, else a channel mention."""
     if channel_name is None or guild_name is None:
         return f"<#{channel_id}>"
-    return f"#{channel_name} on {guild_name}"
+    # Translators: where a table is: {channel} is a channel's name, {server} a server's.
+    return _("#{channel} on {server}").format(channel=channel_name, server=guild_name)
 
 
 def where_of(table: TableView) -> str:
@@ -68,99 +82,131 @@ def hand_message(state: HandState, table: TableView, where: str) -> Rendered:
     """The private hand message (a DM, or an ephemeral reply when DMs are closed)."""
     url = jump_url(table.guild_id, table.channel_id, table.message_id)
     embed = discord.Embed(
-        title=f"Your hand — hand {state.hand_number}",
-        description=f"Table in {where} · [go to the table]({url})",
+        title=_("Your hand — hand {hand}").format(hand=number(state.hand_number)),
+        # Translators: {where} is "#channel on Server"; keep the link's brackets: [text]({url}).
+        description=_("Table in {where} · [go to the table]({url})").format(where=where, url=url),
         colour=COLOUR,
     )
     if state.game_over:
-        embed.description = f"The game is over. [See the table]({url})"
+        # Translators: keep the link's brackets: [text]({url}).
+        embed.description = _("The game is over. [See the table]({url})").format(url=url)
         return Rendered(None, embed, None)
     if state.played_out:
         return _played_out(embed, state)
     if state.away is not None:
         embed.add_field(
-            name="A computer is playing your seat",
-            value="The host removed you from this game."
+            name=_("A computer is playing your seat"),
+            value=_("The host removed you from this game.")
             if state.away == "kicked"
-            else "Your seat, cards and score stay yours: press **I'm back** to play again.",
+            else _("Your seat, cards and score stay yours: press **I'm back** to play again."),
             inline=False,
         )
     if state.blind_cards:
-        others = ", ".join(f"{name}: {card_text(card)}" for name, card in state.blind_cards)
+        others = ", ".join(
+            f"{name_text(name)}: {card_text(card)}" for name, card in state.blind_cards
+        )
         embed.add_field(
-            name="Blind hand",
-            value=f"You can't see your own card. The others hold: {others}",
+            name=_("Blind hand"),
+            # Translators: {cards} lists the others' names and cards: "Ann: 7♥, Bob: Q♠".
+            value=_("You can't see your own card. The others hold: {cards}").format(cards=others),
             inline=False,
         )
     elif state.cards:
         embed.add_field(
-            name="Cards", value=" ".join(card_text(o.card) for o in state.cards), inline=False
+            name=_("Cards"), value=" ".join(card_text(o.card) for o in state.cards), inline=False
         )
     trump = trump_text(state.trump, state.trump_decided)
     if state.turned is not None:
-        trump += f" (turned {card_text(state.turned)})"
-    embed.add_field(name="Trump", value=trump, inline=True)
-    bid = "—" if state.bid is None else str(state.bid)
-    embed.add_field(name="Your bid", value=f"{bid} · took {state.tricks_won}", inline=True)
+        # Translators: after the trump, the card turned up to choose it: "(turned 7♥)".
+        trump += " " + _("(turned {card})").format(card=card_text(state.turned))
+    embed.add_field(name=pgettext("heading", "Trump"), value=trump, inline=True)
+    bid = "—" if state.bid is None else number(state.bid)
+    embed.add_field(
+        name=_("Your bid"),
+        # Translators: {bid} is the player's bid (or —), {took} the tricks they took.
+        value=_("{bid} · took {took}").format(bid=bid, took=number(state.tricks_won)),
+        inline=True,
+    )
     now = _now_text(state)
     if now:
-        embed.add_field(name="Now", value=fit(now, FIELD_LIMIT), inline=False)
+        embed.add_field(name=_("Now"), value=fit(now, FIELD_LIMIT), inline=False)
 
     view = Controls()
     t, h = state.table_id, state.hand_number
     if state.deadline is not None:
-        embed.add_field(name="Time", value=f"Runs out {relative_time(state.deadline)}", inline=True)
+        embed.add_field(
+            name=_("Time"),
+            # Translators: {when} is a moment Discord shows as "in 2 minutes".
+            value=_("Runs out {when}").format(when=relative_time(state.deadline)),
+            inline=True,
+        )
     if state.away is not None:
         if state.away != "kicked":
-            view.button("I'm back", custom_id("back", t), discord.ButtonStyle.success)
+            view.button(
+                pgettext("button", "I'm back"), custom_id("back", t), discord.ButtonStyle.success
+            )
         return Rendered(None, embed, view)
     if state.bid_options:
-        verb = "Your bid" if state.my_turn else "Change your bid?"
+        verb = _("Your bid") if state.my_turn else _("Change your bid?")
         embed.set_footer(text=verb + _hook_note(state))
         _bid_controls(view, state, t, h)
     elif state.trump_options:
-        embed.set_footer(text="You bid highest: choose trump")
+        embed.set_footer(text=_("You bid highest: choose trump"))
         for suit in state.trump_options:
             view.button(
-                f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]}",
-                custom_id("trump", t, h, suit),
-                discord.ButtonStyle.primary,
+                suit_text(suit), custom_id("trump", t, h, suit), discord.ButtonStyle.primary
             )
     elif state.phase is Phase.PLAYING:
-        embed.set_footer(text="Your turn: play a card" if state.my_turn else "Waiting for others")
+        waiting = _("Waiting for others")
+        embed.set_footer(text=_("Your turn: play a card") if state.my_turn else waiting)
         _card_controls(view, state, t, h)
     else:
-        embed.set_footer(text="Waiting for others")
-    return Rendered("▶ Your turn" if state.my_turn else None, embed, view)
+        embed.set_footer(text=_("Waiting for others"))
+    return Rendered("▶ " + _("Your turn") if state.my_turn else None, embed, view)
 
 
 def _played_out(embed: discord.Embed, state: HandState) -> Rendered:
     """Nothing left to do this hand: no controls, so the next hand need not close it."""
     if state.cards:
         last = card_text(state.cards[0].card)
-        embed.add_field(name="Last card", value=f"{last}: auto-play plays it", inline=False)
-    embed.add_field(name="Trump", value=trump_text(state.trump, state.trump_decided), inline=True)
-    embed.add_field(name="Your bid", value="—" if state.bid is None else str(state.bid))
-    embed.set_footer(text=PLAYED_OUT)
+        embed.add_field(
+            name=_("Last card"),
+            # Translators: {card} is the player's last card: "7♥".
+            value=_("{card}: auto-play plays it").format(card=last),
+            inline=False,
+        )
+    trump = trump_text(state.trump, state.trump_decided)
+    embed.add_field(name=pgettext("heading", "Trump"), value=trump, inline=True)
+    embed.add_field(name=_("Your bid"), value="—" if state.bid is None else number(state.bid))
+    embed.set_footer(text=_(PLAYED_OUT))
     return Rendered(None, embed, None)
 
 
 def _now_text(state: HandState) -> str | None:
     if state.bids_so_far is not None:
-        parts = [f"{name} {bid}" for name, bid in state.bids_so_far]
-        return "Bids so far: " + (", ".join(parts) if parts else "none")
+        if not state.bids_so_far:
+            return _("Bids so far: none")
+        parts = [f"{name_text(name)} {number(bid)}" for name, bid in state.bids_so_far]
+        # Translators: {bids} lists names and bids: "Ann 2, Bob 0".
+        return _("Bids so far: {bids}").format(bids=", ".join(parts))
     if state.on_table is not None:
         if not state.on_table:
-            return "You lead."
-        return "On the table: " + ", ".join(f"{n} {card_text(c)}" for n, c in state.on_table)
+            return _("You lead.")
+        cards = ", ".join(f"{name_text(n)} {card_text(c)}" for n, c in state.on_table)
+        # Translators: {cards} lists names and the cards they played: "Ann 7♥, Bob Q♠".
+        return _("On the table: {cards}").format(cards=cards)
     return None
 
 
 def _hook_note(state: HandState) -> str:
-    reasons = [
-        f" · {o.n} is not allowed: {reason_text(o.reason)}" for o in state.bid_options if o.reason
-    ]
-    return "".join(reasons)
+    # Translators: after "Your bid": a bid that is not allowed and why ("3 is not allowed: the
+    # hook: the bids would add up to 5").
+    note = _("{bid} is not allowed: {reason}")
+    return "".join(
+        " · " + note.format(bid=number(o.n), reason=reason_text(o.reason))
+        for o in state.bid_options
+        if o.reason
+    )
 
 
 def _bid_controls(view: Controls, state: HandState, t: int, h: int) -> None:
@@ -181,7 +227,8 @@ def _bid_controls(view: Controls, state: HandState, t: int, h: int) -> None:
             continue
         view.select(
             select_id("bidsel", t, h, part),
-            f"Bid {chunk[0].n}–{chunk[-1].n}",
+            # Translators: a menu's placeholder: the bids it lists, "Bid 0–24".
+            _("Bid {low}–{high}").format(low=number(chunk[0].n), high=number(chunk[-1].n)),
             [(str(o.n), str(o.n)) for o in chunk],
         )
 
@@ -189,7 +236,9 @@ def _bid_controls(view: Controls, state: HandState, t: int, h: int) -> None:
 def _card_controls(view: Controls, state: HandState, t: int, h: int) -> None:
     if state.blind_cards and state.my_turn:
         view.button(
-            "Play your card", custom_id("play", t, h, "hidden"), discord.ButtonStyle.primary
+            pgettext("button", "Play your card"),
+            custom_id("play", t, h, "hidden"),
+            discord.ButtonStyle.primary,
         )
         return
     cards = state.cards
@@ -210,7 +259,8 @@ def _card_controls(view: Controls, state: HandState, t: int, h: int) -> None:
     if joker is not None and naming:
         for suit in state.joker_suits:
             view.button(
-                f"{card_text(joker.card)} as {SUIT_SYMBOLS[suit]}",
+                # Translators: a button: play the joker as a card of a suit, "🃏 as ♥".
+                _("{card} as {suit}").format(card=card_text(joker.card), suit=SUIT_SYMBOLS[suit]),
                 custom_id("play", t, h, play_arg(joker.card_id, SUITS.index(suit))),
                 discord.ButtonStyle.primary,
                 row=4,
@@ -261,5 +311,9 @@ def _suit_selects(
 
 
 def _auto_button(view: Controls, state: HandState, t: int) -> None:
-    label = "Auto-play forced card: on" if state.auto_play else "Auto-play forced card: off"
+    label = (
+        pgettext("button", "Auto-play forced card: on")
+        if state.auto_play
+        else pgettext("button", "Auto-play forced card: off")
+    )
     view.button(label, custom_id("auto", t, None, 0 if state.auto_play else 1), row=4)

@@ -85,6 +85,8 @@ class Language:
 
     def number(self, value: float, decimals: int = 0) -> str:
         """`1,412` in English, `1.412` in Dutch; `decimals` places, no more, no fewer."""
+        if not decimals and isinstance(value, int) and -1000 < value < 1000:
+            return str(value)  # as every locale writes it, at a hundredth of Babel's cost
         pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
         return format_decimal(value, format=pattern, locale=self._locale)
 

@@ -16,8 +16,10 @@ from cogs.items import control, custom_id, select_id
 from cogs.render.common import (
     Rendered,
     button,
+    name_text,
     timer_text,
 )
+from cogs.render.language import N_, NP_, _, number, pgettext
 
 
 def _choices_of(field: str) -> tuple[str, ...]:
@@ -47,7 +49,113 @@ RULE_PAGES: tuple[tuple[str, ...], ...] = (
     ("ace_no_trumps", "bid_changes", "spades_double", "blind"),
     ("duplicates", "all_cancelled"),
 )
-PRESET_DEFAULT = "(preset's choice)"
+PRESET_DEFAULT = N_("(preset's choice)")
+"""The option that leaves a rule to the preset (shown as `_(PRESET_DEFAULT)`)."""
+
+RULE_NAMES = {
+    "preset": NP_("rule", "preset"),
+    "sequence": NP_("rule", "sequence"),
+    "max_cards": NP_("rule", "max cards"),
+    "bidding": NP_("rule", "bidding"),
+    "scoring": NP_("rule", "scoring"),
+    "trump": NP_("rule", "trump"),
+    "first_lead": NP_("rule", "first lead"),
+    "end": NP_("rule", "end"),
+    "target": NP_("rule", "target"),
+    "ties": NP_("rule", "ties"),
+    "pack": NP_("rule", "pack"),
+    "exhausted_trump": NP_("rule", "exhausted trump"),
+    "ace_no_trumps": NP_("rule", "ace no trumps"),
+    "bid_changes": NP_("rule", "bid changes"),
+    "spades_double": NP_("rule", "spades double"),
+    "blind": NP_("rule", "blind"),
+    "duplicates": NP_("rule", "duplicates"),
+    "all_cancelled": NP_("rule", "all cancelled"),
+}
+"""The rules editor's name of each rule, in English (`rule_text` gives it in the language)."""
+
+# Every value RULE_CHOICES holds that is not a number, as the rules editor's menus name it
+# (docs/rules.md says what each one means).
+VALUE_LABELS = {
+    "oh-hell": NP_("rule value", "oh-hell"),
+    "oh-shit": NP_("rule value", "oh-shit"),
+    "oh-shit-half": NP_("rule value", "oh-shit-half"),
+    "classic": NP_("rule value", "classic"),
+    "nomination": NP_("rule value", "nomination"),
+    "first-to-101": NP_("rule value", "first-to-101"),
+    "52+joker": NP_("rule value", "52+joker"),
+    "down-up": NP_("rule value", "down-up"),
+    "up-down": NP_("rule value", "up-down"),
+    "down": NP_("rule value", "down"),
+    "up": NP_("rule value", "up"),
+    "up-up": NP_("rule value", "up-up"),
+    "fixed": NP_("rule value", "fixed"),
+    # Translators: trump: the suit of the card turned up after the deal.
+    "turned": NP_("rule value", "turned"),
+    "spades": NP_("rule value", "spades"),
+    "rotation": NP_("rule value", "rotation"),
+    # Translators: trump: chosen by the highest bidder.
+    "bidder": NP_("rule value", "bidder"),
+    # Translators: a rule is on.
+    "true": NP_("rule value", "true"),
+    # Translators: a rule is off.
+    "false": NP_("rule value", "false"),
+    "forbidden": NP_("rule value", "forbidden"),
+    "dealer-last": NP_("rule value", "dealer-last"),
+    "before-deal": NP_("rule value", "before-deal"),
+    # Translators: no such rule: trump may always be led; no hand is played blind.
+    "none": NP_("rule value", "none"),
+    "hook": NP_("rule value", "hook"),
+    "open": NP_("rule value", "open"),
+    "secret": NP_("rule value", "secret"),
+    "knock": NP_("rule value", "knock"),
+    # Translators: who leads the first trick: the dealer.
+    "dealer": NP_("rule value", "dealer"),
+    # Translators: who leads the first trick: the player left of the dealer.
+    "left": NP_("rule value", "left"),
+    "exact-tens": NP_("rule value", "exact-tens"),
+    "tricks-plus-ten": NP_("rule value", "tricks-plus-ten"),
+    "five-and-tens": NP_("rule value", "five-and-tens"),
+    "squares": NP_("rule value", "squares"),
+    "ten-plus-bid": NP_("rule value", "ten-plus-bid"),
+    "basic": NP_("rule value", "basic"),
+    "progressive": NP_("rule value", "progressive"),
+    "negative": NP_("rule value", "negative"),
+    "adjusted-basic": NP_("rule value", "adjusted-basic"),
+    "adjusted-basic-2": NP_("rule value", "adjusted-basic-2"),
+    # Translators: the game ends when the sequence of hands is played.
+    "sequence": NP_("rule value", "sequence"),
+    # Translators: the game ends when someone reaches the target score.
+    "target": NP_("rule value", "target"),
+    "extra-hand": NP_("rule value", "extra-hand"),
+    "tiebreakers": NP_("rule value", "tiebreakers"),
+    "share": NP_("rule value", "share"),
+    "first-wins": NP_("rule value", "first-wins"),
+    "later-wins": NP_("rule value", "later-wins"),
+    # Translators: duplicate cards cancel each other.
+    "cancel": NP_("rule value", "cancel"),
+    "up-the-ante": NP_("rule value", "up-the-ante"),
+    "first-highest": NP_("rule value", "first-highest"),
+    # Translators: blind: the last hand is played blind.
+    "last": NP_("rule value", "last"),
+    # Translators: blind: every hand is played blind.
+    "all": NP_("rule value", "all"),
+    # Translators: max cards: as many as the pack deals to each player.
+    "pack": NP_("rule value", "pack"),
+}
+
+
+def rule_text(field: str) -> str:
+    """A rule's name in the language being spoken: "max cards"."""
+    name = RULE_NAMES.get(field)
+    return field.replace("_", " ") if name is None else pgettext("rule", name)
+
+
+def value_text(value: str) -> str:
+    """A rule's value (a preset's name too) in the language being spoken; numbers as they
+    are."""
+    label = VALUE_LABELS.get(value)
+    return value if label is None else pgettext("rule value", label)
 
 
 def rules_editor(table_id: int, settings: Settings, page: int) -> Rendered:
@@ -60,22 +168,27 @@ def rules_editor(table_id: int, settings: Settings, page: int) -> Rendered:
         options = []
         if field != "preset":
             options.append(
-                discord.SelectOption(label=PRESET_DEFAULT, value="-", default=chosen is None)
+                discord.SelectOption(
+                    label=_(PRESET_DEFAULT)[:100], value="-", default=chosen is None
+                )
             )
         for value in RULE_CHOICES[field]:
             options.append(
                 discord.SelectOption(
-                    label=value,
+                    label=value_text(value)[:100],
                     value=value,
                     default=(chosen_text == value)
                     or (field == "preset" and settings.preset == value),
                 )
             )
+        shown = _("preset's choice") if chosen_text is None else value_text(chosen_text)
+        # Translators: a menu's placeholder: "max cards: preset's choice".
+        placeholder = _("{rule}: {value}").format(rule=rule_text(field), value=shown)
         view.add_item(
             control(
                 discord.ui.Select(
                     custom_id=select_id("rule", table_id, None, field),
-                    placeholder=f"{field.replace('_', ' ')}: {_or_preset(chosen)}",
+                    placeholder=placeholder[:150],
                     options=options[:25],
                 )
             )
@@ -83,22 +196,28 @@ def rules_editor(table_id: int, settings: Settings, page: int) -> Rendered:
     for p in range(len(RULE_PAGES)):
         view.add_item(
             button(
-                f"Page {p + 1}",
+                # Translators: a button label: a page of the rules editor.
+                _("Page {page}").format(page=number(p + 1)),
                 custom_id("rulepg", table_id, None, p),
                 discord.ButtonStyle.primary if p == page else discord.ButtonStyle.secondary,
                 disabled=p == page,
                 row=4,
             )
         )
-    text = (
-        f"**Rules editor** (page {page + 1} of {len(RULE_PAGES)}) — each menu shows the current "
+    text = _(
+        "**Rules editor** (page {page} of {pages}) — each menu shows the current "
         "choice. Changes apply to the lobby at once."
-    )
+    ).format(page=number(page + 1), pages=number(len(RULE_PAGES)))
     return Rendered(text, None, view)
 
 
-def _or_preset(value: object) -> str:
-    return "preset's choice" if value is None else str(value)
+LEVEL_CHOICES = (
+    ("easy", NP_("computer level", "Easy"), N_("Simple, quick; good for beginners")),
+    ("normal", NP_("computer level", "Normal"), N_("Counts cards, bids carefully")),
+    ("hard", NP_("computer level", "Hard"), N_("Searches possible deals; thinks up to 1 s")),
+)
+"""The computer levels one may add: value, label, description (option labels ≤ 100, option
+descriptions ≤ 100 characters)."""
 
 
 def computer_level_picker(table_id: int) -> Rendered:
@@ -107,24 +226,19 @@ def computer_level_picker(table_id: int) -> Rendered:
         control(
             discord.ui.Select(
                 custom_id=select_id("cpulevel", table_id),
-                placeholder="Choose a level",
+                placeholder=_("Choose a level")[:150],
                 options=[
                     discord.SelectOption(
-                        label="Easy", value="easy", description="Simple, quick; good for beginners"
-                    ),
-                    discord.SelectOption(
-                        label="Normal", value="normal", description="Counts cards, bids carefully"
-                    ),
-                    discord.SelectOption(
-                        label="Hard",
-                        value="hard",
-                        description="Searches possible deals; thinks up to 1 s",
-                    ),
+                        label=pgettext("computer level", label)[:100],
+                        value=value,
+                        description=_(description)[:100],
+                    )
+                    for value, label, description in LEVEL_CHOICES
                 ],
             )
         )
     )
-    return Rendered("Add which computer player?", None, view)
+    return Rendered(_("Add which computer player?"), None, view)
 
 
 def host_panel(table: TableView) -> Rendered:
@@ -134,8 +248,12 @@ def host_panel(table: TableView) -> Rendered:
     t = table.table_id
     people = [s for s in table.seats if s.user_id is not None and s.user_id != table.host_id]
     for kind, placeholder, choices in (
-        ("kick", "Remove a player…", [s for s in people if s.away != "kicked"]),
-        ("hostto", "Hand the host role to…", [s for s in people if not s.left and not s.pending]),
+        ("kick", _("Remove a player…"), [s for s in people if s.away != "kicked"]),
+        (
+            "hostto",
+            _("Hand the host role to…"),
+            [s for s in people if not s.left and not s.pending],
+        ),
     ):
         if not choices:
             continue
@@ -143,22 +261,24 @@ def host_panel(table: TableView) -> Rendered:
             control(
                 discord.ui.Select(
                     custom_id=select_id(kind, t),
-                    placeholder=placeholder,
+                    placeholder=placeholder[:150],
                     options=[
-                        discord.SelectOption(label=s.name[:100], value=str(s.user_id))
+                        discord.SelectOption(label=name_text(s.name)[:100], value=str(s.user_id))
                         for s in choices[:25]
                     ],
                 )
             )
         )
+    # Translators: {timer} is "off", "30 s", "2 min"…
+    timer = _("Turn timer: {timer}")
     view.add_item(
         control(
             discord.ui.Select(
                 custom_id=select_id("timer", t),
-                placeholder=f"Turn timer: {timer_text(table.turn_timer)}",
+                placeholder=timer.format(timer=timer_text(table.turn_timer))[:150],
                 options=[
                     discord.SelectOption(
-                        label=f"Turn timer: {timer_text(seconds)}",
+                        label=timer.format(timer=timer_text(seconds))[:100],
                         value=str(seconds),
                         default=seconds == table.turn_timer,
                     )
@@ -170,14 +290,24 @@ def host_panel(table: TableView) -> Rendered:
     if table.status is TableStatus.PLAYING:
         if table.paused:
             view.add_item(
-                button("Resume", custom_id("resume", t), discord.ButtonStyle.success, row=3)
+                button(
+                    pgettext("button", "Resume"),
+                    custom_id("resume", t),
+                    discord.ButtonStyle.success,
+                    row=3,
+                )
             )
         else:
-            view.add_item(button("Pause", custom_id("pause", t), row=3))
+            view.add_item(button(pgettext("button", "Pause"), custom_id("pause", t), row=3))
     view.add_item(
-        button("Cancel the table", custom_id("cancel", t), discord.ButtonStyle.danger, row=3)
+        button(
+            pgettext("button", "Cancel the table"),
+            custom_id("cancel", t),
+            discord.ButtonStyle.danger,
+            row=3,
+        )
     )
-    text = (
+    text = _(
         "**Host controls** — a removed player's seat goes to a computer player in a game; "
         "pausing stops play and the turn timer."
     )
@@ -187,21 +317,30 @@ def host_panel(table: TableView) -> Rendered:
 def leave_confirm(table: TableView) -> Rendered:
     view = discord.ui.View(timeout=None)
     view.add_item(
-        button("Yes, leave", custom_id("leaveok", table.table_id), discord.ButtonStyle.danger)
+        button(
+            pgettext("button", "Yes, leave"),
+            custom_id("leaveok", table.table_id),
+            discord.ButtonStyle.danger,
+        )
     )
     if table.status is TableStatus.PLAYING:
-        text = (
+        text = _(
             "Leave the game? A computer player takes your seat, cards and score, and the game "
             "counts for you as left unless you come back with **I'm back**."
         )
     else:
-        text = "Leave this table?"
+        text = _("Leave this table?")
     return Rendered(text, None, view)
 
 
 def cancel_confirm(table_id: int) -> Rendered:
     view = discord.ui.View(timeout=None)
     view.add_item(
-        button("Yes, cancel the table", custom_id("cancelok", table_id), discord.ButtonStyle.danger)
+        button(
+            pgettext("button", "Yes, cancel the table"),
+            custom_id("cancelok", table_id),
+            discord.ButtonStyle.danger,
+        )
     )
-    return Rendered("Cancel this table for everyone? The game is kept but not scored.", None, view)
+    text = _("Cancel this table for everyone? The game is kept but not scored.")
+    return Rendered(text, None, view)

@@ -12,12 +12,13 @@ from bot.service import (
 )
 from cogs.render.common import (
     MESSAGE_LIMIT,
-    SUIT_NAMES,
-    SUIT_SYMBOLS,
     card_text,
     fit,
+    name_text,
     relative_time,
+    suit_text,
 )
+from cogs.render.language import _, ngettext, number, signed
 from cogs.render.ratings import rating_number
 from cogs.render.rules import closed_text
 
@@ -25,44 +26,74 @@ from cogs.render.rules import closed_text
 def action_text(action: Action) -> str:
     """A move as people say it: "bid 2", "chose ♥ hearts as trump", "played Q♠"."""
     if isinstance(action, Bid):
-        return f"bid {action.n}"
+        # Translators: a move, as in "Ann: bid 2".
+        return _("bid {bid}").format(bid=number(action.n))
     if isinstance(action, ChooseTrump):
-        return f"chose {SUIT_SYMBOLS[action.suit]} {SUIT_NAMES[action.suit]} as trump"
-    return f"played {card_text(action.card)}"
+        # Translators: a move; {suit} is a suit with its symbol: "♥ hearts".
+        return _("chose {suit} as trump").format(suit=suit_text(action.suit))
+    # Translators: a move; {card} is a card: "Q♠".
+    return _("played {card}").format(card=card_text(action.card))
 
 
-def _trick_line(number: int, trick: Any) -> str:
+def _trick_line(place: int, trick: Any) -> str:
     plays, winner = trick
-    cards = " · ".join(f"{name} {card_text(card)}" for name, card in plays)
-    return f"{number}. {cards} → {winner if winner is not None else 'nobody (all cancelled)'}"
+    cards = " · ".join(f"{name_text(name)} {card_text(card)}" for name, card in plays)
+    # Translators: who won a trick in which every card was cancelled (duplicate cards).
+    won = name_text(winner) if winner is not None else _("nobody (all cancelled)")
+    return f"{number(place)}. {cards} → {won}"
 
 
 def _hand_scored(p: Mapping[str, Any]) -> str:
-    title = "Tie-break deal" if p["tiebreak"] else f"Hand {p['hand']}"
+    if p["tiebreak"]:
+        # Translators: a post's title: the scores of the deal that breaks a tie for first place.
+        title = _("Tie-break deal scored")
+    else:
+        title = _("Hand {hand} scored").format(hand=number(p["hand"]))
     rows = [
-        f"{name}: bid {bid}, took {took}, {points:+d} → {total}"
+        # Translators: a player's result in a hand: "Ann: bid 2, took 2, +22 → 61".
+        _("{name}: bid {bid}, took {took}, {points} → {total}").format(
+            name=name_text(name),
+            bid=number(bid),
+            took=number(took),
+            points=signed(points),
+            total=number(total),
+        )
         for name, bid, took, points, total in p["rows"]
     ]
-    text = f"**{title} scored**\n" + "\n".join(rows)
+    text = f"**{title}**\n" + "\n".join(rows)
     if p["tricks"]:
         tricks = [_trick_line(i, t) for i, t in enumerate(p["tricks"], start=1)]
-        text += "\n**Tricks**\n" + "\n".join(tricks)
+        # Translators: a heading above the hand's tricks, one a line.
+        text += "\n**" + _("Tricks") + "**\n" + "\n".join(tricks)
     return text
+
+
+def names_text(names: list[str]) -> str:
+    """Names side by side: "Ann and Bob" (joined one pair at a time, as "Ann and Bob and Cat")."""
+    joined = names[0] if names else ""
+    for name in names[1:]:
+        # Translators: joins two names (or a list so far and one more name): "Ann and Bob".
+        joined = _("{first} and {second}").format(first=joined, second=name)
+    return joined
 
 
 def _game_over(p: Mapping[str, Any]) -> str:
     standings = p["standings"]
-    winners = [name for place, name, _ in standings if place == 1]
-    head = " and ".join(winners) + (" win!" if len(winners) > 1 else " wins!")
+    winners = [name_text(name) for place, name, _total in standings if place == 1]
+    # Translators: a post's title, in bold; {names} are the winners: "Ann" or "Ann and Bob".
+    head = ngettext("Game over — {names} wins!", "Game over — {names} win!", len(winners))
     ratings = p.get("ratings") or (None,) * len(standings)
     lines = [
-        f"{place}. {name} — {total}" + rating_text(rated)
+        f"{number(place)}. {name_text(name)} — {number(total)}" + rating_text(rated)
         for (place, name, total), rated in zip(standings, ratings, strict=True)
     ]
-    text = f"**Game over — {head}**\n" + "\n".join(lines)
-    number = p.get("game")
-    if number:
-        text += f"\n-# Game #{number} · its record: `/ohhell record game:{number}`"
+    text = "**" + head.format(names=names_text(winners)) + "**\n" + "\n".join(lines)
+    game = p.get("game")
+    if game:
+        # Translators: {game} is the game's number; keep the command as it is.
+        text += "\n-# " + _("Game #{game} · its record: `/ohhell record game:{game}`").format(
+            game=game
+        )
     return text
 
 
@@ -79,54 +110,90 @@ def rating_text(rated: tuple[int, int, bool] | None) -> str:
     if rated is None:
         return ""
     rating, change, provisional = rated
-    return f" · {rating_number(rating, provisional)} ({change:+,})"
+    return f" · {rating_number(rating, provisional)} ({signed(change)})"
 
 
 def _timed_out(p: Mapping[str, Any]) -> str:
     action = p["action"]
-    done = "a computer bid for them" if action is None else f"a computer {action_text(action)}"
-    return f"⏰ {p['name']} ran out of time: {done} for them."
+    name = name_text(p["name"])
+    if action is None:
+        # Translators: {name} is a player's name.
+        text = _("{name} ran out of time: a computer bid for them.").format(name=name)
+    elif isinstance(action, Bid):
+        # Translators: {name} is a player's name.
+        text = _("{name} ran out of time: a computer bid {bid} for them.").format(
+            name=name, bid=number(action.n)
+        )
+    elif isinstance(action, ChooseTrump):
+        # Translators: {name} is a player's name; {suit} a suit with its symbol: "♥ hearts".
+        text = _("{name} ran out of time: a computer chose {suit} as trump for them.").format(
+            name=name, suit=suit_text(action.suit)
+        )
+    else:
+        # Translators: {name} is a player's name; {card} a card: "Q♠".
+        text = _("{name} ran out of time: a computer played {card} for them.").format(
+            name=name, card=card_text(action.card)
+        )
+    return "⏰ " + text
+
+
+def _removed(p: Mapping[str, Any]) -> str:
+    name = name_text(p["name"])
+    if p["in_game"]:
+        # Translators: {name} is a player's name.
+        return _("{name} was removed from the table: a computer player takes the seat.").format(
+            name=name
+        )
+    # Translators: {name} is a player's name.
+    return _("{name} was removed from the table.").format(name=name)
 
 
 NOTICES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "hand_scored": _hand_scored,
     "game_over": _game_over,
     "timed_out": _timed_out,
-    "computer_plays_for": lambda p: (
-        f"{p['name']} missed two turns in a row: a computer plays their seat "
+    # Translators: {name} is a player's name.
+    "computer_plays_for": lambda p: _(
+        "{name} missed two turns in a row: a computer plays their seat "
         "until they press **I'm back**."
+    ).format(name=name_text(p["name"])),
+    # Translators: {names} lists players' names: "Ann, Bob".
+    "started_without": lambda p: _("Started without {names} (seat not confirmed).").format(
+        names=", ".join(name_text(name) for name in p["names"])
     ),
-    "started_without": lambda p: (
-        "Started without " + ", ".join(p["names"]) + " (seat not confirmed)."
+    # Translators: {reason} says why, as "nobody played for 2 days".
+    "closed": lambda p: _("This table is closed: {reason}. Start a new one any time.").format(
+        reason=closed_text(p["reason"])
     ),
-    "closed": lambda p: (
-        f"This table is closed: {closed_text(p['reason'])}. Start a new one any time."
-    ),
-    "removed": lambda p: (
-        f"{p['name']} was removed from the table"
-        + (": a computer player takes the seat." if p["in_game"] else ".")
-    ),
+    "removed": _removed,
     # No id: the new host has been erased since (a former player).
     "new_host": lambda p: (
-        f"<@{p['user_id']}> is the host of this table now."
+        # Translators: {mention} mentions a person (Discord shows their name).
+        _("{mention} is the host of this table now.").format(mention=f"<@{p['user_id']}>")
         if p["user_id"] is not None
-        else "The table has a new host."
+        else _("The table has a new host.")
     ),
-    "paused": lambda p: "⏸ The host paused the game.",
-    "resumed": lambda p: "▶ The game goes on.",
-    "rematch": lambda p: (
-        "Rematch! "
-        + " ".join(f"<@{u}>" for u in p["user_ids"])
-        + " — press **Join** on the new table to keep your seat."
-    ),
+    "paused": lambda p: "⏸ " + _("The host paused the game."),
+    "resumed": lambda p: "▶ " + _("The game goes on."),
+    # Translators: {mentions} mentions the players of the game that ended.
+    "rematch": lambda p: _(
+        "Rematch! {mentions} — press **Join** on the new table to keep your seat."
+    ).format(mentions=" ".join(f"<@{u}>" for u in p["user_ids"])),
 }
 
 
 def turn_ping_text(waiting: tuple[int, ...], table_url: str, deadline: float | None = None) -> str:
     """The one short message that mentions whoever a table has waited on for a while."""
     mentions = " ".join(f"<@{user}>" for user in waiting)
-    runs_out = f"; time runs out {relative_time(deadline)}" if deadline is not None else ""
-    return f"{mentions} — your turn at the table{runs_out}: {table_url}"
+    if deadline is None:
+        # Translators: {mentions} mentions the players to act; {url} links to the table.
+        return _("{mentions} — your turn at the table: {url}").format(
+            mentions=mentions, url=table_url
+        )
+    # Translators: {when} is a moment Discord shows as "in 2 minutes"; {url} links to the table.
+    return _("{mentions} — your turn at the table; time runs out {when}: {url}").format(
+        mentions=mentions, when=relative_time(deadline), url=table_url
+    )
 
 
 def notice_text(notice: Notice) -> str:
@@ -137,7 +204,8 @@ def catch_up_posts(texts: list[str]) -> list[tuple[str, int]]:
     """What the channel missed while the bot could not send there, in as few posts as fit:
     each post, and how many of `texts` it holds."""
     posts: list[tuple[str, int]] = []
-    current, held = "**Missed while I could not post here:**", 0
+    # Translators: the heading of posts the bot sends once it may post in a channel again.
+    current, held = "**" + _("Missed while I could not post here:") + "**", 0
     for text in texts:
         if len(current) + 2 + len(text) > MESSAGE_LIMIT and held:
             posts.append((current, held))

@@ -16,7 +16,7 @@ from standin.world import Message
 CARD = re.compile(r"(?:10|11|12|13|[2-9JQKA])[♣♦♥♠]|🃏")
 HAND_TITLE = re.compile(r"Your hand — hand (\d+)")
 TABLE_HAND = re.compile(r"^Hand (\d+) ·")
-EARLIER = re.compile(r"\((\d+) earlier tricks\)")
+EARLIER = re.compile(r"\((\d+) earlier tricks?\)")
 SCORED = re.compile(r"\*\*(?:Hand (\d+)|Tie-break deal) scored\*\*")
 PUBLIC_KINDS = {
     "join",

@@ -117,7 +117,7 @@ def progress(revision: Message | Revision) -> tuple[int, ...]:
         return (10**6,)
     bids = len(re.findall(r" — (?:bid \d+|has bid) ·", fields.get("Players", "")))
     tricks_text = fields.get("Tricks this hand", "")
-    earlier = re.match(r"\((\d+) earlier tricks\)", tricks_text)
+    earlier = re.match(r"\((\d+) earlier tricks?\)", tricks_text)
     tricks = len(re.findall(r"^\d+\. ", tricks_text, re.M)) + (int(earlier[1]) if earlier else 0)
     on_table = len(fields["On the table"].split(" · ")) if "On the table" in fields else 0
     return (int(hand[1]), bids, tricks, on_table)
