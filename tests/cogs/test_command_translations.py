@@ -98,11 +98,6 @@ async def test_a_catalog_that_translates_everything_localises_every_description_
         assert choice.get("name_localizations") == expected, (option["name"], choice["name"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="timer_text words its text through _() once the render branches (i18n-render-*) "
-    "are merged; remove this mark then",
-)
 async def test_timer_choices_are_worded_in_the_language(
     tree: app_commands.CommandTree[Any],
 ) -> None:
