@@ -175,3 +175,13 @@ def timer_text(seconds: int) -> str:
     if seconds < 60:
         return f"{seconds} s"
     return f"{seconds // 60} min"
+
+
+def name_text(name: str) -> str:
+    """A stored seat's or player's name in the language being spoken."""
+    return name
+
+
+def level_text(level: str) -> str:
+    """A computer level's name in the language being spoken."""
+    return level
