@@ -60,9 +60,9 @@ _TIES = {
 _DUPLICATES = {
     # Translators: which of two identical cards (a double pack) wins a trick, shown after
     # "Identical cards in a trick: ".
-    "first-wins": N_("first wins"),
-    "later-wins": N_("later wins"),
-    "cancel": N_("cancel"),
+    "first-wins": NP_("identical cards", "first wins"),
+    "later-wins": NP_("identical cards", "later wins"),
+    "cancel": NP_("identical cards", "cancel"),
 }
 
 
@@ -175,7 +175,7 @@ def describe_rules(rules: Rules) -> tuple[str, ...]:
     elif rules.blind != "none":
         lines.append(_("Blind: the last one-card hand — you see the others' cards, not your own"))
     if rules.pack.size in (65, 78, 104):
-        rule = _(_DUPLICATES[rules.duplicates])
+        rule = pgettext("identical cards", _DUPLICATES[rules.duplicates])
         lines.append(_("Identical cards in a trick: {rule}").format(rule=rule))
     return tuple(lines)
 
