@@ -64,15 +64,15 @@ def erasure_confirm(offer: ErasureOffer) -> Rendered:
         "**This cannot be undone.** For a copy first, use /ohhell my-data. The button works "
         "until {time}; dismiss this message to keep everything."
     )
+    points = [
+        _("Your results, ratings and rating history go; leaderboards and stats stop showing you."),
+        seat.format(example=name_text(former_player(1))),
+        _("At a table still open you leave first, and a computer player takes your seat."),
+        _("Messages already posted in channels stay as Discord keeps them."),
+    ]
     lines = [
         _("**Erase everything this bot stores about you, in every server?**"),
-        "- "
-        + _(
-            "Your results, ratings and rating history go; leaderboards and stats stop showing you."
-        ),
-        "- " + seat.format(example=name_text(former_player(1))),
-        "- " + _("At a table still open you leave first, and a computer player takes your seat."),
-        "- " + _("Messages already posted in channels stay as Discord keeps them."),
+        *(f"- {point}" for point in points),
         last.format(time=relative_time(offer.until)),
     ]
     return Rendered("\n".join(lines), None, view)
