@@ -8,6 +8,7 @@ import gettext
 import io
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 import discord
 import pytest
@@ -15,7 +16,14 @@ from babel import Locale
 from PIL import Image
 
 from bot.engine import JOKER, PRESETS, Bid, Card, ChooseTrump, Play, Settings
-from bot.service import ChannelDefaults, ClosedReason, Leaderboard, LeaderboardRow, RulesSource
+from bot.service import (
+    BOARD_ORDERS,
+    ChannelDefaults,
+    ClosedReason,
+    Leaderboard,
+    LeaderboardRow,
+    RulesSource,
+)
 from bot.service.my_data import DataExport
 from bot.service.privacy import ErasureOffer, Forgotten
 from bot.service.review import HandReview, Moment, Review
@@ -153,8 +161,8 @@ def board_texts() -> Iterator[str]:
         caller_rating=1084,
         caller_games=5,
     )
-    for by in ("rating", "wins", "win_rate", "exact_bids", "points"):
-        yield from embed_texts(leaderboard_embed(Leaderboard(**{**vars(board), "by": by}), "Guild"))
+    for by in BOARD_ORDERS:
+        yield from embed_texts(leaderboard_embed(replace(board, by=by), "Guild"))
     yield from labels(leaderboard_view(board))
     yield from embed_texts(leaderboard_embed(Leaderboard(rows=[], caller=None), "Guild"))
 
@@ -185,19 +193,17 @@ def stats_texts() -> Iterator[str]:
     )
     yield from embed_texts(stats_embed(stats, "Ann", chart=True))
     for lean, reason in ((-0.4, "too_few_rated"), (0.0, "nobody_stayed"), (0.1, None)):
-        other = PlayerStats(
-            **{
-                **vars(stats),
-                "detail": GameDetail(games=5, hands=40, bid_error=lean, bid_miss=0.5),
-                "rating_provisional": False,
-                "rating_rank": 3,
-                "rating_ranked": 120,
-                "unrated_reason": reason,
-                "computers": (),
-            }
+        other = replace(
+            stats,
+            detail=GameDetail(games=5, hands=40, bid_error=lean, bid_miss=0.5),
+            rating_provisional=False,
+            rating_rank=3,
+            rating_ranked=120,
+            unrated_reason=reason,
+            computers=(),
         )
         yield from embed_texts(stats_embed(other, "Ann"))
-    yield from embed_texts(stats_embed(PlayerStats(**{**vars(stats), "games": 0}), "Ann"))
+    yield from embed_texts(stats_embed(replace(stats, games=0), "Ann"))
     yield from embed_texts(ratings_help(RATING_GUIDE))
 
 
