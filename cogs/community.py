@@ -17,7 +17,7 @@ from cogs.errors import answer_error
 from cogs.items import parse_page
 from cogs.render.charts import rating_chart_png
 from cogs.render.history import history_message, record_file_name, record_text
-from cogs.render.language import _, language, speaking, spoken
+from cogs.render.language import _, spoken
 from cogs.render.stats import RATING_CHART_FILE, stats_embed
 
 log = logging.getLogger(__name__)
@@ -73,10 +73,10 @@ class Community:
         if stats.rating_history:
             try:
                 chart = await self.run_blocking(
-                    rating_chart_in,
-                    spoken().code,
+                    rating_chart_png,
                     list(stats.rating_history),
                     list(stats.rating_history_provisional),
+                    spoken().code,
                 )
             except Exception:
                 log.exception("the rating chart of user %s could not be drawn", who.id)
@@ -85,12 +85,6 @@ class Community:
         if chart is not None:
             extra["file"] = discord.File(io.BytesIO(chart), filename=RATING_CHART_FILE)
         await interaction.followup.send(embed=embed, ephemeral=True, **extra)
-
-
-def rating_chart_in(code: str, points: list[Any], provisional: list[bool]) -> bytes:
-    """A player's rating chart drawn in a worker process, in the language `code`."""
-    with speaking(language(code)):
-        return rating_chart_png(points, provisional)
 
 
 def _guild_name(interaction: discord.Interaction[Any]) -> str:

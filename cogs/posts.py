@@ -27,11 +27,10 @@ from typing import Any
 import discord
 
 from bot.service import Post, PostOffice
-from bot.service.summaries import ScoreChart
 from cogs import render
 from cogs.pacing import Pacer
 from cogs.render.charts import score_chart_png
-from cogs.render.language import Language, language, speaking
+from cogs.render.language import Language, speaking
 from cogs.speakers import Speakers
 
 log = logging.getLogger(__name__)
@@ -41,13 +40,6 @@ UNKNOWN_CHANNEL = 10003
 
 CHART_TIMEOUT = 60.0
 """Seconds the score chart may take in a worker before the standings stay without it."""
-
-
-def score_chart_in(code: str, chart: ScoreChart) -> bytes:
-    """The score chart drawn in a worker process, in the language `code` (a language does not
-    cross into another process by itself)."""
-    with speaking(language(code)):
-        return score_chart_png(chart)
 
 
 class NotAllowed:
@@ -237,7 +229,7 @@ class ChannelPosts:
         chart = post.notice.params["chart"]
         try:
             png = await asyncio.wait_for(
-                self.run_blocking(score_chart_in, spoken.code, chart), timeout=CHART_TIMEOUT
+                self.run_blocking(score_chart_png, chart, spoken.code), timeout=CHART_TIMEOUT
             )
             await self.pacer.wait(urgent=False)
             await message.edit(attachments=[discord.File(io.BytesIO(png), filename=name)])

@@ -1,7 +1,8 @@
 """Pictures: the score chart at the end of a game, and a player's rating over time. PNG bytes
 drawn with matplotlib's Agg canvas (no pyplot, no global state). Each function is picklable
 and imports matplotlib itself, so it runs in a worker process and only the workers pay for
-matplotlib."""
+matplotlib. A worker does not share its caller's `speaking`: the caller passes the catalog name
+of the language to draw in (`spoken().code`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot.service.summaries import ScoreChart
+from cogs.render.common import name_text
+from cogs.render.language import Language, _, language, number, pgettext, speaking, spoken
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -49,9 +52,20 @@ def _png(figure: Figure) -> bytes:
     return out.getvalue()
 
 
-def score_chart_png(chart: ScoreChart) -> bytes:
+def _language(code: str | None) -> Language:
+    """The language to draw in: `code`'s catalog, or the one being spoken."""
+    return spoken() if code is None else language(code)
+
+
+def score_chart_png(chart: ScoreChart, code: str | None = None) -> bytes:
     """Each player's running total hand by hand; a filled dot where the bid was met, the target
-    as a dashed line when the game ends on one."""
+    as a dashed line when the game ends on one. In the language of catalog `code` (by default
+    the one being spoken)."""
+    with speaking(_language(code)):
+        return _score_chart(chart)
+
+
+def _score_chart(chart: ScoreChart) -> bytes:
     from matplotlib import colormaps
     from matplotlib.ticker import MaxNLocator
 
@@ -63,10 +77,12 @@ def score_chart_png(chart: ScoreChart) -> bytes:
     for seat, name in enumerate(chart.names):
         colour = palette(seat % 10)
         totals = list(chart.totals[seat])
-        final = f" ({totals[-1]})" if totals else ""
+        final = f" ({number(totals[-1])})" if totals else ""
         # Earlier seats drawn wider: a line under an equal one still shows at its edges.
         width = 3.2 - 1.8 * seat / max(1, players - 1)
-        axes.plot(hands, totals, color=colour, linewidth=width, label=_label(name) + final)
+        axes.plot(
+            hands, totals, color=colour, linewidth=width, label=_label(name_text(name)) + final
+        )
         met = [(h, t) for h, t, ok in zip(hands, totals, chart.made[seat], strict=True) if ok]
         if met:
             xs, ys = zip(*met, strict=True)
@@ -84,7 +100,8 @@ def score_chart_png(chart: ScoreChart) -> bytes:
     if chart.target is not None:
         axes.axhline(chart.target, color=TARGET_COLOUR, linestyle="--", linewidth=1.2)
         axes.annotate(
-            f"target {chart.target}",
+            # Translators: the score that ends the game, beside its line on the score chart.
+            _("target {target}").format(target=number(chart.target)),
             xy=(0.0, chart.target),
             xycoords=("axes fraction", "data"),
             xytext=(4, 3),
@@ -92,9 +109,11 @@ def score_chart_png(chart: ScoreChart) -> bytes:
             color=TARGET_COLOUR,
             fontsize=8,
         )
-    axes.set_title(f"Game #{chart.game} — score after each hand (dot: bid met)", fontsize=11)
-    axes.set_xlabel("Hand")
-    axes.set_ylabel("Score")
+    # Translators: the score chart's title; a dot marks a hand where the player's bid was met.
+    title = _("Game #{game} — score after each hand (dot: bid met)").format(game=chart.game)
+    axes.set_title(title, fontsize=11)
+    axes.set_xlabel(pgettext("chart axis", "Hand"))
+    axes.set_ylabel(pgettext("chart axis", "Score"))
     axes.xaxis.set_major_locator(MaxNLocator(nbins=10, integer=True))
     axes.grid(True, alpha=0.3)
     axes.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8, frameon=False)
@@ -103,11 +122,18 @@ def score_chart_png(chart: ScoreChart) -> bytes:
 
 
 def rating_chart_png(
-    points: Sequence[tuple[int | str, float]], provisional: Sequence[bool] = ()
+    points: Sequence[tuple[int | str, float]],
+    provisional: Sequence[bool] = (),
+    code: str | None = None,
 ) -> bytes:
     """A player's rating over time: (game number or date, rating) points, oldest first. The
     points `provisional` flags (the first ratings, shown with `?`) are hollow, joined by a
-    dashed line."""
+    dashed line. In the language of catalog `code` (by default the one being spoken)."""
+    with speaking(_language(code)):
+        return _rating_chart(points, provisional)
+
+
+def _rating_chart(points: Sequence[tuple[int | str, float]], provisional: Sequence[bool]) -> bytes:
     figure = _figure(RATING_CHART_SIZE)
     axes = figure.add_subplot()
     xs = list(range(len(points)))
@@ -137,10 +163,12 @@ def rating_chart_png(
         step = max(1, len(points) // 8)
         axes.set_xticks(xs[::step])
         axes.set_xticklabels(
-            [f"#{x}" if isinstance(x, int) else _label(str(x)) for x, _ in points[::step]],
+            [f"#{x}" if isinstance(x, int) else _label(str(x)) for x, _y in points[::step]],
             fontsize=8,
         )
-    title = "Rating (dashed, hollow: provisional ?)" if any(guess) else "Rating"
+    # Translators: the rating chart's title when it shows provisional ratings (drawn dashed
+    # and hollow).
+    title = _("Rating (dashed, hollow: provisional ?)") if any(guess) else _("Rating")
     axes.set_title(title, fontsize=10)
     axes.grid(True, alpha=0.3)
     figure.subplots_adjust(left=0.1, right=0.97, top=0.88, bottom=0.15)

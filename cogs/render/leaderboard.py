@@ -8,45 +8,77 @@ import discord
 
 from bot.service import Leaderboard, LeaderboardRow, computer_level
 from cogs.items import BoardButton, board_id
-from cogs.render.common import COLOUR
+from cogs.render.common import COLOUR, level_text
+from cogs.render.language import N_, _, ngettext, number, percent
 from cogs.render.ratings import HELP_POINTER, SETTLES_AFTER, rating_number
+from cogs.render.rules import preset_text
 
-NO_SUCH_PAGE = "That page of the leaderboard does not exist: use /leaderboard."
+NO_SUCH_PAGE = N_("That page of the leaderboard does not exist: use /leaderboard.")
 
 BOARD_ORDER_NAMES = {
-    "rating": "rating",
-    "wins": "wins",
-    "win_rate": "win rate",
-    "exact_bids": "exact-bid rate",
-    "points": "average points a hand",
+    # Translators: what the leaderboard ranks by, completing "Ranked by …" (also a choice of
+    # /leaderboard's `by:` option, at most 100 characters).
+    "rating": N_("rating"),
+    "wins": N_("wins"),
+    "win_rate": N_("win rate"),
+    "exact_bids": N_("exact-bid rate"),
+    "points": N_("average points a hand"),
 }
-"""/leaderboard's `by:` choices, as people read them."""
+"""/leaderboard's `by:` choices, as people read them (`_()` translates them where shown)."""
 
 
 def leaderboard_embed(board: Leaderboard, guild_name: str) -> discord.Embed:
-    title = f"Leaderboard — {guild_name}" + (f" ({board.preset})" if board.preset else "")
+    title = (
+        # Translators: {server} is the server's name, {preset} a rule preset's name.
+        _("Leaderboard — {server} ({preset})")
+        if board.preset
+        # Translators: {server} is the server's name.
+        else _("Leaderboard — {server}")
+    ).format(server=guild_name, preset=preset_text(board.preset or ""))
     embed = discord.Embed(title=title[:256], colour=COLOUR)
     if not board.rows:
-        embed.description = (
+        # Translators: {settles} says when a rating settles, e.g. "usually after a dozen games
+        # or so".
+        empty = _(
             "Nobody here has a settled rating yet: a rating is provisional (shown with ?) "
-            f"until the bot is surer of it, {SETTLES_AFTER}. Start a game with `/ohhell start`."
+            "until the bot is surer of it, {settles}. Start a game with `/ohhell start`."
         )
+        embed.description = empty.format(settles=_(SETTLES_AFTER))
     else:
         lines = [board_row(row, board.by) for row in board.rows]
         if board.caller is not None:
             lines += ["…", board_row(board.caller, board.by)]
         embed.description = "\n".join(lines)[:4096]
     if board.caller_rating is not None:
-        games = f"{board.caller_games} game{'s' if board.caller_games != 1 else ''}"
-        embed.add_field(
-            name="You",
-            value=f"{rating_number(board.caller_rating, True)} after {games}: provisional, "
-            "so not ranked yet.",
+        games = board.caller_games or 0
+        # Translators: {rating} is the reader's own rating, e.g. "1,084?".
+        provisional = ngettext(
+            "{rating} after {count} game: provisional, so not ranked yet.",
+            "{rating} after {count} games: provisional, so not ranked yet.",
+            games,
         )
-    by = BOARD_ORDER_NAMES.get(board.by, board.by)
+        rating = rating_number(board.caller_rating, True)
+        embed.add_field(
+            # Translators: the title of the reader's own row on the leaderboard.
+            name=_("You"),
+            value=provisional.format(rating=rating, count=number(games)),
+        )
+    by = BOARD_ORDER_NAMES.get(board.by)
+    # Translators: {order} is what the board ranks by, e.g. "rating"; {help} points to the
+    # ratings' help, e.g. "What the number means: /ohhell ratings".
+    footer = ngettext(
+        "Ranked by {order} · page {page} of {pages} · {ranked} ranked (settled ratings) · {help}",
+        "Ranked by {order} · page {page} of {pages} · {ranked} ranked (settled ratings) · {help}",
+        board.ranked,
+    )
     embed.set_footer(
-        text=f"Ranked by {by} · page {board.page} of {board.pages} · {board.ranked} ranked "
-        f"(settled ratings) · {HELP_POINTER}"
+        text=footer.format(
+            order=board.by if by is None else _(by),
+            page=number(board.page),
+            pages=number(board.pages),
+            ranked=number(board.ranked),
+            help=_(HELP_POINTER),
+        )
     )
     return embed
 
@@ -54,23 +86,29 @@ def leaderboard_embed(board: Leaderboard, guild_name: str) -> discord.Embed:
 def board_row(row: LeaderboardRow, by: str = "rating") -> str:
     """One ranked player: the measure ranked by first, in bold, then the rest and games."""
     measures = {
-        "rating": f"{row.rating:,}",
-        "wins": f"{row.wins} win{'s' if row.wins != 1 else ''}",
-        "win_rate": f"{row.win_rate:.0%} won",
-        "exact_bids": f"{row.exact_bid_rate:.0%} bids exact",
-        "points": f"{row.points_per_hand:.1f} points a hand",
+        "rating": number(row.rating),
+        "wins": ngettext("{count} win", "{count} wins", row.wins).format(count=number(row.wins)),
+        # Translators: {rate} is a percentage of games won, e.g. "25%".
+        "win_rate": _("{rate} won").format(rate=percent(row.win_rate)),
+        # Translators: {rate} is a percentage of bids met exactly, e.g. "50%".
+        "exact_bids": _("{rate} bids exact").format(rate=percent(row.exact_bid_rate)),
+        # Translators: {points} is a number with one decimal, e.g. "3.2".
+        "points": _("{points} points a hand").format(points=number(row.points_per_hand, 1)),
     }
     first = measures.pop(by) if by in measures else measures.pop("rating")
-    games = f"{row.games} game{'s' if row.games != 1 else ''}"
+    games = ngettext("{count} game", "{count} games", row.games).format(count=number(row.games))
     rest = " · ".join([*measures.values(), games])
-    return f"**{row.rank}.** {player_name(row.user_id)} — **{first}** · {rest}"
+    return f"**{number(row.rank)}.** {player_name(row.user_id)} — **{first}** · {rest}"
 
 
 def player_name(user_id: int) -> str:
     """A person as a mention (not pinging: the board sends no mentions), a computer level
     by name."""
     level = computer_level(user_id)
-    return f"🤖 {level} (computer)" if level is not None else f"<@{user_id}>"
+    if level is None:
+        return f"<@{user_id}>"
+    # Translators: a computer player on the leaderboard; {level} is its level, e.g. "hard".
+    return "🤖 " + _("{level} (computer)").format(level=level_text(level))
 
 
 def leaderboard_view(board: Leaderboard) -> discord.ui.View | None:
@@ -79,10 +117,12 @@ def leaderboard_view(board: Leaderboard) -> discord.ui.View | None:
         return None
     view = discord.ui.View(timeout=None)
     for label, direction, page, disabled in (
-        ("◀ Previous", "prev", max(board.page - 1, 1), board.page <= 1),
-        ("Next ▶", "next", min(board.page + 1, board.pages), board.page >= board.pages),
+        # Translators: a button label (at most 80 characters).
+        (_("◀ Previous"), "prev", max(board.page - 1, 1), board.page <= 1),
+        # Translators: a button label (at most 80 characters).
+        (_("Next ▶"), "next", min(board.page + 1, board.pages), board.page >= board.pages),
     ):
         cid = board_id(direction, board.by, board.preset, page)
-        item: Any = discord.ui.Button(label=label, custom_id=cid, disabled=disabled)
+        item: Any = discord.ui.Button(label=label[:80], custom_id=cid, disabled=disabled)
         view.add_item(BoardButton(item))
     return view

@@ -8,7 +8,8 @@ import discord
 from bot.service.my_data import DataExport
 from bot.service.privacy import ErasureOffer, Forgotten
 from cogs.items import EraseButton, erase_id
-from cogs.render.common import Rendered, relative_time
+from cogs.render.common import Rendered, name_text, relative_time
+from cogs.render.language import _, ngettext, number
 
 MY_DATA_FILE = "ohhell-my-data.json"
 MY_DATA_ZIP = "ohhell-my-data.zip"
@@ -20,16 +21,23 @@ def former_player(number: int) -> str:
 
 
 def my_data_text(export: DataExport, *, zipped: bool) -> str:
-    games = f"{export.games} game{'s' if export.games != 1 else ''}"
-    servers = f"{export.servers} server{'s' if export.servers != 1 else ''}"
-    text = (
-        f"Everything this bot stores about you ({games}, {servers}), as JSON: your results, "
+    games = ngettext("{count} game", "{count} games", export.games)
+    servers = ngettext("{count} server", "{count} servers", export.servers)
+    # Translators: {games} is a number of games, e.g. "3 games"; {servers} a number of
+    # servers, e.g. "1 server".
+    text = _(
+        "Everything this bot stores about you ({games}, {servers}), as JSON: your results, "
         "ratings and their history, the games you played (a finished game as its record, one "
         "still open as your own moves only), the channel defaults you set."
+    ).format(
+        games=games.format(count=number(export.games)),
+        servers=servers.format(count=number(export.servers)),
     )
+    sentences = [text]
     if zipped:
-        text += " It is zipped to fit Discord's file size."
-    return text + " /ohhell forget-me erases all of it."
+        sentences.append(_("It is zipped to fit Discord's file size."))
+    sentences.append(_("/ohhell forget-me erases all of it."))
+    return " ".join(sentences)
 
 
 def erasure_confirm(offer: ErasureOffer) -> Rendered:
@@ -37,31 +45,57 @@ def erasure_confirm(offer: ErasureOffer) -> Rendered:
     view.add_item(
         EraseButton(
             discord.ui.Button(
-                label="Erase everything about me",
+                # Translators: a button label (at most 80 characters).
+                label=_("Erase everything about me")[:80],
                 custom_id=erase_id(offer.token),
                 style=discord.ButtonStyle.danger,
             )
         )
     )
-    text = (
-        "**Erase everything this bot stores about you, in every server?**\n"
-        "- Your results, ratings and rating history go; leaderboards and stats stop showing you.\n"
-        '- In the games you played, your seat becomes a former player ("Former player 1") '
-        "with no link to you, so the others' games, records and scores stay as they were. "
-        "Their ratings are not worked out again.\n"
-        "- At a table still open you leave first, and a computer player takes your seat.\n"
-        "- Messages already posted in channels stay as Discord keeps them.\n"
-        "**This cannot be undone.** For a copy first, use /ohhell my-data. "
-        f"The button works until {relative_time(offer.until)}; dismiss this message to keep "
-        "everything."
+    # Translators: {example} is the name an erased player's seat takes, e.g. "Former player 1".
+    seat = _(
+        'In the games you played, your seat becomes a former player ("{example}") with no '
+        "link to you, so the others' games, records and scores stay as they were. Their "
+        "ratings are not worked out again."
     )
-    return Rendered(text, None, view)
+    # Translators: {time} counts down to the moment the button stops working, e.g. "in 10
+    # minutes" (Discord writes it in the reader's language).
+    last = _(
+        "**This cannot be undone.** For a copy first, use /ohhell my-data. The button works "
+        "until {time}; dismiss this message to keep everything."
+    )
+    points = [
+        _("Your results, ratings and rating history go; leaderboards and stats stop showing you."),
+        seat.format(example=name_text(former_player(1))),
+        _("At a table still open you leave first, and a computer player takes your seat."),
+        _("Messages already posted in channels stay as Discord keeps them."),
+    ]
+    lines = [
+        _("**Erase everything this bot stores about you, in every server?**"),
+        *(f"- {point}" for point in points),
+        last.format(time=relative_time(offer.until)),
+    ]
+    return Rendered("\n".join(lines), None, view)
 
 
 def forgotten_text(forgotten: Forgotten) -> str:
-    tables = f"{forgotten.tables} table{'s' if forgotten.tables != 1 else ''}"
-    return (
-        f"Done: everything this bot stored about you is erased ({tables} no longer name you; "
-        f"{forgotten.rows} rows of results and ratings deleted). If you play again, that is "
-        "stored anew."
+    tables = ngettext(
+        "{count} table no longer names you",
+        "{count} tables no longer name you",
+        forgotten.tables,
+    )
+    rows = ngettext(
+        "{count} row of results and ratings deleted",
+        "{count} rows of results and ratings deleted",
+        forgotten.rows,
+    )
+    # Translators: {tables} is e.g. "2 tables no longer name you"; {rows} e.g. "14 rows of
+    # results and ratings deleted".
+    text = _(
+        "Done: everything this bot stored about you is erased ({tables}; {rows}). If you play "
+        "again, that is stored anew."
+    )
+    return text.format(
+        tables=tables.format(count=number(forgotten.tables)),
+        rows=rows.format(count=number(forgotten.rows)),
     )

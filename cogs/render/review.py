@@ -6,116 +6,212 @@ import discord
 
 from bot.engine import Action, Bid, ChooseTrump, Play
 from bot.service.review import HandReview, Moment, Review
-from cogs.render.common import COLOUR, SUIT_NAMES, SUIT_SYMBOLS, card_text, fit
+from cogs.render.common import (
+    COLOUR,
+    SUIT_SYMBOLS,
+    card_text,
+    fit,
+    level_text,
+    name_text,
+    trump_text,
+)
+from cogs.render.language import _, ngettext, number, signed
+from cogs.render.rules import plural_count
 
 DESCRIPTION_LIMIT = 4096  # Discord: characters in an embed's description
-HARD = "`hard`"
+HARD = "hard"
+"""The computer level the review compares with."""
+
+
+def _hard() -> str:
+    return f"`{level_text(HARD)}`"
 
 
 def review_progress(done: int, total: int) -> str:
-    return f"Reviewing… {done} of {total} decision{'s' if total != 1 else ''}"
+    text = ngettext(
+        "Reviewing… {done} of {total} decision", "Reviewing… {done} of {total} decisions", total
+    )
+    return text.format(done=number(done), total=number(total))
 
 
 def _action_text(action: Action) -> str:
     if isinstance(action, Bid):
-        return f"bid {action.n}"
+        # Translators: a bid as an action, e.g. "bid 3".
+        return _("bid {bid}").format(bid=number(action.n))
     if isinstance(action, ChooseTrump):
-        return f"{SUIT_SYMBOLS[action.suit]} {SUIT_NAMES[action.suit]}"
-    named = f" (as {SUIT_SYMBOLS[action.suit]})" if action.suit is not None else ""
-    return card_text(action.card) + named
+        return trump_text(action.suit, True)
+    if action.suit is None:
+        return card_text(action.card)
+    # Translators: a joker played as a suit, e.g. "🃏 (as ♠)".
+    return _("{card} (as {suit})").format(
+        card=card_text(action.card), suit=SUIT_SYMBOLS[action.suit]
+    )
 
 
 def _points(cost: float) -> str:
-    return f"≈{cost:.1f} pt{'s' if round(cost, 1) != 1 else ''}"
+    rounded = round(cost, 1)
+    # Translators: an estimated cost in points, abbreviated, e.g. "≈5.7 pts".
+    text = ngettext("≈{points} pt", "≈{points} pts", plural_count(rounded))
+    return text.format(points=number(rounded, 1))
 
 
 def _trump(hand: HandReview) -> str:
-    return "no trumps" if hand.trump is None else f"{SUIT_SYMBOLS[hand.trump]} trumps"
+    if hand.trump is None:
+        return _("no trumps")
+    # Translators: the hand's trump suit, e.g. "♠ trumps".
+    return _("{suit} trumps").format(suit=SUIT_SYMBOLS[hand.trump])
 
 
 def moment_text(moment: Moment) -> str:
     """One decision where ``hard`` would have done otherwise."""
+    values = {
+        "hand": number(moment.hand),
+        "trick": number(moment.trick),
+        "hard": _hard(),
+        "made": _action_text(moment.made),
+        "better": _action_text(moment.better),
+        "cost": _points(moment.cost),
+    }
     if moment.kind == "bid":
-        return (
-            f"Hand {moment.hand}, bidding: you bid {_bid(moment.made)}; {HARD} would bid "
-            f"{_bid(moment.better)} — {_points(moment.cost)}"
-        )
+        # Translators: {hard} is the computer level compared with; {cost} e.g. "≈1.0 pt".
+        text = _("Hand {hand}, bidding: you bid {bid}; {hard} would bid {better} — {cost}")
+        return text.format(**{**values, "bid": _bid(moment.made), "better": _bid(moment.better)})
     if moment.kind == "trump":
-        return (
-            f"Hand {moment.hand}, trump: you chose {_action_text(moment.made)}; {HARD} "
-            f"would choose {_action_text(moment.better)} — {_points(moment.cost)}"
+        # Translators: {made} and {better} are trump suits, e.g. "♥ hearts"; {hard} is the
+        # computer level compared with; {cost} e.g. "≈1.0 pt".
+        text = _("Hand {hand}, trump: you chose {made}; {hard} would choose {better} — {cost}")
+        return text.format(**values)
+    if moment.trick_cards:
+        # Translators: {made} and {better} are cards, {cards} the cards already in the trick;
+        # {hard} is the computer level compared with; {cost} e.g. "≈5.7 pts".
+        text = _(
+            "Hand {hand}, trick {trick} (bid {bid}, {won} taken): you played {made} on {cards}; "
+            "{hard} would play {better} — {cost}"
         )
-    verb = "led" if not moment.trick_cards else "played"
-    on = f" on {' '.join(card_text(c) for c in moment.trick_cards)}" if moment.trick_cards else ""
-    return (
-        f"Hand {moment.hand}, trick {moment.trick} (bid {moment.bid}, {moment.won} taken): "
-        f"you {verb} {_action_text(moment.made)}{on}; {HARD} would play "
-        f"{_action_text(moment.better)} — {_points(moment.cost)}"
+    else:
+        # Translators: {made} and {better} are cards; {hard} is the computer level compared
+        # with; {cost} e.g. "≈5.7 pts".
+        text = _(
+            "Hand {hand}, trick {trick} (bid {bid}, {won} taken): you led {made}; {hard} would "
+            "play {better} — {cost}"
+        )
+    return text.format(
+        **values,
+        bid="?" if moment.bid is None else number(moment.bid),
+        won=number(moment.won),
+        cards=" ".join(card_text(c) for c in moment.trick_cards),
     )
 
 
 def _bid(action: Action) -> str:
-    return str(action.n) if isinstance(action, Bid) else "?"
+    return number(action.n) if isinstance(action, Bid) else "?"
 
 
 def hand_text(hand: HandReview) -> str:
     """A hand's line: the person's bid and result beside ``hard``'s bid, then the plays
     ``hard`` would have made otherwise."""
-    points = "" if hand.points is None else f" ({hand.points:+d})"
-    bid = "—" if hand.bid is None else str(hand.bid)
-    cards = " ".join(card_text(c) for c in hand.cards)
-    line = (
-        f"**Hand {hand.hand}** · {cards} · {_trump(hand)}: you bid {bid}, took {hand.taken}{points}"
+    # Translators: {cards} is the hand's cards, {trump} e.g. "♠ trumps".
+    line = _("**Hand {hand}** · {cards} · {trump}: you bid {bid}, took {taken}").format(
+        hand=number(hand.hand),
+        cards=" ".join(card_text(c) for c in hand.cards),
+        trump=_trump(hand),
+        bid="—" if hand.bid is None else number(hand.bid),
+        taken=number(hand.taken),
     )
+    if hand.points is not None:
+        line += f" ({signed(hand.points)})"
     if hand.hard_bid is None:
-        line += " · no choice of bid"
+        line += " · " + _("no choice of bid")
     else:
-        expects = f"{hand.hard_tricks:.1f}" if hand.hard_tricks is not None else "?"
-        same = " (the same)" if hand.hard_bid == hand.bid else ""
-        line += f" · {HARD} bids {hand.hard_bid}{same}, expecting {expects} tricks"
-    plays = [m for m in hand.moments if isinstance(m.made, Play | ChooseTrump)]
-    for m in plays:
-        where = "trump" if m.kind == "trump" else f"trick {m.trick}"
-        line += (
-            f"\n  {where}: {_action_text(m.made)} → {_action_text(m.better)} ({_points(m.cost)})"
-        )
+        if hand.hard_bid == hand.bid:
+            # Translators: {hard} is the computer level compared with; {tricks} a number with
+            # one decimal, e.g. "2.6", or "?".
+            bids = _("{hard} bids {bid} (the same), expecting {tricks} tricks")
+        else:
+            # Translators: {hard} is the computer level compared with; {tricks} a number with
+            # one decimal, e.g. "2.6", or "?".
+            bids = _("{hard} bids {bid}, expecting {tricks} tricks")
+        tricks = "?" if hand.hard_tricks is None else number(hand.hard_tricks, 1)
+        line += " · " + bids.format(hard=_hard(), bid=number(hand.hard_bid), tricks=tricks)
+    for m in hand.moments:
+        if not isinstance(m.made, Play | ChooseTrump):
+            continue
+        made, better, cost = _action_text(m.made), _action_text(m.better), _points(m.cost)
+        if m.kind == "trump":
+            # Translators: the trump chosen → the one `hard` would choose, and what it cost.
+            play = _("trump: {made} → {better} ({cost})")
+        else:
+            # Translators: the card played → the one `hard` would play, and what it cost.
+            play = _("trick {trick}: {made} → {better} ({cost})")
+        line += "\n  " + play.format(trick=number(m.trick), made=made, better=better, cost=cost)
     return line
+
+
+def _summary(review: Review) -> str:
+    # Translators: {hard} is the strongest computer level's name.
+    judged = ngettext(
+        "{hard}, the strongest computer player, judged your {count} decision from what you "
+        "could see at the time.",
+        "{hard}, the strongest computer player, judged your {count} decisions from what you "
+        "could see at the time.",
+        review.decisions,
+    ).format(hard=_hard(), count=number(review.decisions))
+    other = review.decisions - review.agreed
+    if review.clearly_worse:
+        # Translators: {agreed} and {other} are numbers of decisions; {cost} a number of
+        # points with one decimal.
+        agreed = ngettext(
+            "It agreed with {agreed}; of the other {other}, {count} was clearly worse, "
+            "estimated at {cost} points in all.",
+            "It agreed with {agreed}; of the other {other}, {count} were clearly worse, "
+            "estimated at {cost} points in all.",
+            review.clearly_worse,
+        )
+    elif other:
+        # Translators: {agreed} and {other} are numbers of decisions.
+        agreed = _("It agreed with {agreed}; none of the other {other} was clearly worse.")
+    else:
+        # Translators: {agreed} is a number of decisions.
+        agreed = _("It agreed with {agreed}.")
+    return (
+        judged
+        + " "
+        + agreed.format(
+            agreed=number(review.agreed),
+            other=number(other),
+            count=number(review.clearly_worse),
+            cost=number(review.total_cost, 1),
+        )
+    )
 
 
 def review_embed(review: Review) -> discord.Embed:
     """The result: the costliest moments first, then hand by hand."""
-    embed = discord.Embed(title=f"Review of game #{review.table_id} — {review.name}", colour=COLOUR)
-    other = review.decisions - review.agreed
-    plural = "s" if review.decisions != 1 else ""
-    summary = (
-        f"{HARD}, the strongest computer player, judged your {review.decisions} decision{plural} "
-        f"from what you could see at the time. It agreed with {review.agreed}"
+    # Translators: {name} is the player's name.
+    title = _("Review of game #{game} — {name}")
+    embed = discord.Embed(
+        title=title.format(game=review.table_id, name=name_text(review.name)), colour=COLOUR
     )
-    if review.clearly_worse:
-        summary += (
-            f"; of the other {other}, {review.clearly_worse} "
-            f"{'was' if review.clearly_worse == 1 else 'were'} clearly worse, estimated at "
-            f"{review.total_cost:.1f} points in all."
-        )
-    elif other:
-        summary += f"; none of the other {other} was clearly worse."
-    else:
-        summary += "."
-    parts = [summary]
+    parts = [_summary(review)]
     if review.not_theirs:
-        many = review.not_theirs != 1
-        parts.append(
-            f"*{review.not_theirs} decision{'s' if many else ''} the computer made for you (a "
-            f"missed turn, or while you were away) {'are' if many else 'is'} left out.*"
+        left_out = ngettext(
+            "*{count} decision the computer made for you (a missed turn, or while you were "
+            "away) is left out.*",
+            "*{count} decisions the computer made for you (a missed turn, or while you were "
+            "away) are left out.*",
+            review.not_theirs,
         )
+        parts.append(left_out.format(count=number(review.not_theirs)))
     if review.costliest:
-        parts.append("**The costliest moments**")
+        parts.append(_("**The costliest moments**"))
         parts += [f"{i}. {moment_text(m)}" for i, m in enumerate(review.costliest, start=1)]
-    parts.append("**Hand by hand**")
+    parts.append(_("**Hand by hand**"))
     parts += [hand_text(h) for h in review.hands]
     embed.description = fit("\n".join(parts), DESCRIPTION_LIMIT)
-    embed.set_footer(
-        text="Estimates from sampled play-outs of the rest of the hand: a guide, not a verdict. "
-        "Shown where hard's choice is worth half a point or more, beyond the sampling noise."
+    # Translators: {hard} is the strongest computer level's name.
+    footer = _(
+        "Estimates from sampled play-outs of the rest of the hand: a guide, not a verdict. "
+        "Shown where {hard}'s choice is worth half a point or more, beyond the sampling noise."
     )
+    embed.set_footer(text=footer.format(hard=level_text(HARD)))
     return embed

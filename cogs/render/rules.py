@@ -11,37 +11,72 @@ from bot.service import (
     player_range,
 )
 from cogs.render.common import timer_text
+from cogs.render.language import N_, NP_, _, ngettext, number, pgettext
 
+_PRESETS = {
+    # Translators: a rule preset's name, shown in bold (command options keep the English name).
+    "oh-hell": NP_("preset", "oh-hell"),
+    "oh-shit": NP_("preset", "oh-shit"),
+    "oh-shit-half": NP_("preset", "oh-shit-half"),
+    "classic": NP_("preset", "classic"),
+    "nomination": NP_("preset", "nomination"),
+    "first-to-101": NP_("preset", "first-to-101"),
+}
 _TRUMP = {
-    "turned": "the next card turned up",
-    "spades": "spades always",
-    "rotation": "rotating ♣ ♦ ♥ ♠, then no trumps",
-    "bidder": "chosen by the highest bidder",
+    # Translators: a trump rule, shown after "Trump: ".
+    "turned": N_("the next card turned up"),
+    "spades": N_("spades always"),
+    "rotation": N_("rotating ♣ ♦ ♥ ♠, then no trumps"),
+    "bidder": N_("chosen by the highest bidder"),
 }
 _BIDDING = {
-    "hook": "in turn, dealer last, with the hook (the bids may not add up to the tricks)",
-    "open": "in turn, no restriction",
-    "secret": "all at once, in secret, revealed together",
-    "knock": "knocking: all at once; if the bids add up to the tricks, bid again (3 rounds)",
+    # Translators: a bidding rule, shown after "Bidding: ".
+    "hook": N_("in turn, dealer last, with the hook (the bids may not add up to the tricks)"),
+    "open": N_("in turn, no restriction"),
+    "secret": N_("all at once, in secret, revealed together"),
+    "knock": N_("knocking: all at once; if the bids add up to the tricks, bid again (3 rounds)"),
 }
 _SCORING = {
-    "exact-tens": "made: 10 a trick bid (zero: 10); missed: −10 a trick off",
-    "tricks-plus-ten": "1 a trick, +10 for an exact bid",
-    "five-and-tens": "made: 5 + 10 a trick; missed: −5 − 5 a trick off",
-    "squares": "made: 10 + bid²; missed: −(tricks off)²",
-    "oh-shit": "made: 10 + tricks (zero: 5); over: +1 a trick; under: −1 a trick short",
-    "ten-plus-bid": "made: 10 + bid; missed: 0",
-    "basic": "made: 10 + bid; missed: 1 a trick",
-    "progressive": "made: 10 + bid² (zero: more with more cards); missed: 1 a trick",
-    "negative": "made: 0; missed: 1 + 2 + … per trick off — lowest total wins",
-    "adjusted-basic": "made: 10 + bid (zero: 5 + cards); missed: 1 a trick",
-    "adjusted-basic-2": "made: 10 + bid (zero: 5); missed: 0",
+    # Translators: a scoring rule, shown after "Scoring: " (a contract is made when the tricks
+    # taken equal the bid).
+    "exact-tens": N_("made: 10 a trick bid (zero: 10); missed: −10 a trick off"),
+    "tricks-plus-ten": N_("1 a trick, +10 for an exact bid"),
+    "five-and-tens": N_("made: 5 + 10 a trick; missed: −5 − 5 a trick off"),
+    "squares": N_("made: 10 + bid²; missed: −(tricks off)²"),
+    "oh-shit": N_("made: 10 + tricks (zero: 5); over: +1 a trick; under: −1 a trick short"),
+    "ten-plus-bid": N_("made: 10 + bid; missed: 0"),
+    "basic": N_("made: 10 + bid; missed: 1 a trick"),
+    "progressive": N_("made: 10 + bid² (zero: more with more cards); missed: 1 a trick"),
+    "negative": N_("made: 0; missed: 1 + 2 + … per trick off — lowest total wins"),
+    "adjusted-basic": N_("made: 10 + bid (zero: 5 + cards); missed: 1 a trick"),
+    "adjusted-basic-2": N_("made: 10 + bid (zero: 5); missed: 0"),
 }
 _TIES = {
-    "extra-hand": "a tie for first plays another hand",
-    "tiebreakers": "ties broken by contracts made, then a 5-card deal",
-    "share": "tied players share the place",
+    # Translators: what a tie for first place does, shown after "Ties: ".
+    "extra-hand": N_("a tie for first plays another hand"),
+    "tiebreakers": N_("ties broken by contracts made, then a 5-card deal"),
+    "share": N_("tied players share the place"),
 }
+_DUPLICATES = {
+    # Translators: which of two identical cards (a double pack) wins a trick, shown after
+    # "Identical cards in a trick: ".
+    "first-wins": NP_("identical cards", "first wins"),
+    "later-wins": NP_("identical cards", "later wins"),
+    "cancel": NP_("identical cards", "cancel"),
+}
+
+
+def preset_text(preset: str) -> str:
+    """A preset's name as people read it (a name no preset has any more: as it was stored)."""
+    name = _PRESETS.get(preset)
+    return preset if name is None else pgettext("preset", name)
+
+
+def plural_count(count: float) -> int:
+    """The whole number whose plural form `count` takes (catalogs choose forms for whole
+    numbers): itself when whole; for a fraction 2, whose form (the plural, or Romanian's
+    "few") is the one CLDR gives a fraction in the bot's languages."""
+    return int(count) if float(count).is_integer() else 2
 
 
 def describe(settings: Settings, players: int) -> tuple[str, ...]:
@@ -51,44 +86,97 @@ def describe(settings: Settings, players: int) -> tuple[str, ...]:
     try:
         rules = settings.resolve(count)
     except SettingsError as error:
-        return (f"**{settings.preset}** — these rules cannot be played: {error}",)
+        # Translators: {error} says what to change (in English: it comes from the rules engine).
+        text = _("**{preset}** — these rules cannot be played: {error}")
+        return (text.format(preset=preset_text(settings.preset), error=error),)
     return describe_rules(rules)
+
+
+def _sizes_text(sizes: tuple[int, ...]) -> str:
+    return " ".join(number(n) for n in sizes)
 
 
 def _sequence_text(rules: Rules) -> str:
     sizes = rules.sizes
+    target = number(rules.target)
     if rules.end == "target":
         # The sequence is dealt over and over until then.
         if len(set(sizes)) == 1:
-            return f"{sizes[0]} cards every hand until someone reaches {rules.target}"
-        shown = " ".join(str(n) for n in sizes)
-        return f"{shown} cards, over and over, until someone reaches {rules.target}"
+            return ngettext(
+                "{cards} card every hand until someone reaches {target}",
+                "{cards} cards every hand until someone reaches {target}",
+                sizes[0],
+            ).format(cards=number(sizes[0]), target=target)
+        # Translators: {sizes} lists the cards dealt in each hand, e.g. "1 2 3 2 1"; {target}
+        # is a score.
+        text = _("{sizes} cards, over and over, until someone reaches {target}")
+        return text.format(sizes=_sizes_text(sizes), target=target)
     if len(set(sizes)) == 1:
-        return f"{len(sizes)} hands of {sizes[0]} cards"
-    shown = " ".join(str(n) for n in sizes)
-    return f"{len(sizes)} hands: {shown} cards"
+        cards = ngettext("{count} card", "{count} cards", sizes[0]).format(count=number(sizes[0]))
+        # Translators: {cards} is a number of cards, e.g. "7 cards".
+        text = ngettext("{count} hand of {cards}", "{count} hands of {cards}", len(sizes))
+        return text.format(count=number(len(sizes)), cards=cards)
+    # Translators: {sizes} lists the cards dealt in each hand, e.g. "1 2 3 2 1".
+    text = ngettext("{count} hand: {sizes} cards", "{count} hands: {sizes} cards", len(sizes))
+    return text.format(count=number(len(sizes)), sizes=_sizes_text(sizes))
+
+
+def _trump_rule(rules: Rules) -> str:
+    trump = _(_TRUMP[rules.trump])
+    if rules.trump == "turned" and rules.ace_no_trumps:
+        # Translators: {rule} is the trump rule, e.g. "the next card turned up".
+        return _("{rule}; an ace or the joker means no trumps").format(rule=trump)
+    return trump
+
+
+def _bidding_rule(rules: Rules) -> str:
+    bidding = _(_BIDDING[rules.bidding])
+    if rules.bid_changes:
+        # Translators: {rule} is the bidding rule, e.g. "in turn, no restriction".
+        text = _("{rule}; a bid may be changed until the next player bids")
+        return text.format(rule=bidding)
+    return bidding
+
+
+def _scoring_rule(rules: Rules) -> str:
+    scoring = _(_SCORING[rules.scoring])
+    if rules.spades_double:
+        # Translators: {rule} is the scoring rule, e.g. "made: 10 + bid; missed: 0".
+        return _("{rule}; spades turned doubles the hand").format(rule=scoring)
+    return scoring
 
 
 def describe_rules(rules: Rules) -> tuple[str, ...]:
-    trump = _TRUMP[rules.trump]
-    if rules.trump == "turned" and rules.ace_no_trumps:
-        trump += "; an ace or the joker means no trumps"
+    # Translators: {preset} is a rule preset's name, {pack} a number of cards.
+    head = ngettext(
+        "**{preset}** for {players} player, {pack}-card pack",
+        "**{preset}** for {players} players, {pack}-card pack",
+        rules.players,
+    )
+    if rules.first_lead == "dealer":
+        lead = _("First lead: the dealer")
+    else:
+        lead = _("First lead: the dealer’s left")
     lines = [
-        f"**{rules.preset}** for {rules.players} players, {rules.pack.size}-card pack",
-        f"Hands: {_sequence_text(rules)}",
-        f"Trump: {trump}",
-        f"Bidding: {_BIDDING[rules.bidding]}"
-        + ("; a bid may be changed until the next player bids" if rules.bid_changes else ""),
-        f"First lead: {'the dealer' if rules.first_lead == 'dealer' else 'the dealer’s left'}",
-        f"Scoring: {_SCORING[rules.scoring]}"
-        + ("; spades turned doubles the hand" if rules.spades_double else ""),
-        f"Ties: {_TIES[rules.ties]}",
+        head.format(
+            preset=preset_text(rules.preset),
+            players=number(rules.players),
+            pack=number(rules.pack.size),
+        ),
+        _("Hands: {sequence}").format(sequence=_sequence_text(rules)),
+        _("Trump: {rule}").format(rule=_trump_rule(rules)),
+        _("Bidding: {rule}").format(rule=_bidding_rule(rules)),
+        lead,
+        _("Scoring: {rule}").format(rule=_scoring_rule(rules)),
+        _("Ties: {rule}").format(rule=_(_TIES[rules.ties])),
     ]
-    if rules.blind != "none":
-        which = "every one-card hand" if rules.blind == "all" else "the last one-card hand"
-        lines.append(f"Blind: {which} — you see the others' cards, not your own")
+    if rules.blind == "all":
+        lines.append(_("Blind: every one-card hand — you see the others' cards, not your own"))
+    elif rules.blind != "none":
+        lines.append(_("Blind: the last one-card hand — you see the others' cards, not your own"))
     if rules.pack.size in (65, 78, 104):
-        lines.append(f"Identical cards in a trick: {rules.duplicates.replace('-', ' ')}")
+        rule = pgettext("identical cards", _DUPLICATES[rules.duplicates])
+        lines.append(_("Identical cards in a trick: {rule}").format(rule=rule))
     return tuple(lines)
 
 
@@ -97,12 +185,18 @@ def rules_summary(table: TableView) -> tuple[str, ...]:
     return describe(table.settings, max(len(table.seats), 3))
 
 
+def _timer_line(seconds: int) -> str:
+    return _("Turn timer: {timer}").format(timer=timer_text(seconds))
+
+
 def rules_reply(table: TableView) -> str:
     """What /ohhell rules answers: the table's rules, its turn timer and where they came
     from."""
-    lines = [*rules_summary(table), f"Turn timer: {timer_text(table.turn_timer)}"]
+    lines = [*rules_summary(table), _timer_line(table.turn_timer)]
     if table.rules_source:
-        lines.append(f"*Rules from {rules_source_text(table.rules_source)}.*")
+        # Translators: {source} is where the rules came from, e.g. "the classic preset".
+        source = _("*Rules from {source}.*")
+        lines.append(source.format(source=rules_source_text(table.rules_source)))
     return "\n".join(lines)
 
 
@@ -110,11 +204,12 @@ def channel_defaults_text(defaults: ChannelDefaults | None, *, changed: bool) ->
     """What /ohhell settings answers: the channel's defaults, as set now or as they are."""
     if defaults is None:
         if changed:
-            return "This channel's defaults are cleared: tables start from the preset chosen."
-        return "This channel has no defaults: `/ohhell start` uses the classic preset."
-    head = "New tables in this channel start with:" if changed else "This channel's defaults:"
+            return _("This channel's defaults are cleared: tables start from the preset chosen.")
+        # Translators: "classic" is the preset's name as the command takes it.
+        return _("This channel has no defaults: `/ohhell start` uses the classic preset.")
+    head = _("New tables in this channel start with:") if changed else _("This channel's defaults:")
     lines = describe(defaults.settings, 4)
-    return "\n".join([head, *lines, f"Turn timer: {timer_text(defaults.turn_timer)}"])
+    return "\n".join([head, *lines, _timer_line(defaults.turn_timer)])
 
 
 def rules_source_text(source: RulesSource | str) -> str:
@@ -122,20 +217,33 @@ def rules_source_text(source: RulesSource | str) -> str:
     if isinstance(source, str):
         return source
     if source.kind == "preset":
-        return f"the {source.preset} preset"
+        # Translators: completes "Rules from …"; {preset} is a rule preset's name.
+        return _("the {preset} preset").format(preset=preset_text(str(source.preset)))
     if source.kind == "rematch":
-        return f"a rematch of table #{source.table}"
-    changes = ", with the host's changes" if source.changed else ""
-    return f"this channel's defaults (set by <@{source.set_by}>){changes}"
+        # Translators: completes "Rules from …"; {table} is a table's number.
+        return _("a rematch of table #{table}").format(table=source.table)
+    person = f"<@{source.set_by}>"
+    if source.changed:
+        # Translators: completes "Rules from …"; {person} mentions whoever set the defaults.
+        text = _("this channel's defaults (set by {person}), with the host's changes")
+    else:
+        # Translators: completes "Rules from …"; {person} mentions whoever set the defaults.
+        text = _("this channel's defaults (set by {person})")
+    return text.format(person=person)
 
 
 def duration_text(seconds: float) -> str:
     """15 minutes, 1 hour, 24 hours."""
-    for size, unit in ((3600, "hour"), (60, "minute")):
-        if seconds >= size:
-            count = round(seconds / size, 1)
-            return f"{count:g} {unit}{'' if count == 1 else 's'}"
-    return f"{seconds:g} seconds"
+    if seconds >= 3600:
+        count = round(seconds / 3600, 1)
+        text = ngettext("{count} hour", "{count} hours", plural_count(count))
+    elif seconds >= 60:
+        count = round(seconds / 60, 1)
+        text = ngettext("{count} minute", "{count} minutes", plural_count(count))
+    else:
+        count = round(seconds, 1)
+        text = ngettext("{count} second", "{count} seconds", plural_count(count))
+    return text.format(count=number(count, 0 if float(count).is_integer() else 1))
 
 
 def closed_text(reason: ClosedReason | str) -> str:
@@ -143,9 +251,15 @@ def closed_text(reason: ClosedReason | str) -> str:
     if isinstance(reason, str):
         return reason
     if reason.kind == "channel_deleted":
-        return "its channel was deleted"
+        # Translators: why a table closed, completing "This table is closed: …".
+        return _("its channel was deleted")
     if reason.kind == "bot_removed":
-        return "the bot was removed from the server"
+        # Translators: why a table closed, completing "This table is closed: …".
+        return _("the bot was removed from the server")
     if reason.kind == "expired":
-        return f"nobody started the game within {duration_text(reason.after)}"
-    return f"nobody played for {duration_text(reason.after)}"
+        # Translators: why a table closed; {duration} is e.g. "15 minutes".
+        text = _("nobody started the game within {duration}")
+    else:
+        # Translators: why a table closed; {duration} is e.g. "24 hours".
+        text = _("nobody played for {duration}")
+    return text.format(duration=duration_text(reason.after))

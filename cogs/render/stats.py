@@ -5,20 +5,16 @@ from __future__ import annotations
 import discord
 
 from bot.service.summaries import PlayerStats
-from cogs.render.common import COLOUR
+from cogs.render.common import COLOUR, level_text
+from cogs.render.language import _, ngettext, number, percent, signed
 from cogs.render.ratings import HELP_POINTER, rating_number, unrated_text
+from cogs.render.rules import preset_text
 
 RATING_CHART_FILE = "rating.png"
 
 
-def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, 11th, 22nd."""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
 def _percent(rate: float | None) -> str:
-    return "—" if rate is None else f"{rate:.0%}"
+    return "—" if rate is None else percent(rate)
 
 
 def _bid_error(stats: PlayerStats) -> str:
@@ -26,69 +22,142 @@ def _bid_error(stats: PlayerStats) -> str:
     if detail.bid_error is None or detail.bid_miss is None:
         return "—"
     lean = detail.bid_error
-    tendency = "bids high" if lean > 0.05 else "bids low" if lean < -0.05 else "no lean"
-    return f"{lean:+.2f} a hand ({tendency}); off by {detail.bid_miss:.2f} on average"
+    if lean > 0.05:
+        # Translators: {lean} is the average of bid minus tricks taken, e.g. "+0.40"; {miss}
+        # how far off the bids were on average, e.g. "0.85".
+        text = _("{lean} a hand (bids high); off by {miss} on average")
+    elif lean < -0.05:
+        # Translators: {lean} is the average of bid minus tricks taken, e.g. "-0.40"; {miss}
+        # how far off the bids were on average, e.g. "0.85".
+        text = _("{lean} a hand (bids low); off by {miss} on average")
+    else:
+        # Translators: {lean} is the average of bid minus tricks taken, e.g. "+0.02"; {miss}
+        # how far off the bids were on average, e.g. "0.85".
+        text = _("{lean} a hand (no lean); off by {miss} on average")
+    return text.format(lean=signed(lean, 2), miss=number(detail.bid_miss, 2))
 
 
 def _rating(stats: PlayerStats, name: str) -> str:
     """ "1,412 (+18 in game #57) · #3 of 120 on /leaderboard", whether the last game did not
     count and why, each preset's rating when there are several, and where the help is."""
     assert stats.rating is not None
-    text = rating_number(stats.rating, stats.rating_provisional)
+    rating = rating_number(stats.rating, stats.rating_provisional)
     if stats.rating_change is not None:
-        text += f" ({stats.rating_change:+,.0f} in game #{stats.rating_change_game})"
-    if stats.rating_provisional:
-        text += (
-            f" · provisional: may be {stats.rating_uncertainty} points off, ranked once the ? goes"
+        # Translators: {rating} is a rating, {change} its change in that game, e.g. "+18".
+        change = _("{rating} ({change} in game #{game})")
+        rating = change.format(
+            rating=rating, change=signed(stats.rating_change), game=stats.rating_change_game
         )
+    parts = [rating]
+    if stats.rating_provisional:
+        points = stats.rating_uncertainty
+        provisional = ngettext(
+            "provisional: may be {points} point off, ranked once the ? goes",
+            "provisional: may be {points} points off, ranked once the ? goes",
+            points,
+        )
+        parts.append(provisional.format(points=number(points)))
     elif stats.rating_rank is not None:
-        text += f" · #{stats.rating_rank} of {stats.rating_ranked} on /leaderboard"
+        # Translators: a place on the leaderboard, e.g. "#3 of 120 on /leaderboard".
+        rank = _("#{rank} of {ranked} on /leaderboard")
+        parts.append(
+            rank.format(rank=number(stats.rating_rank), ranked=number(stats.rating_ranked))
+        )
+    text = " · ".join(parts)
     if stats.unrated_game is not None:
         text += "\n" + unrated_text(stats.unrated_game, stats.unrated_reason, name)
     if len(stats.preset_ratings) > 1:
+        # Translators: a rule preset's name and the player's rating with it, e.g. "classic: 1,050".
+        each = _("{preset}: {rating}")
         text += "\n" + " · ".join(
-            f"{preset}: {rating_number(rating, provisional)}"
+            each.format(preset=preset_text(preset), rating=rating_number(rating, provisional))
             for preset, rating, provisional in stats.preset_ratings
         )
-    return f"{text}\n-# {HELP_POINTER}"[:1024]
+    return f"{text}\n-# {_(HELP_POINTER)}"[:1024]
+
+
+def _games(stats: PlayerStats) -> str:
+    win_rate = stats.wins / stats.games
+    # Translators: the number of games a player played, under "Games".
+    played = ngettext("{count} played", "{count} played", stats.games)
+    # Translators: the number of games a player won and their share, under "Games".
+    won = ngettext("{count} won ({rate})", "{count} won ({rate})", stats.wins)
+    parts = [
+        played.format(count=number(stats.games)),
+        won.format(count=number(stats.wins), rate=percent(win_rate)),
+    ]
+    if stats.left_early:
+        # Translators: the number of games a player left before the end, under "Games".
+        left = ngettext("{count} left early", "{count} left early", stats.left_early)
+        parts.append(left.format(count=number(stats.left_early)))
+    return " · ".join(parts)
+
+
+def _places(stats: PlayerStats) -> str:
+    # Translators: a finishing place and how often the player finished there: "#1 ×5" is
+    # first place five times (write places as your language does, e.g. "{place}. ×{count}").
+    place = _("#{place} ×{count}")
+    return " · ".join(
+        place.format(place=number(where), count=number(count)) for where, count in stats.places
+    )
 
 
 def stats_embed(stats: PlayerStats, name: str, *, chart: bool = False) -> discord.Embed:
     """Games, wins, places, bidding, best game, favourite rules, results against computer
     levels, and the rating when there is one (`chart`: with the rating chart attached)."""
-    embed = discord.Embed(title=f"Oh Hell stats — {name}"[:256], colour=COLOUR)
+    # Translators: {name} is the player's name.
+    title = _("Oh Hell stats — {name}").format(name=name)
+    embed = discord.Embed(title=title[:256], colour=COLOUR)
     if stats.games == 0:
-        embed.description = f"{name} has no finished games on this server yet."
+        # Translators: {name} is the player's name.
+        empty = _("{name} has no finished games on this server yet.")
+        embed.description = empty.format(name=name)
         return embed
-    win_rate = stats.wins / stats.games
-    games = f"{stats.games} played · {stats.wins} won ({win_rate:.0%})"
-    if stats.left_early:
-        games += f" · {stats.left_early} left early"
-    embed.add_field(name="Games", value=games, inline=False)
-    places = " · ".join(f"{ordinal(place)} ×{count}" for place, count in stats.places)
-    embed.add_field(name="Places", value=places[:1024], inline=False)
+    embed.add_field(name=_("Games"), value=_games(stats), inline=False)
+    embed.add_field(name=_("Places"), value=_places(stats)[:1024], inline=False)
     if stats.rating is not None:
-        embed.add_field(name="Rating", value=_rating(stats, name), inline=False)
-    embed.add_field(name="Exact bids", value=_percent(stats.exact_bid_rate), inline=True)
-    per_hand = "—" if stats.points_per_hand is None else f"{stats.points_per_hand:.1f}"
-    embed.add_field(name="Points a hand", value=per_hand, inline=True)
-    embed.add_field(name="Bid − tricks taken", value=_bid_error(stats), inline=False)
+        embed.add_field(name=_("Rating"), value=_rating(stats, name), inline=False)
+    embed.add_field(name=_("Exact bids"), value=_percent(stats.exact_bid_rate), inline=True)
+    per_hand = "—" if stats.points_per_hand is None else number(stats.points_per_hand, 1)
+    embed.add_field(name=_("Points a hand"), value=per_hand, inline=True)
+    embed.add_field(name=_("Bid − tricks taken"), value=_bid_error(stats), inline=False)
     if stats.best_game is not None:
-        number, points = stats.best_game
-        embed.add_field(name="Best game", value=f"{points} points in game #{number}", inline=True)
+        game, points = stats.best_game
+        # Translators: the player's best score in one game, and that game's number.
+        best = ngettext(
+            "{points} point in game #{game}", "{points} points in game #{game}", abs(points)
+        )
+        embed.add_field(
+            name=_("Best game"), value=best.format(points=number(points), game=game), inline=True
+        )
     if stats.favourite_preset is not None:
         preset, count = stats.favourite_preset
-        played = f"{count} game{'s' if count != 1 else ''}"
-        embed.add_field(name="Favourite rules", value=f"{preset} ({played})", inline=True)
-    computers = " · ".join(f"{r.level}: {r.wins} won of {r.games}" for r in stats.computers)
+        # Translators: a rule preset's name and how many games the player played with it.
+        favourite = ngettext("{preset} ({count} game)", "{preset} ({count} games)", count)
+        embed.add_field(
+            name=_("Favourite rules"),
+            value=favourite.format(preset=preset_text(preset), count=number(count)),
+            inline=True,
+        )
+    # Translators: a computer level's name, and the player's wins in the games at tables with it.
+    record = _("{level}: {wins} won of {games}")
+    computers = " · ".join(
+        record.format(level=level_text(r.level), wins=number(r.wins), games=number(r.games))
+        for r in stats.computers
+    )
     embed.add_field(
-        name="At tables with computer players", value=computers or "none yet", inline=False
+        name=_("At tables with computer players"),
+        # Translators: no games at tables with computer players yet.
+        value=computers or _("none yet"),
+        inline=False,
     )
     if stats.detail.games >= stats.detail_limit:
-        embed.set_footer(
-            text=f"Bid − tricks taken: the last {stats.detail_limit} games. "
-            "Wins count games played to the end."
+        footer = ngettext(
+            "Bid − tricks taken: the last {count} game. Wins count games played to the end.",
+            "Bid − tricks taken: the last {count} games. Wins count games played to the end.",
+            stats.detail_limit,
         )
+        embed.set_footer(text=footer.format(count=number(stats.detail_limit)))
     if chart:
         embed.set_image(url=f"attachment://{RATING_CHART_FILE}")
     return embed
