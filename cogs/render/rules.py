@@ -11,6 +11,7 @@ from bot.service import (
     player_range,
 )
 from cogs.render.common import timer_text
+from cogs.render.explanations import engine_error_text
 from cogs.render.language import N_, NP_, _, ngettext, number, pgettext
 
 _PRESETS = {
@@ -86,9 +87,9 @@ def describe(settings: Settings, players: int) -> tuple[str, ...]:
     try:
         rules = settings.resolve(count)
     except SettingsError as error:
-        # Translators: {error} says what to change (in English: it comes from the rules engine).
+        # Translators: {error} says what to change.
         text = _("**{preset}** — these rules cannot be played: {error}")
-        return (text.format(preset=preset_text(settings.preset), error=error),)
+        return (text.format(preset=preset_text(settings.preset), error=engine_error_text(error)),)
     return describe_rules(rules)
 
 
