@@ -127,23 +127,20 @@ def waiting_for_someone_away(document: TableDocument) -> bool:
 
 def explained(error: EngineError) -> dict[str, Any]:
     """A refusal's parameters for what the engine refused: its code (`explanation_code`) and
-    the values it names, for cogs/render to word; `explanation` is the engine's English."""
-    return {"explanation": error.message, **error.params, "explanation_code": error.code}
+    the values it names, for cogs/render to word."""
+    return {**error.params, "explanation_code": error.code}
 
 
 def settings_problem(error: ValidationError) -> dict[str, Any]:
     """A refusal's parameters for rules that are not valid: what is wrong with which setting
-    (`explanation_code`, `setting`), for cogs/render to word; `problem` is pydantic's English.
-    The rule options and menus offer valid values only, so only a forged value (or channel
-    defaults stored by a version of the bot with other rules) gets here: no more detail."""
+    (`explanation_code`, `setting`), for cogs/render to word. The rule options and menus offer
+    valid values only, so only a forged value (or channel defaults stored by a version of the
+    bot with other rules) gets here: no more detail."""
     first = error.errors()[0]
-    where = ".".join(str(part) for part in first["loc"])
-    problem = f"{where}: {first['msg']}" if where else str(first["msg"])
-    if not where:
-        return {"problem": problem, "explanation_code": "bad_settings"}
+    if not first["loc"]:
+        return {"explanation_code": "bad_settings"}
     unknown = first["type"] == "extra_forbidden"
     return {
-        "problem": problem,
         "explanation_code": "no_such_setting" if unknown else "bad_setting",
         "setting": str(first["loc"][0]),
     }
