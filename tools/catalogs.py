@@ -28,8 +28,9 @@ TEMPLATE = CATALOGS / f"{DOMAIN}.pot"
 KEYWORDS = ("N_", "NP_:1c,2", "locale_str")
 """Beyond Babel's own (`_`, `gettext`, `ngettext`, `pgettext`…): the marks cogs/render uses
 for constants and the slash commands' texts."""
-PSEUDO = "pseudo"
-"""The pseudo-language's name, and the locale the stand-in gives a person who reads it."""
+PSEUDO = "en_XA"
+"""The pseudo-language's catalog name; a person or guild whose locale is `en-XA` (the
+stand-in's `PSEUDO_LOCALE`) reads it."""
 
 
 def extract_arguments(output: Path) -> list[str]:
@@ -133,7 +134,7 @@ def pseudo_language(template: Catalog | None = None) -> Language:
 
 def install_pseudo_language() -> Language:
     """Make the pseudo-language one the bot speaks (a person or server whose locale is
-    `pseudo` reads it)."""
+    `en-XA` reads it)."""
     spoken = pseudo_language()
     add_language(spoken)
     return spoken

@@ -6,6 +6,7 @@ show is printed as it changes. At the end the game's score chart and its record 
 record replays with `python -m bot.engine.replay data/demo-record.json`.
 
     python -m tools.demo [--preset classic] [--max-cards 4] [--levels easy normal hard]
+                         [--locale nl]
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from bot.engine.records import record_from_game
 from standin.driver import Person
 from standin.server import StandIn
 from standin.testing import run_bot
-from standin.world import Message
+from standin.world import PSEUDO_LOCALE, Message, discord_locale
+from tools.catalogs import install_pseudo_language
 from tools.simulated_people import (
     add_computer,
     game_over,
@@ -102,8 +104,11 @@ async def demo(
     out: Any,
     chart: Path | None = None,
     record: Path | None = None,
+    locale: str = "en-US",
 ) -> int:
     print(NOTATION, file=out)
+    if locale == PSEUDO_LOCALE:
+        install_pseudo_language()
     with tempfile.TemporaryDirectory() as folder:
         async with StandIn() as standin:
             settings = BotSettings(
@@ -115,8 +120,9 @@ async def demo(
             )
             bot, database, pool = await build(settings)
             try:
+                standin.world.set_guild_locale(standin.guild, locale)
                 async with run_bot(standin, bot):
-                    ann = standin.person("Ann")
+                    ann = standin.person("Ann", locale=locale)
                     printer = Printer(standin, ann, out)
                     options: dict[str, Any] = {"preset": preset}
                     if max_cards:
@@ -231,9 +237,23 @@ def main(argv: list[str] | None = None) -> int:
         default=Path("data/demo-record.json"),
         help="where to save the game's record (default: data/demo-record.json)",
     )
+    parser.add_argument(
+        "--locale",
+        default="en-US",
+        help="Ann's and the server's Discord locale, which the bot speaks: nl, de, fr, es-ES, "
+        f"pt-BR, ro… ({PSEUDO_LOCALE}: the pseudo-language) (default: en-US)",
+    )
     args = parser.parse_args(argv)
     return asyncio.run(
-        demo(args.preset, args.max_cards, args.levels, sys.stdout, args.chart, args.record)
+        demo(
+            args.preset,
+            args.max_cards,
+            args.levels,
+            sys.stdout,
+            args.chart,
+            args.record,
+            discord_locale(args.locale),
+        )
     )
 
 
