@@ -13,5 +13,5 @@ def channel_language_text(code: str | None, server: Language) -> str:
             language=LANGUAGES.get(code, code)
         )
     return _("Tables and posts in this channel are in the server's language ({language}).").format(
-        language=LANGUAGES[server.code]
+        language=LANGUAGES.get(server.code, server.code)
     )
