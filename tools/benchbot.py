@@ -15,7 +15,7 @@ so the figures would measure the harness).
 
     python -m tools.benchbot [--tables 100] [--preset first-to-101] [--target 101]
                              [--profile bot.prof] [--database sqlite|postgres]
-                             [--processes 1 [2 ...]]
+                             [--processes 1 [2 ...]] [--locale nl]
 
 `--processes 1 2` plays the same tables once with one bot process and once with two (each
 running one shard of two, the tables' servers spread over the shards), and prints the runs
@@ -45,7 +45,7 @@ from bot.storage import Database
 from standin.driver import InteractionResult
 from standin.server import StandIn
 from standin.testing import BotProcess
-from standin.world import Guild, Message
+from standin.world import PSEUDO_LOCALE, Guild, Message, discord_locale
 from tools.simulated_people import game_over, my_turn_controls, open_table, take_turn
 
 INTERACTION_ROUTES = (
@@ -157,11 +157,15 @@ def acknowledged(result: InteractionResult) -> Callable[[], bool]:
 class Table:
     """One table's people and what they saw acknowledged."""
 
-    def __init__(self, standin: StandIn, index: int, guild: Guild | None = None) -> None:
+    def __init__(
+        self, standin: StandIn, index: int, guild: Guild | None = None, locale: str = "en-US"
+    ) -> None:
         self.standin = standin
         self.index = index
         self.guild = guild
-        self.people = [standin.person(f"T{index}P{seat}") for seat in range(PEOPLE_PER_TABLE)]
+        self.people = [
+            standin.person(f"T{index}P{seat}", locale=locale) for seat in range(PEOPLE_PER_TABLE)
+        ]
         self.results: list[InteractionResult] = []
         self.acknowledged: Counter[int] = Counter()
         self.unacknowledged = 0
@@ -268,6 +272,7 @@ async def bench(
     *,
     processes: int = 1,
     database_url: str | None = None,
+    locale: str = "en-US",
 ) -> dict[str, Any]:
     """One run: `tables` tables against `processes` bot processes (one shard each) on
     `database_url` (None: a new SQLite file)."""
@@ -281,6 +286,8 @@ async def bench(
                     standin.world.add_guild(f"Shard {s}", shard=(s, processes))
                     for s in range(processes)
                 ]
+            for guild in standin.world.guilds.values():
+                standin.world.set_guild_locale(guild, locale)
             env = {
                 "DATABASE_URL": database,
                 # INFO: the bot logs a handful of lines at start-up, nothing per click.
@@ -295,6 +302,8 @@ async def bench(
                 each = {**env, **(shards if processes > 1 else {})}
                 # The counts (and the profile) are written when the bot exits after SIGTERM.
                 args = [str(count_files[shard])]
+                if locale == PSEUDO_LOCALE:
+                    args.append("--pseudo")
                 if profile is not None:
                     shard_profile = profile.resolve().with_suffix(f".{shard}{profile.suffix}")
                     args += ["--profile", str(shard_profile)]
@@ -304,7 +313,7 @@ async def bench(
             cpu_at_ready = sum(cpu_seconds(bot.pid) for bot in bots)
             started = time.monotonic()
             try:
-                runs = [Table(standin, i, guilds[i % len(guilds)]) for i in range(tables)]
+                runs = [Table(standin, i, guilds[i % len(guilds)], locale) for i in range(tables)]
                 stall = [0.0]
                 with CollectorPauses() as pauses:
                     freezing = asyncio.create_task(pauses.keep_short())
@@ -380,6 +389,7 @@ async def bench(
         "processes": processes,
         "database": "postgres" if database.startswith("postgres") else "sqlite",
         "preset": preset,
+        "locale": locale,
         "cards_played": cards,
         "seconds": round(elapsed, 1),
         "ack_p50_ms": round(statistics.median(latencies), 1) if latencies else 0.0,
@@ -506,7 +516,15 @@ async def bench_all(args: argparse.Namespace, out: Any) -> list[dict[str, Any]]:
     database a run)."""
     if args.database == "sqlite":
         return [
-            await bench(args.tables, args.preset, args.target, out, args.profile, processes=count)
+            await bench(
+                args.tables,
+                args.preset,
+                args.target,
+                out,
+                args.profile,
+                processes=count,
+                locale=args.locale,
+            )
             for count in args.processes
         ]
     import asyncpg
@@ -533,6 +551,7 @@ async def bench_all(args: argparse.Namespace, out: Any) -> list[dict[str, Any]]:
                         args.profile,
                         processes=count,
                         database_url=url,
+                        locale=args.locale,
                     )
                 )
             return runs
@@ -573,6 +592,14 @@ def main(argv: list[str] | None = None) -> int:
         nargs="+",
         default=[1],
         help="bot processes (one shard each); several counts: one run each, side by side",
+    )
+    parser.add_argument(
+        "--locale",
+        type=discord_locale,
+        default="en-US",
+        help="every person's and server's Discord locale: the language the bot renders in "
+        f"({PSEUDO_LOCALE}: the pseudo-language, every message through a catalog) "
+        "(default: en-US)",
     )
     args = parser.parse_args(argv)
     if any(count > 1 for count in args.processes) and args.database == "sqlite":
