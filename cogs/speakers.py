@@ -15,6 +15,10 @@ from cogs.render.language import ENGLISH, Language, language, language_of, speak
 
 log = logging.getLogger(__name__)
 
+PEOPLE_KEPT = 10_000
+"""People whose language this process keeps in memory; the longest unseen is read again from
+the database when it is needed."""
+
 
 class Speakers:
     """The languages this process knows: what each person's client spoke last and each
@@ -37,7 +41,7 @@ class Speakers:
         if self._people.get(user_id) != locale:
             try:
                 await self.service.languages.remember_locale(user_id, locale)
-                self._people[user_id] = locale
+                self._keep(user_id, locale)
             except Exception:
                 log.warning("could not remember the locale of user %s", user_id, exc_info=True)
         spoken = language_of(locale)
@@ -47,9 +51,15 @@ class Speakers:
     async def person(self, user_id: int) -> Language:
         """The language of a DM the bot sends unasked: the person's last client language."""
         if user_id not in self._people:
-            self._people[user_id] = await self.service.languages.person_locale(user_id)
+            self._keep(user_id, await self.service.languages.person_locale(user_id))
         locale = self._people[user_id]
         return ENGLISH if locale is None else language_of(locale)
+
+    def _keep(self, user_id: int, locale: str | None) -> None:
+        self._people.pop(user_id, None)  # to the end: the most recently seen
+        self._people[user_id] = locale
+        if len(self._people) > PEOPLE_KEPT:
+            del self._people[next(iter(self._people))]
 
     async def channel(self, guild_id: int | None, channel_id: int) -> Language:
         """The language of a channel's public messages (`guild_id` None: the channel's server

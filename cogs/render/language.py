@@ -126,8 +126,10 @@ def language(code: str) -> Language:
 @cache
 def _from_catalog(code: str) -> Language:
     folder = CATALOGS / code / "LC_MESSAGES"
-    if code == "en" or not (folder / f"{DOMAIN}.mo").is_file():
+    if code == "en":
         return Language("en", gettext.NullTranslations(), Locale("en"))
+    if not (folder / f"{DOMAIN}.mo").is_file():
+        return _from_catalog("en")
     with (folder / f"{DOMAIN}.mo").open("rb") as file:
         catalog = gettext.GNUTranslations(file)
     return Language(code, catalog, Locale.parse(code))
