@@ -514,19 +514,21 @@ def side_by_side(runs: list[dict[str, Any]], out: Any) -> None:
 async def bench_all(args: argparse.Namespace, out: Any) -> list[dict[str, Any]]:
     """Each `--processes` count in turn, on one database kind (PostgreSQL: one server, a fresh
     database a run)."""
+
+    async def run(processes: int, database_url: str | None = None) -> dict[str, Any]:
+        return await bench(
+            args.tables,
+            args.preset,
+            args.target,
+            out,
+            args.profile,
+            processes=processes,
+            database_url=database_url,
+            locale=args.locale,
+        )
+
     if args.database == "sqlite":
-        return [
-            await bench(
-                args.tables,
-                args.preset,
-                args.target,
-                out,
-                args.profile,
-                processes=count,
-                locale=args.locale,
-            )
-            for count in args.processes
-        ]
+        return [await run(count) for count in args.processes]
     import asyncpg
     import pgserver
 
@@ -541,19 +543,7 @@ async def bench_all(args: argparse.Namespace, out: Any) -> list[dict[str, Any]]:
                     await admin.execute(f"CREATE DATABASE {name}")
                 finally:
                     await admin.close()
-                url = server.get_uri(name)
-                runs.append(
-                    await bench(
-                        args.tables,
-                        args.preset,
-                        args.target,
-                        out,
-                        args.profile,
-                        processes=count,
-                        database_url=url,
-                        locale=args.locale,
-                    )
-                )
+                runs.append(await run(count, server.get_uri(name)))
             return runs
         finally:
             server.cleanup()
