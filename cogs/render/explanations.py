@@ -13,6 +13,7 @@ from typing import Any
 from bot.engine import Card, EngineError
 from cogs.render.common import SUIT_SYMBOLS, card_text, suit_name, suit_text
 from cogs.render.language import _, ngettext, number
+from cogs.render.lobby import value_text
 
 
 def _suit(letter: object) -> str:
@@ -75,9 +76,11 @@ MOVES: dict[str, Wording] = {
         ).format(bid=_number(p, "bid"), tricks=_number(p, "tricks"))
     ),
     "trump_fixed": lambda p: (
-        # Translators: {trump} is how this table's trump is decided, a rule's value kept as it
-        # is in the rules (turned, spades or rotation).
-        _("trump is '{trump}' at this table: nobody chooses it").format(trump=p["trump"])
+        # Translators: {trump} is how this table's trump is decided, a rule's value as the
+        # rules editor labels it in your language (turned, spades or rotation).
+        _("trump is '{trump}' at this table: nobody chooses it").format(
+            trump=value_text(str(p["trump"]))
+        )
     ),
     "trump_chooser": lambda p: (
         # Translators: {name} is a player's name; the highest bidder chooses trump.
@@ -123,8 +126,8 @@ RULES: dict[str, Wording] = {
         "{players} players can't play: a table needs {low} to {high} players",
         int(p["players"]),
     ).format(players=_number(p, "players"), low=_number(p, "low"), high=_number(p, "high")),
-    # Translators: {preset} is the name of a rule system as the rules write it (oh-hell,
-    # classic, …); pack 104 is a choice of the rules, written as it is.
+    # Translators: {preset} is the name of a rule system as the rules editor labels it (oh-hell,
+    # classic, …); pack 104 is a choice of the rules.
     "preset_players": lambda p: ngettext(
         "{preset} is for {low} to {high} players with one pack: for {players} player choose "
         "pack 104 (the double pack), or seat fewer players",
@@ -132,44 +135,45 @@ RULES: dict[str, Wording] = {
         "pack 104 (the double pack), or seat fewer players",
         int(p["players"]),
     ).format(
-        preset=p["preset"],
+        preset=value_text(str(p["preset"])),
         low=_number(p, "low"),
         high=_number(p, "high"),
         players=_number(p, "players"),
     ),
-    # Translators: 'sequence' is a rule's value, written as it is.
+    # Translators: 'sequence' is a rule's value: write its label in the rules editor.
     "negative_target": lambda p: _(
         "negative scoring has the lowest total win, so a game can't end at a target score: "
         "choose end 'sequence' or another scoring"
     ),
     "bid_changes_bidding": lambda p: (
-        # Translators: {bidding} is a rule's value (secret or knock), and 'hook' and 'open'
-        # are others, written as they are.
+        # Translators: {bidding} is a rule's value (secret or knock) as the rules editor labels
+        # it; write 'hook' and 'open' as their labels too.
         _(
             "bid changes need bidding in turn, not {bidding} bidding: choose bidding 'hook' or "
             "'open', or turn bid changes off"
-        ).format(bidding=p["bidding"])
+        ).format(bidding=value_text(str(p["bidding"])))
     ),
-    # Translators: 'all', 'none' and 'sequence' are rules' values, written as they are.
+    # Translators: 'all', 'none' and 'sequence' are rules' values: write their labels.
     "blind_target": lambda p: _(
         "a game that ends at a target score has no last one-card hand: choose blind 'all' or "
         "'none', or end 'sequence'"
     ),
     "spades_double_trump": lambda p: (
         # Translators: {trump} is how trump is decided, a rule's value (spades, rotation or
-        # bidder), and 'turned' another, written as they are.
+        # bidder) as the rules editor labels it; write 'turned' as its label too.
         _(
             "spades double needs trump set by a turned card, not trump '{trump}': choose trump "
             "'turned' or turn spades double off"
-        ).format(trump=p["trump"])
+        ).format(trump=value_text(str(p["trump"])))
     ),
     "ace_no_trumps_trump": lambda p: (
         # Translators: {trump} is how trump is decided, a rule's value (spades, rotation or
-        # bidder), and 'turned' another; ace_no_trumps is the rule's name. Written as they are.
+        # bidder) as the rules editor labels it; write 'turned' as its label too;
+        # ace_no_trumps is the rule's name as the commands write it.
         _(
             "'an ace turned means no trumps' needs trump set by a turned card, not trump "
             "'{trump}': choose trump 'turned' or turn ace_no_trumps off"
-        ).format(trump=p["trump"])
+        ).format(trump=value_text(str(p["trump"])))
     ),
     # Translators: {pack} is the number of cards in the pack (52, 63 or 104).
     "pack_too_small": lambda p: ngettext(
@@ -209,14 +213,14 @@ RULES: dict[str, Wording] = {
     ).format(pack=p["pack"], players=_number(p, "players")),
     "no_one_card_hand": lambda p: (
         # Translators: {sequence} is a rule's value (the order of hand sizes, such as
-        # down-up), and 'none' another, written as they are.
+        # down-up) as the rules editor labels it; write 'none' as its label too.
         ngettext(
             "sequence '{sequence}' with {cards} card has no one-card hand to play blind: "
             "choose blind 'none' or a sequence that reaches one card",
             "sequence '{sequence}' with {cards} cards has no one-card hand to play blind: "
             "choose blind 'none' or a sequence that reaches one card",
             int(p["cards"]),
-        ).format(sequence=p["sequence"], cards=_number(p, "cards"))
+        ).format(sequence=value_text(str(p["sequence"])), cards=_number(p, "cards"))
     ),
 }
 """Rules the engine cannot play (bot/engine/settings.py)."""
