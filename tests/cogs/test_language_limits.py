@@ -8,7 +8,6 @@ whose every translation is far too long shows what it promises, and where it doe
 
 from __future__ import annotations
 
-import gettext
 from collections.abc import Iterable
 from functools import cache
 from typing import Any
@@ -22,6 +21,7 @@ from cogs.render.explanations import EXPLANATIONS
 from cogs.render.language import LANGUAGES, Language, language, speaking
 from standin.limits import check_limits
 from tests.cogs.longest import Message, messages, notices, reasons
+from tests.cogs.renders import Rewriting
 from tools.catalogs import PSEUDO, pseudo_language
 
 ROUTE = "/channels/{channel_id}/messages"
@@ -90,18 +90,7 @@ def stretched(message: str) -> str:
     return message + " " + "~" * max(TOO_LONG - len(message) - 1, 0)
 
 
-class Stretching(gettext.NullTranslations):
-    def gettext(self, message: str) -> str:
-        return stretched(message)
-
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return stretched(msgid1 if n == 1 else msgid2)
-
-    def pgettext(self, context: str, message: str) -> str:
-        return stretched(message)
-
-
-STRETCHING = Language("xx", Stretching(), Locale("en"))
+STRETCHING = Language("xx", Rewriting(stretched), Locale("en"))
 
 
 @cache

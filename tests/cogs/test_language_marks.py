@@ -5,7 +5,6 @@ cards, mentions and links is left once the wrapped parts are taken out."""
 from __future__ import annotations
 
 import dataclasses
-import gettext
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -34,6 +33,7 @@ from tests.cogs.renders import (
     PLAYING,
     REASON_PARAMS,
     SEATS,
+    Rewriting,
     a_game,
     a_hand,
     a_table,
@@ -46,22 +46,10 @@ TOKENS = re.compile(r"<[@#]\d+>|<t:\d+:R>|https://\S+|\b(?:" + "|".join(PEOPLE) 
 LETTER = re.compile(r"[^\W\d_]")
 
 
-class Marked(gettext.NullTranslations):
-    """A catalog that shows which texts went through it."""
-
-    def gettext(self, message: str) -> str:
-        return f"«{message}»"
-
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return f"«{msgid1 if n == 1 else msgid2}»"
-
-    def pgettext(self, context: str, message: str) -> str:
-        return f"«{message}»"
-
-
 @pytest.fixture
 def marked() -> Iterator[Language]:
-    with speaking(Language("xx", Marked(), Locale("en"))) as language:
+    marking = Rewriting(lambda message: f"«{message}»")
+    with speaking(Language("xx", marking, Locale("en"))) as language:
         yield language
 
 

@@ -4,7 +4,6 @@ no word is left to read but the values put into them (names, mentions, numbers).
 
 from __future__ import annotations
 
-import gettext
 import io
 import re
 from collections.abc import Iterator
@@ -51,7 +50,7 @@ from cogs.render.rules import (
     rules_source_text,
 )
 from cogs.render.stats import stats_embed
-from tests.cogs.renders import a_moment, a_stats
+from tests.cogs.renders import Rewriting, a_moment, a_stats
 
 PLACEHOLDER = re.compile(r"(\{[a-z_]*\})")
 MASK = "•"
@@ -67,18 +66,7 @@ def masked(message: str) -> str:
     return "«" + "".join(parts) + "»"
 
 
-class Masking(gettext.NullTranslations):
-    def gettext(self, message: str) -> str:
-        return masked(message)
-
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return masked(msgid1 if n == 1 else msgid2)
-
-    def pgettext(self, context: str, message: str) -> str:
-        return masked(message)
-
-
-MASKING = Language("xx", Masking(), Locale("en"))
+MASKING = Language("xx", Rewriting(masked), Locale("en"))
 NAMES = ("Ann", "Bob", "Guild", "Computer 2 (hard)", "Former player 1")
 CARDS = (*(Card.parse(text) for text in ("5H", "10H", "2H", "AS", "QD", "KC", "JS")), JOKER)
 
