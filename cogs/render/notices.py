@@ -208,7 +208,7 @@ def catch_up_posts(texts: list[str]) -> list[tuple[str, int]]:
     current, held = "**" + _("Missed while I could not post here:") + "**", 0
     for text in texts:
         if len(current) + 2 + len(text) > MESSAGE_LIMIT and held:
-            posts.append((current, held))
+            posts.append((fit(current, MESSAGE_LIMIT), held))
             current, held = "", 0
         current = f"{current}\n\n{text}" if current else text
         held += 1

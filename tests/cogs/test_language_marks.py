@@ -5,59 +5,51 @@ cards, mentions and links is left once the wrapped parts are taken out."""
 from __future__ import annotations
 
 import dataclasses
-import gettext
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from babel import Locale
 
-from bot.engine import Bid, Card, ChooseTrump, Phase, Play, Settings, TrickView
+from bot.engine import Bid, Card, ChooseTrump, Phase, Play, Settings
 from bot.service import (
     BidOption,
     CardOption,
-    HandState,
     Notice,
-    PublicGame,
     Reason,
     SeatView,
     TableStatus,
-    TableView,
 )
-from bot.service.document import ClosedReason
 from cogs import render
 from cogs.render import explanations
 from cogs.render.common import name_text
 from cogs.render.language import Language, speaking
 from cogs.render.lobby import RULE_CHOICES, RULE_PAGES, VALUE_LABELS, rule_text, value_text
 from cogs.render.rules import closed_text, rules_summary
+from tests.cogs.renders import (
+    ABANDONED,
+    EXPIRED,
+    PLAYING,
+    REASON_PARAMS,
+    SEATS,
+    Rewriting,
+    a_game,
+    a_hand,
+    a_table,
+)
 
 PEOPLE = ("Ann", "Bob", "Cat")
-EXPIRED = ClosedReason(kind="expired", after=600.0)
-ABANDONED = ClosedReason(kind="abandoned", after=86400.0)
 # Tokens that are no words: a wrapped message, a mention, a timestamp, a channel, a link.
 WRAPPED = re.compile(r"«[^«»]*»")
 TOKENS = re.compile(r"<[@#]\d+>|<t:\d+:R>|https://\S+|\b(?:" + "|".join(PEOPLE) + r")\b")
 LETTER = re.compile(r"[^\W\d_]")
 
 
-class Marked(gettext.NullTranslations):
-    """A catalog that shows which texts went through it."""
-
-    def gettext(self, message: str) -> str:
-        return f"«{message}»"
-
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return f"«{msgid1 if n == 1 else msgid2}»"
-
-    def pgettext(self, context: str, message: str) -> str:
-        return f"«{message}»"
-
-
 @pytest.fixture
 def marked() -> Iterator[Language]:
-    with speaking(Language("xx", Marked(), Locale("en"))) as language:
+    marking = Rewriting(lambda message: f"«{message}»")
+    with speaking(Language("xx", marking, Locale("en"))) as language:
         yield language
 
 
@@ -101,89 +93,6 @@ def assert_all_marked(rendered: render.Rendered, *foreign: str) -> None:
         assert_marked(text, *foreign)
 
 
-SEATS = (
-    SeatView("Ann", 1, None),
-    SeatView("Computer (hard)", None, "hard"),
-    SeatView("Computer 2 (easy)", None, "easy"),
-    SeatView("Bob", 2, None, left=True, away="timeout"),
-    SeatView("Cat", 3, None, left=True, away="kicked"),
-    SeatView("Former player 1", None, None),
-)
-
-
-def a_table(**changes: Any) -> TableView:
-    table = TableView(
-        table_id=7,
-        version=1,
-        guild_id=1,
-        channel_id=2,
-        message_id=3,
-        host_id=1,
-        status=TableStatus.LOBBY,
-        preset="classic",
-        seats=SEATS,
-        settings=Settings.model_validate({"preset": "classic", "bidding": "hook"}),
-        player_range=(3, 7),
-        game=None,
-        turn_timer=120,
-        expires=1_800_000_000.0,
-        start_problem=Reason("player_count", {"low": 3, "high": 7, "players": 9}),
-    )
-    return dataclasses.replace(table, **changes)
-
-
-def a_game(**changes: Any) -> PublicGame:
-    seats = len(SEATS)
-    trick = TrickView(0, tuple(range(3)), (Card("Q", "S"), Card("10", "H"), Card("2", "C")), 0, 2)
-    cancelled = dataclasses.replace(trick, winner=None, value=1)
-    game = PublicGame(
-        hand_number=3,
-        cards_each=1,
-        dealer=1,
-        seats_in_hand=tuple(range(seats - 1)),
-        phase=Phase.BIDDING,
-        to_act=(0, 1),
-        turned=Card("7", "H"),
-        trump="H",
-        trump_decided=True,
-        bids=(2, None, None, 1, 0, None),
-        has_bid=(True, True, False, True, True, False),
-        bid_round=2,
-        trick=((0, Card("K", "D")), (1, Card("A", "D"))),
-        tricks=(trick, cancelled) * 7,
-        tricks_won=(1,) * seats,
-        totals=(1_412, -3, 0, 12, 5, 7),
-        placing=None,
-        blind=True,
-        lowest_wins=False,
-    )
-    return dataclasses.replace(game, **changes)
-
-
-def a_hand(**changes: Any) -> HandState:
-    state = HandState(
-        table_id=7,
-        seat=0,
-        hand_number=3,
-        phase=Phase.BIDDING,
-        cards=(CardOption(Card("Q", "S"), 0, True), CardOption(Card("JOKER", None), 52, True)),
-        blind_cards=(),
-        trump="H",
-        turned=Card("7", "H"),
-        trump_decided=True,
-        my_turn=True,
-        bid=1,
-        tricks_won=0,
-        bid_options=(BidOption(0, True), BidOption(1, False, Reason("hook", {"total": 1}))),
-        trump_options=(),
-        bids_so_far=(("Computer (hard)", 2), ("Bob", 0)),
-        on_table=None,
-        auto_play=True,
-        deadline=1_800_000_000.0,
-    )
-    return dataclasses.replace(state, **changes)
-
-
 def test_a_lobby_and_its_editors_read_in_the_language(marked: Language) -> None:
     lobby = a_table(seats=(*SEATS, SeatView("Cat", 3, None, pending=True)))
     assert_all_marked(render.table_message(lobby), *rules_summary(lobby))
@@ -222,9 +131,6 @@ def test_a_game_on_the_table_message_reads_in_the_language(marked: Language) -> 
         assert_all_marked(render.table_message(table), reason)
         assert_marked(render.scores_text(table))
     assert "Computer" not in unmarked("\n".join(shown(render.table_message(playing))))
-
-
-PLAYING: dict[str, Any] = {"phase": Phase.PLAYING, "bid_options": (), "bids_so_far": None}
 
 
 def test_a_hand_message_reads_in_the_language(marked: Language) -> None:
@@ -318,85 +224,6 @@ def test_every_post_reads_in_the_language(marked: Language) -> None:
     assert_marked(render.turn_ping_text((1,), "https://discord.com/channels/1/2/3", 1e9))
     for post, _held in render.catch_up_posts(["«x»", "«y»"]):
         assert_marked(post)
-
-
-PARAMLESS = (
-    "not_for_you",
-    "not_offered",
-    "table_gone",
-    "not_seated",
-    "not_started",
-    "no_table_here",
-    "already_seated",
-    "join_first",
-    "no_card",
-    "computer_has_seat",
-    "removed",
-    "paused",
-    "earlier_hand",
-    "already_playing",
-    "not_seated_other",
-    "remove_self",
-    "host_must_play",
-    "already_host",
-    "already_paused",
-    "already_running",
-    "rematch_not_over",
-    "rematch_players_only",
-    "manage_channels",
-    "already_started",
-    "conflict",
-    "review_no_games",
-    "review_running",
-    "erasure_not_offered",
-    "no_page",
-    "no_games",
-    "opened",
-    "confirmed",
-    "joined",
-    "left_game",
-    "left_closed",
-    "left",
-    "begins",
-    "cancelled",
-    "back",
-    "paused_now",
-    "resumed_now",
-    "rematch_opened",
-)
-REASON_PARAMS: dict[str, Mapping[str, Any]] = {
-    **{code: {} for code in PARAMLESS},
-    "table_closed": {"status": "finished"},
-    "rules_invalid": {"problem": "«problem»"},
-    "channel_busy": {"table_id": 7, "url": "https://discord.com/channels/1/2/3"},
-    "missing_permissions": {"names": ["view_channel", "embed_links"]},
-    "no_level": {"level": "9"},
-    "no_rule": {"field": "9"},
-    "rule_invalid": {"field": "9", "value": "0", "problem": "«problem»"},
-    "player_count": {"low": 3, "high": 7, "players": 2},
-    "rules_unplayable": {"explanation": "«explained»"},
-    "illegal": {"explanation": "«explained»"},
-    "already_removed": {"name": "Computer (hard)"},
-    "table_full": {"seats": 10},
-    "too_many": {"high": 1},
-    "host_only": {"doing": "timer"},
-    "timer_choices": {"timers": (0, 30, 120)},
-    "no_such_page": {"page": 9, "pages": 2},
-    "no_such_order": {"by": "9"},
-    "hook": {"total": 5},
-    "review_no_game": {"game": 7},
-    "review_not_finished": {"game": 7, "status": "playing"},
-    "review_not_player": {"game": 7},
-    "my_data_wait": {"until": 1_800_000_000.0},
-    "no_game": {"game": 7},
-    "computer_added": {"name": "Computer 2 (easy)"},
-    "rule_set": {"field": "9"},
-    "auto_play": {"on": True},
-    "removed_player": {"name": "Former player 1"},
-    "new_host": {"name": "Bob"},
-    "timer_set": {"seconds": 30},
-}
-"""Parameters for every code REASONS words (a new code needs its own here)."""
 
 
 def test_every_refusal_and_answer_reads_in_the_language(

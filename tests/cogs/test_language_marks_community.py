@@ -4,7 +4,6 @@ no word is left to read but the values put into them (names, mentions, numbers).
 
 from __future__ import annotations
 
-import gettext
 import io
 import re
 from collections.abc import Iterator
@@ -15,7 +14,7 @@ import pytest
 from babel import Locale
 from PIL import Image
 
-from bot.engine import JOKER, PRESETS, Bid, Card, ChooseTrump, Play, Settings
+from bot.engine import JOKER, PRESETS, Card, Settings
 from bot.service import (
     BOARD_ORDERS,
     ChannelDefaults,
@@ -26,14 +25,12 @@ from bot.service import (
 )
 from bot.service.my_data import DataExport
 from bot.service.privacy import ErasureOffer, Forgotten
-from bot.service.review import HandReview, Moment, Review
+from bot.service.review import HandReview, Review
 from bot.service.summaries import (
     RATING_GUIDE,
     GameDetail,
     HistoryEntry,
     HistoryPage,
-    LevelResult,
-    PlayerStats,
     ScoreChart,
 )
 from bot.storage.ratings import COMPUTER_IDS
@@ -53,6 +50,7 @@ from cogs.render.rules import (
     rules_source_text,
 )
 from cogs.render.stats import stats_embed
+from tests.cogs.renders import Rewriting, a_moment, a_stats
 
 PLACEHOLDER = re.compile(r"(\{[a-z_]*\})")
 MASK = "•"
@@ -68,18 +66,7 @@ def masked(message: str) -> str:
     return "«" + "".join(parts) + "»"
 
 
-class Masking(gettext.NullTranslations):
-    def gettext(self, message: str) -> str:
-        return masked(message)
-
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return masked(msgid1 if n == 1 else msgid2)
-
-    def pgettext(self, context: str, message: str) -> str:
-        return masked(message)
-
-
-MASKING = Language("xx", Masking(), Locale("en"))
+MASKING = Language("xx", Rewriting(masked), Locale("en"))
 NAMES = ("Ann", "Bob", "Guild", "Computer 2 (hard)", "Former player 1")
 CARDS = (*(Card.parse(text) for text in ("5H", "10H", "2H", "AS", "QD", "KC", "JS")), JOKER)
 
@@ -168,29 +155,7 @@ def board_texts() -> Iterator[str]:
 
 
 def stats_texts() -> Iterator[str]:
-    detail = GameDetail(games=100, hands=900, bid_error=0.4, bid_miss=0.85)
-    stats = PlayerStats(
-        user_id=1,
-        games=20,
-        wins=5,
-        places=((1, 5), (2, 11), (3, 3), (4, 1)),
-        left_early=2,
-        exact_bid_rate=0.5,
-        points_per_hand=3.0,
-        best_game=(57, 120),
-        favourite_preset=("classic", 12),
-        detail=detail,
-        detail_limit=100,
-        computers=(LevelResult("hard", 5, 2), LevelResult("easy", 1, 1)),
-        rating=1050,
-        rating_provisional=True,
-        rating_uncertainty=117,
-        rating_change=-40,
-        rating_change_game=8,
-        unrated_game=9,
-        unrated_reason="removed",
-        preset_ratings=(("classic", 1050, True), ("oh-hell", 990, False)),
-    )
+    stats = a_stats()
     yield from embed_texts(stats_embed(stats, "Ann", chart=True))
     for lean, reason in ((-0.4, "too_few_rated"), (0.0, "nobody_stayed"), (0.1, None)):
         other = replace(
@@ -230,20 +195,11 @@ def history_texts() -> Iterator[str]:
 
 
 def review_texts() -> Iterator[str]:
-    def moment(kind: str, trick_cards: tuple[Card, ...] = (), cost: float = 5.71) -> Moment:
-        made, better = {
-            "bid": (Bid(0), Bid(2)),
-            "trump": (ChooseTrump("H"), ChooseTrump("S")),
-            "play": (Play(JOKER, "S"), Play(CARDS[0])),
-        }[kind]
-        trick = 2 if kind == "play" else 0
-        return Moment(3, kind, trick, trick_cards, 0, 0, made, better, cost)  # type: ignore[arg-type]
-
     moments = (
-        moment("bid", cost=1.0),
-        moment("trump"),
-        moment("play"),
-        moment("play", CARDS[1:3]),
+        a_moment("bid", cost=1.0),
+        a_moment("trump"),
+        a_moment("play"),
+        a_moment("play", CARDS[1:3]),
     )
     hands = tuple(
         HandReview(
