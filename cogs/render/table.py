@@ -12,6 +12,7 @@ from bot.service import (
 from cogs.items import custom_id
 from cogs.render.common import (
     COLOUR,
+    FIELD_LIMIT,
     MAX_TRICK_LINES,
     Rendered,
     button,
@@ -113,11 +114,7 @@ def table_message(table: TableView) -> Rendered:
             winner = names[trick_view.winner] if trick_view.winner is not None else _("nobody")
             worth = " (×2)" if trick_view.value > 1 else ""
             done_lines.append(f"{number(place)}. {played} → **{winner}**{worth}")
-        shown = done_lines[-MAX_TRICK_LINES:]
-        hidden = len(done_lines) - len(shown)
-        earlier = ngettext("({count} earlier trick)", "({count} earlier tricks)", hidden)
-        text = "\n".join(([earlier.format(count=number(hidden))] if hidden else []) + shown)
-        embed.add_field(name=_("Tricks this hand"), value=text[:1024], inline=False)
+        embed.add_field(name=_("Tricks this hand"), value=_newest_tricks(done_lines), inline=False)
     if game.phase is Phase.GAME_OVER and game.placing is not None:
         embed.add_field(name=_("Final standings"), value=_standings(table)[:1024], inline=False)
     elif table.paused:
@@ -292,6 +289,20 @@ def _standings(table: TableView) -> str:
         f"{number(placing[s])}. {name_text(table.seats[s].name)} — {number(game.totals[s])}"
         for s in order
     )
+
+
+def _newest_tricks(lines: list[str]) -> str:
+    """The newest tricks' lines that fit a field (at most `MAX_TRICK_LINES`), after a line
+    counting the earlier ones: whole lines, the newest kept."""
+    kept = min(len(lines), MAX_TRICK_LINES)
+    while True:
+        hidden = len(lines) - kept
+        earlier = ngettext("({count} earlier trick)", "({count} earlier tricks)", hidden)
+        head = [earlier.format(count=number(hidden))] if hidden else []
+        text = "\n".join(head + lines[len(lines) - kept :])
+        if len(text) <= FIELD_LIMIT or kept <= 1:
+            return fit(text, FIELD_LIMIT)
+        kept -= 1
 
 
 def scores_text(table: TableView) -> str:

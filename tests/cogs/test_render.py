@@ -115,3 +115,16 @@ def test_the_hands_line_says_what_the_engine_deals(settings: Settings, text: str
     """A target game deals its sequence over and over (`Rules.size_at`): the rules card says
     so, not "N cards every hand" when the hands change size."""
     assert render.describe(settings, 4)[1] == text
+
+
+def test_the_tricks_field_keeps_whole_lines_the_newest_and_counts_the_rest() -> None:
+    from cogs.render.table import _newest_tricks
+
+    lines = [f"{n}. " + "10♥ " * 10 + f"→ **{'W' * 32}**" for n in range(1, 14)]
+    text = _newest_tricks(lines)
+    assert len(text) <= 1024
+    shown = text.splitlines()
+    kept = shown[1:]
+    assert kept == lines[-len(kept) :] and len(kept) < 12  # whole lines, newest last
+    assert shown[0] == f"({13 - len(kept)} earlier tricks)"
+    assert _newest_tricks(lines[:2]) == "\n".join(lines[:2])
