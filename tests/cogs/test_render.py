@@ -120,7 +120,7 @@ def test_the_hands_line_says_what_the_engine_deals(settings: Settings, text: str
 def test_the_tricks_field_keeps_whole_lines_the_newest_and_counts_the_rest() -> None:
     from cogs.render.table import _newest_tricks
 
-    lines = [f"{n}. " + "10♥ " * 10 + f"→ **{'W' * 32}**" for n in range(1, 14)]
+    lines = [f"{n}. " + "10♥ " * 15 + f"→ **{'W' * 32}**" for n in range(1, 14)]
     text = _newest_tricks(lines)
     assert len(text) <= 1024
     shown = text.splitlines()
