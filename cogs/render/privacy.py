@@ -61,8 +61,8 @@ def erasure_confirm(offer: ErasureOffer) -> Rendered:
     # Translators: {time} counts down to the moment the button stops working, e.g. "in 10
     # minutes" (Discord writes it in the reader's language).
     last = _(
-        "**This cannot be undone.** For a copy first, use /ohhell my-data. The button works "
-        "until {time}; dismiss this message to keep everything."
+        "**This cannot be undone.** For a copy first, use /ohhell my-data. The button stops "
+        "working {time}; dismiss this message to keep everything."
     )
     points = [
         _("Your results, ratings and rating history go; leaderboards and stats stop showing you."),

@@ -48,8 +48,8 @@ _TABLE_CLOSED = {
 }
 _NOT_REVIEWABLE = {
     # Translators: {game} is a game's number; the game's table has not started yet.
-    "lobby": N_("game #{game} is lobby: only a finished game can be reviewed"),
-    "playing": N_("game #{game} is playing: only a finished game can be reviewed"),
+    "lobby": N_("game #{game} has not started: only a finished game can be reviewed"),
+    "playing": N_("game #{game} is still being played: only a finished game can be reviewed"),
     "cancelled": N_("game #{game} is cancelled: only a finished game can be reviewed"),
     "abandoned": N_("game #{game} is abandoned: only a finished game can be reviewed"),
 }
