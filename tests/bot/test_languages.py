@@ -171,12 +171,15 @@ async def test_each_person_reads_their_language_and_the_table_its_channels(
         assert answered.content == said.format(language="Español")
         rematch = await ann.click(table, f"oh:rematch:{table_id}")
         assert rematch.response_type in (4, 7), rematch.content
-        newest = standin.world.newest_in(
-            standin.channel, lambda m: bool(m.embeds) and m.id != table.id
+        newest = await standin.wait_for(
+            lambda: standin.world.newest_in(
+                standin.channel, lambda m: bool(m.embeds) and m.id != table.id
+            )
         )
-        assert newest is not None and shown("es", "Join", "button") in labels(newest)
+        assert shown("es", "Join", "button") in labels(newest)
         ann.set_locale("de")
         hand = await ann.slash(standin.channel, "ohhell ratings")
         assert hand.ephemeral and hand.reply is not None
         assert hand.reply.embeds[0]["title"] == shown("de", "How ratings work")
-        assert table_embed(table)  # the old table message is still there, in French
+        fields = [field["name"] for field in table_embed(table)["fields"]]
+        assert shown("fr", "Final standings") in fields  # the finished table stays French
