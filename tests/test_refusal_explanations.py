@@ -4,7 +4,6 @@ changes nothing."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import AsyncIterator, Awaitable, Mapping
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,8 @@ from bot.service import Refused, TableService
 from bot.storage import Database
 from cogs.render.common import card_text
 from cogs.render.explanations import explanation_text
-from tests.test_service import ANN, BOB, CAT, CHANNEL, GUILD, first_legal, whose_turn
+from tests.played import service_on
+from tests.test_service import ANN, BOB, CAT, CHANNEL, GUILD, whose_turn
 
 NAMES = {ANN: "Ann", BOB: "Bob", CAT: "Cat"}
 
@@ -24,11 +24,7 @@ NAMES = {ANN: "Ann", BOB: "Bob", CAT: "Cat"}
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[TableService]:
     database = await Database.open(f"sqlite:///{tmp_path / 'ohhell.sqlite3'}")
-
-    async def run_inline(function: Any, *args: Any) -> Any:
-        return function(*args)
-
-    yield TableService(database, decide=first_legal, run_blocking=run_inline, rng=random.Random(7))
+    yield service_on(database)
     await database.close()
 
 
