@@ -27,9 +27,11 @@ from tools.simulated_people import open_table
 
 
 def test_benchbot_prints_figures_ending_with_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--tables", "2", "--preset", "first-to-101", "--target", "50"]) == 0
+    """In the pseudo-language: its people read no words, and its bot process speaks it."""
+    args = ["--tables", "2", "--preset", "first-to-101", "--target", "50", "--locale", "en-XA"]
+    assert main(args) == 0
     fig = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert fig["tables"] == 2 and fig["preset"] == "first-to-101"
+    assert fig["tables"] == 2 and fig["preset"] == "first-to-101" and fig["locale"] == "en-XA"
     assert fig["cards_played"] > 0
     assert fig["actions_lost"] == 0
     assert isinstance(fig["rate_limited"], int) and fig["rate_limited"] >= 0
