@@ -24,7 +24,7 @@ from cogs.clicks import TableController, can_manage
 from cogs.community import Community
 from cogs.errors import answer_error, reply
 from cogs.items import parse_board
-from cogs.render.language import ENGLISH, LANGUAGES, _, language_of, speaking
+from cogs.render.language import LANGUAGES, _, speaking
 
 REQUIRED_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
 
@@ -182,10 +182,9 @@ class TablesCog(commands.Cog, name="Tables"):
 
     async def _with_language(self, text: str, guild_id: int, channel_id: int) -> str:
         """`text`, then which language the channel's tables are in."""
-        code = await self.service.languages.channel_language(channel_id)
-        guild = self.presenter.bot.get_guild(guild_id)
-        server = language_of(guild.preferred_locale) if guild is not None else ENGLISH
-        said = render.channel_language_text(code, server)
+        speakers = self.presenter.speakers
+        code = await speakers.channel_setting(channel_id)
+        said = render.channel_language_text(code, speakers.server(guild_id))
         return f"{text}\n{said}" if text else said
 
     async def _channel_table(self, interaction: discord.Interaction[Any]) -> TableView:

@@ -64,15 +64,24 @@ class Speakers:
     async def channel(self, guild_id: int | None, channel_id: int) -> Language:
         """The language of a channel's public messages (`guild_id` None: the channel's server
         as this process knows it)."""
-        if channel_id not in self._channels:
-            self._channels[channel_id] = await self.service.languages.channel_language(channel_id)
-        code = self._channels[channel_id]
+        code = await self.channel_setting(channel_id)
         if code is not None:
             return language(code)
         if guild_id is None:
             channel = self.bot.get_channel(channel_id)
             guild_id = getattr(getattr(channel, "guild", None), "id", None)
-        guild = None if guild_id is None else self.bot.get_guild(guild_id)
+        return ENGLISH if guild_id is None else self.server(guild_id)
+
+    async def channel_setting(self, channel_id: int) -> str | None:
+        """The language set for the channel (`/ohhell settings language:`), if one is."""
+        if channel_id not in self._channels:
+            self._channels[channel_id] = await self.service.languages.channel_language(channel_id)
+        return self._channels[channel_id]
+
+    def server(self, guild_id: int) -> Language:
+        """The server's language (its Community locale), English for one this process does not
+        know."""
+        guild = self.bot.get_guild(guild_id)
         return ENGLISH if guild is None else language_of(guild.preferred_locale)
 
     async def set_channel(
