@@ -1,9 +1,10 @@
-"""A catalog that translates every message, for tests that must see which texts reach the
+"""Catalogs that translate every message, for tests that must see which texts reach the
 catalogs (the real catalogs may not translate a text yet, or not exist)."""
 
 from __future__ import annotations
 
 import gettext
+from collections.abc import Callable
 
 import discord
 from babel import Locale
@@ -16,23 +17,28 @@ def wrapped(message: str) -> str:
     return f"«{message}»"
 
 
-class Wrapping(gettext.NullTranslations):
-    """Every message comes back wrapped in « »."""
+class Rewriting(gettext.NullTranslations):
+    """A catalog that gives every message as `rewrite` makes it (in the plural form English
+    chooses)."""
+
+    def __init__(self, rewrite: Callable[[str], str]) -> None:
+        super().__init__()
+        self.rewrite = rewrite
 
     def gettext(self, message: str) -> str:
-        return wrapped(message)
+        return self.rewrite(message)
 
     def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return wrapped(msgid1 if n == 1 else msgid2)
+        return self.rewrite(msgid1 if n == 1 else msgid2)
 
     def pgettext(self, context: str, message: str) -> str:
-        return wrapped(message)
+        return self.rewrite(message)
 
     def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
-        return wrapped(msgid1 if n == 1 else msgid2)
+        return self.rewrite(msgid1 if n == 1 else msgid2)
 
 
-WRAPPING = Language("wrapping", Wrapping(), Locale("fr"))
+WRAPPING = Language("wrapping", Rewriting(wrapped), Locale("fr"))
 """A language whose catalog translates everything (with French numbers)."""
 
 

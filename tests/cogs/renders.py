@@ -1,12 +1,11 @@
 """Fake inputs of the render functions (tables, games, hands, refusals, stats, review moments,
-a catalog that rewrites every message), shared by the tests that render every kind of message:
+shared by the tests that render every kind of message:
 in a catalog that marks what it gives, in every language the bot speaks."""
 
 from __future__ import annotations
 
 import dataclasses
-import gettext
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from bot.engine import JOKER, Action, Bid, Card, ChooseTrump, Phase, Play, Settings, TrickView
@@ -23,25 +22,6 @@ from bot.service import (
 from bot.service.document import ClosedReason
 from bot.service.review import Moment
 from bot.service.summaries import GameDetail, LevelResult, PlayerStats
-
-
-class Rewriting(gettext.NullTranslations):
-    """A catalog that gives every message as `rewrite` makes it (the plural form English
-    chooses), for tests that must see what reaches the catalog whatever the real ones say."""
-
-    def __init__(self, rewrite: Callable[[str], str]) -> None:
-        super().__init__()
-        self.rewrite = rewrite
-
-    def gettext(self, message: str) -> str:
-        return self.rewrite(message)
-
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return self.rewrite(msgid1 if n == 1 else msgid2)
-
-    def pgettext(self, context: str, message: str) -> str:
-        return self.rewrite(message)
-
 
 EXPIRED = ClosedReason(kind="expired", after=600.0)
 ABANDONED = ClosedReason(kind="abandoned", after=86400.0)

@@ -4,7 +4,6 @@ marked for extraction), names never translated."""
 
 from __future__ import annotations
 
-import gettext
 import logging
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -24,7 +23,7 @@ from bot.service.document import TURN_TIMERS
 from cogs.render.language import Language, language_of
 from cogs.translator import TEXT_MAX, CatalogTranslator, commands_payload
 from standin.command_limits import check_commands
-from tests.catalogs import is_english, wrapped, wrapping_everywhere
+from tests.catalogs import Rewriting, is_english, wrapped, wrapping_everywhere
 from tools.catalogs import KEYWORDS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -135,15 +134,13 @@ def where(location: TranslationContextLocation) -> Any:
     return TranslationContext(location, None)  # type: ignore[call-overload]
 
 
-class Verbose(gettext.NullTranslations):
-    def gettext(self, message: str) -> str:
-        return message + " (in other words, " + message + ")" * 3
-
-
 async def test_a_translation_past_discords_limit_is_cut_and_logged(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    verbose = Language("verbose", Verbose(), Locale("de"))
+    def verbose_words(message: str) -> str:
+        return message + " (in other words, " + message + ")" * 3
+
+    verbose = Language("verbose", Rewriting(verbose_words), Locale("de"))
     translator = CatalogTranslator(lambda locale: verbose)
     context = where(TranslationContextLocation.parameter_description)
     text = "Time each player has for a decision (2 min by default)"

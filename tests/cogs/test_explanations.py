@@ -4,7 +4,6 @@ through the catalog, and in English as the engine's own message reads."""
 
 from __future__ import annotations
 
-import gettext
 import pickle
 import random
 import re
@@ -34,6 +33,7 @@ from bot.service.turns import explained
 from cogs.render.common import card_text
 from cogs.render.explanations import EXPLANATIONS, engine_error_text, explanation_text
 from cogs.render.language import Language, speaking
+from tests.catalogs import Rewriting, wrapped
 from tests.engine.helpers import bids, deal, plays
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -212,16 +212,6 @@ def test_a_refusal_keeps_its_code_and_values_from_a_worker_process(
         )
 
 
-class Marked(gettext.NullTranslations):
-    """A catalog that marks every text it translates."""
-
-    def gettext(self, message: str) -> str:
-        return f"«{message}»"
-
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return f"«{msgid1 if n == 1 else msgid2}»"
-
-
 def test_every_explanation_is_the_catalogs_words_never_the_engines_english(
     refusals: dict[str, list[EngineError]],
 ) -> None:
@@ -229,7 +219,7 @@ def test_every_explanation_is_the_catalogs_words_never_the_engines_english(
     explanations = [explained(errors[0]) for errors in refusals.values()] + unknown
     given = codes("bot/service", GIVEN)
     explanations += [{"explanation_code": code, "setting": "max_cards"} for code in given]
-    with speaking(Language("xx", Marked(), Locale("en"))):
+    with speaking(Language("xx", Rewriting(wrapped), Locale("en"))):
         for params in explanations:
             text = explanation_text(params)
             assert text.startswith("«") and text.endswith("»"), text

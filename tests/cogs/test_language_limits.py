@@ -20,8 +20,8 @@ from cogs import render
 from cogs.render.explanations import EXPLANATIONS
 from cogs.render.language import LANGUAGES, Language, language, speaking
 from standin.limits import check_limits
+from tests.catalogs import Rewriting
 from tests.cogs.longest import Message, messages, notices, reasons
-from tests.cogs.renders import Rewriting
 from tools.catalogs import PSEUDO, pseudo_language
 
 ROUTE = "/channels/{channel_id}/messages"

@@ -27,13 +27,13 @@ from cogs.render.common import name_text
 from cogs.render.language import Language, speaking
 from cogs.render.lobby import RULE_CHOICES, RULE_PAGES, VALUE_LABELS, rule_text, value_text
 from cogs.render.rules import closed_text, rules_summary
+from tests.catalogs import Rewriting
 from tests.cogs.renders import (
     ABANDONED,
     EXPIRED,
     PLAYING,
     REASON_PARAMS,
     SEATS,
-    Rewriting,
     a_game,
     a_hand,
     a_table,

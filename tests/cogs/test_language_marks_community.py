@@ -50,7 +50,8 @@ from cogs.render.rules import (
     rules_source_text,
 )
 from cogs.render.stats import stats_embed
-from tests.cogs.renders import Rewriting, a_moment, a_stats
+from tests.catalogs import Rewriting
+from tests.cogs.renders import a_moment, a_stats
 
 PLACEHOLDER = re.compile(r"(\{[a-z_]*\})")
 MASK = "•"
