@@ -77,8 +77,11 @@ class Language:
     def gettext(self, message: str) -> str:
         return self._catalog.gettext(message)
 
-    def ngettext(self, singular: str, plural: str, count: int) -> str:
-        return self._catalog.ngettext(singular, plural, count)
+    def ngettext(self, singular: str, plural: str, count: float) -> str:
+        """The form for `count`. Catalogs choose forms for whole numbers: a fraction takes 2's,
+        the form CLDR gives a fraction in the bot's languages (the plural, Romanian's "few")."""
+        whole = int(count) if float(count).is_integer() else 2
+        return self._catalog.ngettext(singular, plural, whole)
 
     def pgettext(self, context: str, message: str) -> str:
         return self._catalog.pgettext(context, message)
@@ -178,7 +181,7 @@ def N_(message: str) -> str:
     return message
 
 
-def ngettext(singular: str, plural: str, count: int) -> str:
+def ngettext(singular: str, plural: str, count: float) -> str:
     """The plural form CLDR gives `count` in the language being spoken."""
     return _speaking.get().ngettext(singular, plural, count)
 

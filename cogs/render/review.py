@@ -16,7 +16,6 @@ from cogs.render.common import (
     trump_text,
 )
 from cogs.render.language import _, ngettext, number, signed
-from cogs.render.rules import plural_count
 
 DESCRIPTION_LIMIT = 4096  # Discord: characters in an embed's description
 HARD = "hard"
@@ -51,7 +50,7 @@ def _action_text(action: Action) -> str:
 def _points(cost: float) -> str:
     rounded = round(cost, 1)
     # Translators: an estimated cost in points, abbreviated, e.g. "≈5.7 pts".
-    text = ngettext("≈{points} pt", "≈{points} pts", plural_count(rounded))
+    text = ngettext("≈{points} pt", "≈{points} pts", rounded)
     return text.format(points=number(rounded, 1))
 
 

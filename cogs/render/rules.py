@@ -73,13 +73,6 @@ def preset_text(preset: str) -> str:
     return preset if name is None else pgettext("preset", name)
 
 
-def plural_count(count: float) -> int:
-    """The whole number whose plural form `count` takes (catalogs choose forms for whole
-    numbers): itself when whole; for a fraction 2, whose form (the plural, or Romanian's
-    "few") is the one CLDR gives a fraction in the bot's languages."""
-    return int(count) if float(count).is_integer() else 2
-
-
 def describe(settings: Settings, players: int) -> tuple[str, ...]:
     """A few readable lines; for a player count the rules cannot take, the nearest that works."""
     low, high = player_range(settings)
@@ -237,13 +230,13 @@ def duration_text(seconds: float) -> str:
     """15 minutes, 1 hour, 24 hours."""
     if seconds >= 3600:
         count = round(seconds / 3600, 1)
-        text = ngettext("{count} hour", "{count} hours", plural_count(count))
+        text = ngettext("{count} hour", "{count} hours", count)
     elif seconds >= 60:
         count = round(seconds / 60, 1)
-        text = ngettext("{count} minute", "{count} minutes", plural_count(count))
+        text = ngettext("{count} minute", "{count} minutes", count)
     else:
         count = round(seconds, 1)
-        text = ngettext("{count} second", "{count} seconds", plural_count(count))
+        text = ngettext("{count} second", "{count} seconds", count)
     return text.format(count=number(count, 0 if float(count).is_integer() else 1))
 
 
