@@ -61,10 +61,9 @@ HELP = {
 
 def choices(field: str) -> list[app_commands.Choice[str]]:
     """A slash option's choices: the values the engine allows for a setting, each named as the
-    catalogs word a preset's name or a rule's value (cogs/translator.py)."""
-    context = "preset" if field == "preset" else "rule value"
+    catalogs word a rule's value, a preset's name among them (cogs/translator.py)."""
     return [
-        app_commands.Choice(name=locale_str(v, context=context), value=v)
+        app_commands.Choice(name=locale_str(v, context="rule value"), value=v)
         for v in render.RULE_CHOICES[field]
     ]
 

@@ -8,7 +8,7 @@ from bot.service.summaries import HistoryEntry, HistoryPage
 from cogs.items import HistoryPageButton, page_id
 from cogs.render.common import COLOUR, Rendered, name_text
 from cogs.render.language import _, number
-from cogs.render.rules import preset_text
+from cogs.render.lobby import value_text
 
 NAMES_SHOWN = 6
 """Players named in a history line; more are counted."""
@@ -23,7 +23,7 @@ def history_line(entry: HistoryEntry) -> str:
     winners = _names(entry.winners, 3) if entry.winners else "—"
     return (
         f"**#{entry.game}** · <t:{int(entry.finished_at)}:d> · <#{entry.channel_id}> · "
-        f"{preset_text(entry.preset)} · {_names(entry.players)} · 🏆 {winners}"
+        f"{value_text(entry.preset)} · {_names(entry.players)} · 🏆 {winners}"
     )
 
 

@@ -10,8 +10,8 @@ from bot.service import Leaderboard, LeaderboardRow, computer_level
 from cogs.items import BoardButton, board_id
 from cogs.render.common import COLOUR, level_text
 from cogs.render.language import N_, _, ngettext, number, percent
+from cogs.render.lobby import value_text
 from cogs.render.ratings import HELP_POINTER, SETTLES_AFTER, rating_number
-from cogs.render.rules import preset_text
 
 NO_SUCH_PAGE = N_("That page of the leaderboard does not exist: use /leaderboard.")
 
@@ -34,7 +34,7 @@ def leaderboard_embed(board: Leaderboard, guild_name: str) -> discord.Embed:
         if board.preset
         # Translators: {server} is the server's name.
         else _("Leaderboard — {server}")
-    ).format(server=guild_name, preset=preset_text(board.preset or ""))
+    ).format(server=guild_name, preset=value_text(board.preset or ""))
     embed = discord.Embed(title=title[:256], colour=COLOUR)
     if not board.rows:
         # Translators: {settles} says when a rating settles, e.g. "usually after a dozen games

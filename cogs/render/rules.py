@@ -13,16 +13,8 @@ from bot.service import (
 from cogs.render.common import timer_text
 from cogs.render.explanations import engine_error_text
 from cogs.render.language import N_, NP_, _, ngettext, number, pgettext
+from cogs.render.lobby import value_text
 
-_PRESETS = {
-    # Translators: a rule preset's name, shown in bold (command options keep the English name).
-    "oh-hell": NP_("preset", "oh-hell"),
-    "oh-shit": NP_("preset", "oh-shit"),
-    "oh-shit-half": NP_("preset", "oh-shit-half"),
-    "classic": NP_("preset", "classic"),
-    "nomination": NP_("preset", "nomination"),
-    "first-to-101": NP_("preset", "first-to-101"),
-}
 _TRUMP = {
     # Translators: a trump rule, shown after "Trump: ".
     "turned": N_("the next card turned up"),
@@ -67,12 +59,6 @@ _DUPLICATES = {
 }
 
 
-def preset_text(preset: str) -> str:
-    """A preset's name as people read it (a name no preset has any more: as it was stored)."""
-    name = _PRESETS.get(preset)
-    return preset if name is None else pgettext("preset", name)
-
-
 def describe(settings: Settings, players: int) -> tuple[str, ...]:
     """A few readable lines; for a player count the rules cannot take, the nearest that works."""
     low, high = player_range(settings)
@@ -82,7 +68,7 @@ def describe(settings: Settings, players: int) -> tuple[str, ...]:
     except SettingsError as error:
         # Translators: {error} says what to change.
         text = _("**{preset}** — these rules cannot be played: {error}")
-        return (text.format(preset=preset_text(settings.preset), error=engine_error_text(error)),)
+        return (text.format(preset=value_text(settings.preset), error=engine_error_text(error)),)
     return describe_rules(rules)
 
 
@@ -153,7 +139,7 @@ def describe_rules(rules: Rules) -> tuple[str, ...]:
         lead = _("First lead: the dealer’s left")
     lines = [
         head.format(
-            preset=preset_text(rules.preset),
+            preset=value_text(rules.preset),
             players=number(rules.players),
             pack=number(rules.pack.size),
         ),
@@ -212,7 +198,7 @@ def rules_source_text(source: RulesSource | str) -> str:
         return source
     if source.kind == "preset":
         # Translators: completes "Rules from …"; {preset} is a rule preset's name.
-        return _("the {preset} preset").format(preset=preset_text(str(source.preset)))
+        return _("the {preset} preset").format(preset=value_text(str(source.preset)))
     if source.kind == "rematch":
         # Translators: completes "Rules from …"; {table} is a table's number.
         return _("a rematch of table #{table}").format(table=source.table)

@@ -7,8 +7,8 @@ import discord
 from bot.service.summaries import PlayerStats
 from cogs.render.common import COLOUR, level_text
 from cogs.render.language import _, ngettext, number, percent, signed
+from cogs.render.lobby import value_text
 from cogs.render.ratings import HELP_POINTER, rating_number, unrated_text
-from cogs.render.rules import preset_text
 
 RATING_CHART_FILE = "rating.png"
 
@@ -70,7 +70,7 @@ def _rating(stats: PlayerStats, name: str) -> str:
         # Translators: a rule preset's name and the player's rating with it, e.g. "classic: 1,050".
         each = _("{preset}: {rating}")
         text += "\n" + " · ".join(
-            each.format(preset=preset_text(preset), rating=rating_number(rating, provisional))
+            each.format(preset=value_text(preset), rating=rating_number(rating, provisional))
             for preset, rating, provisional in stats.preset_ratings
         )
     return f"{text}\n-# {_(HELP_POINTER)}"[:1024]
@@ -136,7 +136,7 @@ def stats_embed(stats: PlayerStats, name: str, *, chart: bool = False) -> discor
         favourite = ngettext("{preset} ({count} game)", "{preset} ({count} games)", count)
         embed.add_field(
             name=_("Favourite rules"),
-            value=favourite.format(preset=preset_text(preset), count=number(count)),
+            value=favourite.format(preset=value_text(preset), count=number(count)),
             inline=True,
         )
     # Translators: a computer level's name, and the player's wins in the games at tables with it.

@@ -39,6 +39,7 @@ from cogs.render.common import card_text, level_text, name_text, timer_text, tru
 from cogs.render.history import history_message, record_file_name, record_text
 from cogs.render.language import Language, speaking
 from cogs.render.leaderboard import leaderboard_embed, leaderboard_view
+from cogs.render.lobby import value_text
 from cogs.render.privacy import erasure_confirm, forgotten_text, former_player, my_data_text
 from cogs.render.ratings import ratings_help
 from cogs.render.review import review_embed, review_progress
@@ -46,7 +47,6 @@ from cogs.render.rules import (
     channel_defaults_text,
     closed_text,
     describe,
-    preset_text,
     rules_source_text,
 )
 from cogs.render.stats import stats_embed
@@ -271,11 +271,11 @@ def test_the_check_finds_a_word_left_unmarked() -> None:
 
 def test_every_preset_has_a_name_in_the_catalog() -> None:
     with speaking(MASKING):
-        assert {preset: preset_text(preset) for preset in PRESETS} == {
+        assert {preset: value_text(preset) for preset in PRESETS} == {
             preset: masked(preset) for preset in PRESETS
         }
-    assert [preset_text(preset) for preset in PRESETS] == list(PRESETS)
-    assert preset_text("no-such-preset") == "no-such-preset"
+    assert [value_text(preset) for preset in PRESETS] == list(PRESETS)
+    assert value_text("no-such-preset") == "no-such-preset"
 
 
 def test_the_score_chart_is_drawn_in_the_language_spoken() -> None:
