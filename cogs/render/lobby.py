@@ -76,73 +76,75 @@ RULE_NAMES = {
 
 # Every value RULE_CHOICES holds that is not a number, as the rules editor's menus name it
 # (docs/rules.md says what each one means).
-VALUE_LABELS = {
-    "oh-hell": NP_("rule value", "oh-hell"),
-    "oh-shit": NP_("rule value", "oh-shit"),
-    "oh-shit-half": NP_("rule value", "oh-shit-half"),
-    "classic": NP_("rule value", "classic"),
-    "nomination": NP_("rule value", "nomination"),
-    "first-to-101": NP_("rule value", "first-to-101"),
-    "52+joker": NP_("rule value", "52+joker"),
-    "down-up": NP_("rule value", "down-up"),
-    "up-down": NP_("rule value", "up-down"),
-    "down": NP_("rule value", "down"),
-    "up": NP_("rule value", "up"),
-    "up-up": NP_("rule value", "up-up"),
-    "fixed": NP_("rule value", "fixed"),
-    # Translators: trump: the suit of the card turned up after the deal.
-    "turned": NP_("rule value", "turned"),
-    "spades": NP_("rule value", "spades"),
-    "rotation": NP_("rule value", "rotation"),
-    # Translators: trump: chosen by the highest bidder.
-    "bidder": NP_("rule value", "bidder"),
-    # Translators: a rule is on.
-    "true": NP_("rule value", "true"),
-    # Translators: a rule is off.
-    "false": NP_("rule value", "false"),
-    "forbidden": NP_("rule value", "forbidden"),
-    "dealer-last": NP_("rule value", "dealer-last"),
-    "before-deal": NP_("rule value", "before-deal"),
-    # Translators: no such rule: trump may always be led; no hand is played blind.
-    "none": NP_("rule value", "none"),
-    "hook": NP_("rule value", "hook"),
-    "open": NP_("rule value", "open"),
-    "secret": NP_("rule value", "secret"),
-    "knock": NP_("rule value", "knock"),
-    # Translators: who leads the first trick: the dealer.
-    "dealer": NP_("rule value", "dealer"),
-    # Translators: who leads the first trick: the player left of the dealer.
-    "left": NP_("rule value", "left"),
-    "exact-tens": NP_("rule value", "exact-tens"),
-    "tricks-plus-ten": NP_("rule value", "tricks-plus-ten"),
-    "five-and-tens": NP_("rule value", "five-and-tens"),
-    "squares": NP_("rule value", "squares"),
-    "ten-plus-bid": NP_("rule value", "ten-plus-bid"),
-    "basic": NP_("rule value", "basic"),
-    "progressive": NP_("rule value", "progressive"),
-    "negative": NP_("rule value", "negative"),
-    "adjusted-basic": NP_("rule value", "adjusted-basic"),
-    "adjusted-basic-2": NP_("rule value", "adjusted-basic-2"),
-    # Translators: the game ends when the sequence of hands is played.
-    "sequence": NP_("rule value", "sequence"),
-    # Translators: the game ends when someone reaches the target score.
-    "target": NP_("rule value", "target"),
-    "extra-hand": NP_("rule value", "extra-hand"),
-    "tiebreakers": NP_("rule value", "tiebreakers"),
-    "share": NP_("rule value", "share"),
-    "first-wins": NP_("rule value", "first-wins"),
-    "later-wins": NP_("rule value", "later-wins"),
-    # Translators: duplicate cards cancel each other.
-    "cancel": NP_("rule value", "cancel"),
-    "up-the-ante": NP_("rule value", "up-the-ante"),
-    "first-highest": NP_("rule value", "first-highest"),
-    # Translators: blind: the last hand is played blind.
-    "last": NP_("rule value", "last"),
-    # Translators: blind: every hand is played blind.
-    "all": NP_("rule value", "all"),
-    # Translators: max cards: as many as the pack deals to each player.
-    "pack": NP_("rule value", "pack"),
-}
+RULE_VALUES = frozenset(
+    {
+        NP_("rule value", "oh-hell"),
+        NP_("rule value", "oh-shit"),
+        NP_("rule value", "oh-shit-half"),
+        NP_("rule value", "classic"),
+        NP_("rule value", "nomination"),
+        NP_("rule value", "first-to-101"),
+        NP_("rule value", "52+joker"),
+        NP_("rule value", "down-up"),
+        NP_("rule value", "up-down"),
+        NP_("rule value", "down"),
+        NP_("rule value", "up"),
+        NP_("rule value", "up-up"),
+        NP_("rule value", "fixed"),
+        # Translators: trump: the suit of the card turned up after the deal.
+        NP_("rule value", "turned"),
+        NP_("rule value", "spades"),
+        NP_("rule value", "rotation"),
+        # Translators: trump: chosen by the highest bidder.
+        NP_("rule value", "bidder"),
+        # Translators: a rule is on.
+        NP_("rule value", "true"),
+        # Translators: a rule is off.
+        NP_("rule value", "false"),
+        NP_("rule value", "forbidden"),
+        NP_("rule value", "dealer-last"),
+        NP_("rule value", "before-deal"),
+        # Translators: no such rule: trump may always be led; no hand is played blind.
+        NP_("rule value", "none"),
+        NP_("rule value", "hook"),
+        NP_("rule value", "open"),
+        NP_("rule value", "secret"),
+        NP_("rule value", "knock"),
+        # Translators: who leads the first trick: the dealer.
+        NP_("rule value", "dealer"),
+        # Translators: who leads the first trick: the player left of the dealer.
+        NP_("rule value", "left"),
+        NP_("rule value", "exact-tens"),
+        NP_("rule value", "tricks-plus-ten"),
+        NP_("rule value", "five-and-tens"),
+        NP_("rule value", "squares"),
+        NP_("rule value", "ten-plus-bid"),
+        NP_("rule value", "basic"),
+        NP_("rule value", "progressive"),
+        NP_("rule value", "negative"),
+        NP_("rule value", "adjusted-basic"),
+        NP_("rule value", "adjusted-basic-2"),
+        # Translators: the game ends when the sequence of hands is played.
+        NP_("rule value", "sequence"),
+        # Translators: the game ends when someone reaches the target score.
+        NP_("rule value", "target"),
+        NP_("rule value", "extra-hand"),
+        NP_("rule value", "tiebreakers"),
+        NP_("rule value", "share"),
+        NP_("rule value", "first-wins"),
+        NP_("rule value", "later-wins"),
+        # Translators: duplicate cards cancel each other.
+        NP_("rule value", "cancel"),
+        NP_("rule value", "up-the-ante"),
+        NP_("rule value", "first-highest"),
+        # Translators: blind: the last hand is played blind.
+        NP_("rule value", "last"),
+        # Translators: blind: every hand is played blind.
+        NP_("rule value", "all"),
+        # Translators: max cards: as many as the pack deals to each player.
+        NP_("rule value", "pack"),
+    }
+)
 
 
 def rule_text(field: str) -> str:
@@ -154,8 +156,7 @@ def rule_text(field: str) -> str:
 def value_text(value: str) -> str:
     """A rule's value (a preset's name too) in the language being spoken; numbers as they
     are."""
-    label = VALUE_LABELS.get(value)
-    return value if label is None else pgettext("rule value", label)
+    return pgettext("rule value", value) if value in RULE_VALUES else value
 
 
 def rules_editor(table_id: int, settings: Settings, page: int) -> Rendered:

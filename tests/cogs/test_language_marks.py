@@ -25,7 +25,7 @@ from cogs import render
 from cogs.render import explanations
 from cogs.render.common import name_text
 from cogs.render.language import Language, speaking
-from cogs.render.lobby import RULE_CHOICES, RULE_PAGES, VALUE_LABELS, rule_text, value_text
+from cogs.render.lobby import RULE_CHOICES, RULE_PAGES, RULE_VALUES, rule_text, value_text
 from cogs.render.rules import closed_text, rules_summary
 from tests.catalogs import Rewriting
 from tests.cogs.renders import (
@@ -266,8 +266,8 @@ def test_names_values_and_words_of_the_parts_read_in_the_language(marked: Langua
 
 def test_every_rule_value_the_editor_offers_has_a_label() -> None:
     values = {v for choices in RULE_CHOICES.values() for v in choices if not v.isdigit()}
-    assert values - set(VALUE_LABELS) == set()
-    assert set(VALUE_LABELS) - values == set()  # no label for a value nobody is offered
+    assert values - set(RULE_VALUES) == set()
+    assert set(RULE_VALUES) - values == set()  # no label for a value nobody is offered
     assert value_text("exact-tens") == "exact-tens" and value_text("12") == "12"
 
 
