@@ -152,9 +152,11 @@ async def test_each_person_reads_their_language_and_the_table_its_channels(
             assert hand.embeds[0]["title"] == title, (person.name, hand.embeds[0]["title"])
         scores = await ann.slash(standin.channel, "ohhell scores")
         assert scores.ephemeral
-        assert (scores.content or "").startswith(
-            f"**{shown('nl', 'Scores after {count} hand')}"[:9]
+        dutch = language("nl").ngettext(
+            "Scores after {count} hand", "Scores after {count} hands", 0
         )
+        assert dutch != "Scores after {count} hands"
+        assert (scores.content or "").splitlines()[0] == f"**{dutch.format(count=0)}**"
         assert shown("fr", "My hand", "button") in labels(table)
         await play_until_over(standin, [ann, bob], table)
 
