@@ -16,8 +16,7 @@ from discord.ext import commands
 from bot.clock import Clock
 from bot.config import BotSettings
 from bot.metrics import Metrics, rest_trace
-from bot.service import TableService
-from bot.service.review import ReviewService
+from bot.service import ReviewService, TableService
 from cogs import render
 from cogs.clicks import TableController
 from cogs.commands import TablesCog
@@ -106,16 +105,16 @@ class OhHellBot(commands.AutoShardedBot):
         """What an operator watches (bot/metrics.py); served when METRICS_PORT is set."""
         self.presenter = Presenter(self, service, settings, clock=clock, run_blocking=run_blocking)
         """Shows every stored change in Discord."""
-        self.speakers = self.presenter.speakers
+        self.speakers = self.presenter.ground.speakers
         """Which language each person and channel reads (cogs/speakers.py)."""
         self.tables = TableController(self.presenter)
         """Where the game's clicks go (cogs/items/table.py)."""
         self.sync_when_changed = sync_when_changed
         self.reviews = reviews
-        self.community = Community(service, self.presenter.run_blocking)
+        self.community = Community(service, self.presenter.ground.run_blocking)
         self.retention = RetentionSweep(
             service,
-            self.presenter.clock,
+            self.presenter.ground.clock,
             server_gone=lambda guild_id: self.presenter.guild_gone(guild_id, ()),
         )
         """Erases the servers the bot left, once it has been gone long enough."""

@@ -12,13 +12,13 @@ from discord.ext import commands
 
 from bot.service import (
     BOARD_ORDERS,
+    RATING_GUIDE,
     CorruptRow,
     Leaderboard,
     Place,
     Refused,
     TableView,
 )
-from bot.service.summaries import RATING_GUIDE
 from cogs import render, rule_options
 from cogs.clicks import TableController, can_manage
 from cogs.community import Community
@@ -85,13 +85,13 @@ class TablesCog(commands.Cog, name="Tables"):
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         # Its data goes once the bot has been gone RETAIN_AFTER_LEAVE days.
-        await self.service.server_left(guild.id)
+        await self.service.retention.server_left(guild.id)
         known = [c.id for c in guild.channels] + [t.id for t in guild.threads]
         await self.presenter.guild_gone(guild.id, known)
 
     @commands.Cog.listener()
     async def on_guild_join(self, guild: discord.Guild) -> None:
-        await self.service.server_back(guild.id)
+        await self.service.retention.server_back(guild.id)
 
     @ohhell.command(name="start", description=locale_str("Open a table in this channel"))
     @rule_options.rule_options
@@ -101,11 +101,11 @@ class TablesCog(commands.Cog, name="Tables"):
         missing = _missing_permissions(interaction)
         if missing:
             raise Refused("missing_permissions", names=missing)
-        existing = await self.service.table_in_channel(interaction.channel_id or 0)
+        existing = await self.service.lookups.table_in_channel(interaction.channel_id or 0)
         if existing is not None:
             url = render.jump_url(existing.guild_id, existing.channel_id, existing.message_id)
             raise Refused("channel_busy", table_id=existing.id, url=url)
-        outcome = await self.service.open_table(
+        outcome = await self.service.lobby.open_table(
             guild_id=interaction.guild_id or 0,
             channel_id=interaction.channel_id or 0,
             user_id=interaction.user.id,
@@ -115,20 +115,22 @@ class TablesCog(commands.Cog, name="Tables"):
             place=_place(interaction),
         )
         table = outcome.table
-        with speaking(await self.presenter.speakers.channel(table.guild_id, table.channel_id)):
+        with speaking(
+            await self.presenter.ground.speakers.channel(table.guild_id, table.channel_id)
+        ):
             rendered = render.table_message(table)
         try:
             callback = await interaction.response.send_message(**rendered.send_kwargs())
         except discord.HTTPException:
             # Too late for Discord's 3 s (or refused): the table is stored, so it is posted in
             # the channel instead of left open and unseen, blocking the channel.
-            await self.presenter.post_table(outcome.table)
+            await self.presenter.table_messages.post(outcome.table)
             return
         message = callback.resource
         if not isinstance(message, discord.InteractionMessage):
             message = await interaction.original_response()
-        stored = await self.service.set_message(outcome.table.table_id, message.id)
-        self.presenter.remember_side(stored)
+        stored = await self.service.lobby.set_message(outcome.table.table_id, message.id)
+        self.presenter.ground.remember_side(stored)
 
     @ohhell.command(
         name="settings",
@@ -155,7 +157,7 @@ class TablesCog(commands.Cog, name="Tables"):
         if language is not None:
             if language not in LANGUAGES and language != SERVER_LANGUAGE:
                 raise Refused("not_offered")
-            await self.presenter.speakers.set_channel(
+            await self.presenter.ground.speakers.set_channel(
                 guild_id=guild_id,
                 channel_id=channel,
                 code=None if language == SERVER_LANGUAGE else language,
@@ -163,13 +165,13 @@ class TablesCog(commands.Cog, name="Tables"):
             )
             await self.presenter.channel_language_changed(channel)
         if not clear and options.empty:
-            current = await self.service.channel_defaults(channel)
+            current = await self.service.lobby.channel_defaults(channel)
             text = (
                 "" if language is not None else render.channel_defaults_text(current, changed=False)
             )
             await reply(interaction, await self._with_language(text, guild_id, channel))
             return
-        stored = await self.service.set_channel_defaults(
+        stored = await self.service.lobby.set_channel_defaults(
             guild_id=guild_id,
             channel_id=channel,
             user_id=interaction.user.id,
@@ -182,16 +184,16 @@ class TablesCog(commands.Cog, name="Tables"):
 
     async def _with_language(self, text: str, guild_id: int, channel_id: int) -> str:
         """`text`, then which language the channel's tables are in."""
-        speakers = self.presenter.speakers
+        speakers = self.presenter.ground.speakers
         code = await speakers.channel_setting(channel_id)
         said = render.channel_language_text(code, speakers.server(guild_id))
         return f"{text}\n{said}" if text else said
 
     async def _channel_table(self, interaction: discord.Interaction[Any]) -> TableView:
-        row = await self.service.table_in_channel(interaction.channel_id or 0)
+        row = await self.service.lookups.table_in_channel(interaction.channel_id or 0)
         if row is None:
             raise Refused("no_table_here")
-        return await self.service.table_view(row.id)
+        return await self.service.lookups.table_view(row.id)
 
     @ohhell.command(
         name="hand",
@@ -233,11 +235,11 @@ class TablesCog(commands.Cog, name="Tables"):
             table = await self._channel_table(interaction)
         except CorruptRow:
             # Neither playable nor showable: its host closes it at once, with no confirmation.
-            closed = await self.service.cancel_unreadable(
+            closed = await self.service.lobby.cancel_unreadable(
                 interaction.channel_id or 0, interaction.user.id, can_manage=can_manage(interaction)
             )
             await reply(interaction, _(render.UNREADABLE_CANCELLED))
-            await self.presenter.show_unreadable_closed(closed)
+            await self.presenter.table_messages.show_unreadable_closed(closed)
             return
         if table.host_id != interaction.user.id and not can_manage(interaction):
             raise Refused("host_only", doing="cancel")
@@ -297,7 +299,7 @@ class TablesCog(commands.Cog, name="Tables"):
         by: str = "rating",
         preset: str | None = None,
     ) -> None:
-        board = await self.service.leaderboard(
+        board = await self.service.lookups.leaderboard(
             interaction.guild_id or 0, by=by, preset=preset, caller_id=interaction.user.id
         )
         await self._send_board(interaction, board, edit=False)
@@ -305,12 +307,12 @@ class TablesCog(commands.Cog, name="Tables"):
     async def on_board_page(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
         """Previous / Next on a leaderboard: the page its (untrusted) custom_id asks for, or a
         refusal that changes nothing."""
-        await self.presenter.speakers.hear(interaction)
+        await self.presenter.ground.speakers.hear(interaction)
         try:
             page = parse_board(custom_id, BOARD_ORDERS, tuple(render.RULE_CHOICES["preset"]))
             if page is None:
                 raise Refused("no_such_page")
-            board = await self.service.leaderboard(
+            board = await self.service.lookups.leaderboard(
                 interaction.guild_id or 0,
                 by=page.by,
                 preset=page.preset,
@@ -325,7 +327,7 @@ class TablesCog(commands.Cog, name="Tables"):
         self, interaction: discord.Interaction[Any], board: Leaderboard, *, edit: bool
     ) -> None:
         """A leaderboard is a public message: in the channel's language."""
-        channel = await self.presenter.speakers.channel(
+        channel = await self.presenter.ground.speakers.channel(
             interaction.guild_id, interaction.channel_id or 0
         )
         with speaking(channel):

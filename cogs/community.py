@@ -31,7 +31,7 @@ class Community:
         self.run_blocking = run_blocking
 
     async def history(self, interaction: discord.Interaction[Any], page: int = 1) -> None:
-        listed = await self.service.history(interaction.guild_id or 0, page)
+        listed = await self.service.finished_games.history(interaction.guild_id or 0, page)
         rendered = history_message(listed, _guild_name(interaction))
         await interaction.response.send_message(**rendered.send_kwargs(), ephemeral=True)
 
@@ -44,14 +44,14 @@ class Community:
             if parsed is None or interaction.guild_id is None:
                 raise Refused("not_for_you")
             _, page = parsed
-            listed = await self.service.history(interaction.guild_id, page)
+            listed = await self.service.finished_games.history(interaction.guild_id, page)
             rendered = history_message(listed, _guild_name(interaction))
             await interaction.response.edit_message(**rendered.kwargs())
         except Exception as error:  # the one error handler answers every failure
             await answer_error(interaction, error)
 
     async def record(self, interaction: discord.Interaction[Any], game: int | None) -> None:
-        found = await self.service.game_record(
+        found = await self.service.finished_games.game_record(
             interaction.guild_id or 0, interaction.channel_id or 0, game
         )
         name = record_file_name(found.game)
@@ -68,7 +68,7 @@ class Community:
         who = player or interaction.user
         # Reading the stored games takes a moment: Discord is told at once.
         await interaction.response.defer(ephemeral=True, thinking=True)
-        stats = await self.service.player_stats(interaction.guild_id or 0, who.id)
+        stats = await self.service.finished_games.player_stats(interaction.guild_id or 0, who.id)
         chart: bytes | None = None
         if stats.rating_history:
             try:

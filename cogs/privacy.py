@@ -15,8 +15,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.service import Refused, TableService
-from bot.service.privacy import Forgotten
+from bot.service import Forgotten, Refused, TableService
 from cogs.errors import AfterCommit, answer_error
 from cogs.items import parse_erase
 from cogs.presenter import Presenter
@@ -88,7 +87,7 @@ class PrivacyCog(commands.Cog, name="Privacy"):
     async def send_data(self, interaction: discord.Interaction[Any]) -> None:
         # Reading every game takes a moment: Discord is told at once.
         await interaction.response.defer(ephemeral=True, thinking=True)
-        export = await self.service.my_data(interaction.user.id, names_of(interaction.user))
+        export = await self.service.privacy.my_data(interaction.user.id, names_of(interaction.user))
         data, name = export.data, MY_DATA_FILE
         if len(data) > FILE_LIMIT:
             packed = io.BytesIO()
@@ -102,7 +101,7 @@ class PrivacyCog(commands.Cog, name="Privacy"):
         )
 
     async def offer_erasure(self, interaction: discord.Interaction[Any]) -> None:
-        offer = await self.service.offer_erasure(interaction.user.id)
+        offer = await self.service.privacy.offer_erasure(interaction.user.id)
         rendered = erasure_confirm(offer)
         await interaction.response.send_message(**rendered.send_kwargs(), ephemeral=True)
 
@@ -117,7 +116,9 @@ class PrivacyCog(commands.Cog, name="Privacy"):
                 raise Refused("not_for_you")
             # The erasure reads every table that names the person: Discord is told at once.
             await interaction.response.defer()
-            forgotten = await self.service.forget(user.id, token, former_player, names_of(user))
+            forgotten = await self.service.privacy.forget(
+                user.id, token, former_player, names_of(user)
+            )
         except Exception as error:  # the one error handler answers every failure
             await answer_error(interaction, error)
             return
@@ -139,6 +140,6 @@ class PrivacyCog(commands.Cog, name="Privacy"):
             hands = {user: state for user, state in outcome.hands.items() if user != user_id}
             await self.presenter.publish(dataclasses.replace(outcome, hands=hands))
         for table_id in forgotten.open_tables:
-            await self.presenter.publish(await self.service.newest(table_id))
+            await self.presenter.publish(await self.service.lookups.newest(table_id))
         for table_id in {o.table.table_id for o in forgotten.left} | set(forgotten.open_tables):
-            self.presenter.move_on(table_id)
+            self.presenter.automatic.move_on(table_id)

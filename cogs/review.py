@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.service.review import ReviewService
+from bot.service import ReviewService
 from cogs.render.review import review_embed, review_progress
 
 log = logging.getLogger(__name__)
