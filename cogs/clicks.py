@@ -16,11 +16,10 @@ from bot.engine import SUITS
 from bot.service import Outcome, Refused, TableStatus, TableView
 from cogs import render
 from cogs.errors import AfterCommit, answer_error, metrics_of, reply
+from cogs.interaction import Interaction
 from cogs.items import CardChoice, Control, Controller, Move, whole_number
 from cogs.presenter import IN_FLIGHT_WAIT, Presenter
 from cogs.render.language import _, speaking
-
-Interaction = discord.Interaction[Any]
 
 
 class TableController(Controller):

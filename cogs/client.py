@@ -22,6 +22,7 @@ from cogs.clicks import TableController
 from cogs.commands import TablesCog
 from cogs.community import Community
 from cogs.errors import answer_error, metrics_of, reply
+from cogs.interaction import Interaction
 from cogs.items import (
     FAMILIES,
     BoardButton,
@@ -44,11 +45,11 @@ SyncWhenChanged = Callable[[int, int, str, Callable[[], Awaitable[object]]], Awa
 synced: the database's `sync_when_changed`."""
 
 
-class TableTree(app_commands.CommandTree[Any]):
+class TableTree(app_commands.CommandTree["OhHellBot"]):
     """Slash commands: refused in a DM (the handlers must not trust Discord's guild-only flag),
     and every error answered by the one handler."""
 
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+    async def interaction_check(self, interaction: Interaction, /) -> bool:
         command = interaction.command
         await interaction.client.speakers.hear(interaction)
         if interaction.type is discord.InteractionType.application_command:  # not autocomplete
@@ -59,7 +60,7 @@ class TableTree(app_commands.CommandTree[Any]):
         return True
 
     async def on_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /
+        self, interaction: Interaction, error: app_commands.AppCommandError, /
     ) -> None:
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         await answer_error(interaction, original)
@@ -174,7 +175,7 @@ class OhHellBot(commands.AutoShardedBot):
             return True
         return (guild_id >> 22) % self.shard_count in self.shards
 
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+    async def on_interaction(self, interaction: Interaction) -> None:
         """Components no persistent item claims (foreign, malformed or forged custom_ids, or
         one that is not on the message clicked) still get an answer, instead of Discord's
         "This interaction failed"."""

@@ -3,8 +3,6 @@ record, stats, ratings, and /leaderboard; the servers the bot leaves and joins."
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
@@ -23,6 +21,7 @@ from cogs import render, rule_options
 from cogs.clicks import TableController, can_manage
 from cogs.community import Community
 from cogs.errors import answer_error, reply
+from cogs.interaction import Interaction
 from cogs.items import parse_board
 from cogs.render.language import LANGUAGES, _, speaking
 
@@ -42,7 +41,7 @@ BOARD_CHOICES = [
 ]
 
 
-def _place(interaction: discord.Interaction[Any]) -> Place | None:
+def _place(interaction: Interaction) -> Place | None:
     """The server's and channel's names, kept with the table for its hand DMs."""
     channel = interaction.channel
     name = getattr(channel, "name", None)
@@ -51,7 +50,7 @@ def _place(interaction: discord.Interaction[Any]) -> Place | None:
     return Place(guild=interaction.guild.name, channel=name)
 
 
-def _missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
+def _missing_permissions(interaction: Interaction) -> list[str]:
     granted = interaction.app_permissions
     return [name for name in REQUIRED_PERMISSIONS if not getattr(granted, name)]
 
@@ -95,9 +94,7 @@ class TablesCog(commands.Cog, name="Tables"):
 
     @ohhell.command(name="start", description=locale_str("Open a table in this channel"))
     @rule_options.rule_options
-    async def start(
-        self, interaction: discord.Interaction[Any], options: rule_options.RuleOptions
-    ) -> None:
+    async def start(self, interaction: Interaction, options: rule_options.RuleOptions) -> None:
         missing = _missing_permissions(interaction)
         if missing:
             raise Refused("missing_permissions", names=missing)
@@ -147,7 +144,7 @@ class TablesCog(commands.Cog, name="Tables"):
     @rule_options.rule_options
     async def channel_settings(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         options: rule_options.RuleOptions,
         clear: bool = False,
         language: str | None = None,
@@ -189,7 +186,7 @@ class TablesCog(commands.Cog, name="Tables"):
         said = render.channel_language_text(code, speakers.server(guild_id))
         return f"{text}\n{said}" if text else said
 
-    async def _channel_table(self, interaction: discord.Interaction[Any]) -> TableView:
+    async def _channel_table(self, interaction: Interaction) -> TableView:
         row = await self.service.lookups.table_in_channel(interaction.channel_id or 0)
         if row is None:
             raise Refused("no_table_here")
@@ -199,24 +196,24 @@ class TablesCog(commands.Cog, name="Tables"):
         name="hand",
         description=locale_str("Show your hand at this channel's table (only you see it)"),
     )
-    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+    async def hand(self, interaction: Interaction) -> None:
         table = await self._channel_table(interaction)
         await self.controller.send_hand(interaction, table.table_id)
 
     @ohhell.command(
         name="scores", description=locale_str("The score sheet of this channel's table")
     )
-    async def scores(self, interaction: discord.Interaction[Any]) -> None:
+    async def scores(self, interaction: Interaction) -> None:
         table = await self._channel_table(interaction)
         await reply(interaction, render.scores_text(table))
 
     @ohhell.command(name="rules", description=locale_str("The rules of this channel's table"))
-    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+    async def rules(self, interaction: Interaction) -> None:
         table = await self._channel_table(interaction)
         await reply(interaction, render.rules_reply(table))
 
     @ohhell.command(name="leave", description=locale_str("Leave this channel's table"))
-    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+    async def leave(self, interaction: Interaction) -> None:
         table = await self._channel_table(interaction)
         seat = next((s for s in table.seats if s.user_id == interaction.user.id), None)
         if seat is None or seat.left:
@@ -230,7 +227,7 @@ class TablesCog(commands.Cog, name="Tables"):
         # Translators: Manage Channels is Discord's permission.
         description=locale_str("Cancel this channel's table (host or Manage Channels)"),
     )
-    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
+    async def cancel(self, interaction: Interaction) -> None:
         try:
             table = await self._channel_table(interaction)
         except CorruptRow:
@@ -250,7 +247,7 @@ class TablesCog(commands.Cog, name="Tables"):
     @ohhell.command(
         name="history", description=locale_str("This server's finished games, newest first")
     )
-    async def history(self, interaction: discord.Interaction[Any]) -> None:
+    async def history(self, interaction: Interaction) -> None:
         await self.community.history(interaction)
 
     @ohhell.command(
@@ -261,16 +258,14 @@ class TablesCog(commands.Cog, name="Tables"):
     )
     async def record(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         game: app_commands.Range[int, 1, 2**53 - 1] | None = None,
     ) -> None:
         await self.community.record(interaction, game)
 
     @ohhell.command(name="stats", description=locale_str("A player's Oh Hell stats on this server"))
     @app_commands.describe(player=locale_str("Whose stats (default: yours)"))
-    async def stats(
-        self, interaction: discord.Interaction[Any], player: discord.User | None = None
-    ) -> None:
+    async def stats(self, interaction: Interaction, player: discord.User | None = None) -> None:
         await self.community.stats(interaction, player)
 
     @ohhell.command(
@@ -278,7 +273,7 @@ class TablesCog(commands.Cog, name="Tables"):
         # Translators: the ? marks a provisional rating (one of too few games to settle).
         description=locale_str("How ratings work: the number, the ?, a difference"),
     )
-    async def ratings(self, interaction: discord.Interaction[Any]) -> None:
+    async def ratings(self, interaction: Interaction) -> None:
         await interaction.response.send_message(
             embed=render.ratings_help(RATING_GUIDE), ephemeral=True
         )
@@ -295,7 +290,7 @@ class TablesCog(commands.Cog, name="Tables"):
     @app_commands.choices(by=BOARD_CHOICES, preset=PRESET_CHOICES)
     async def leaderboard(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         by: str = "rating",
         preset: str | None = None,
     ) -> None:
@@ -304,7 +299,7 @@ class TablesCog(commands.Cog, name="Tables"):
         )
         await self._send_board(interaction, board, edit=False)
 
-    async def on_board_page(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
+    async def on_board_page(self, interaction: Interaction, custom_id: str) -> None:
         """Previous / Next on a leaderboard: the page its (untrusted) custom_id asks for, or a
         refusal that changes nothing."""
         await self.presenter.ground.speakers.hear(interaction)
@@ -324,7 +319,7 @@ class TablesCog(commands.Cog, name="Tables"):
             await answer_error(interaction, error)
 
     async def _send_board(
-        self, interaction: discord.Interaction[Any], board: Leaderboard, *, edit: bool
+        self, interaction: Interaction, board: Leaderboard, *, edit: bool
     ) -> None:
         """A leaderboard is a public message: in the channel's language."""
         channel = await self.presenter.ground.speakers.channel(
@@ -338,7 +333,7 @@ class TablesCog(commands.Cog, name="Tables"):
 
 
 async def _show_board(
-    interaction: discord.Interaction[Any],
+    interaction: Interaction,
     embed: discord.Embed,
     view: discord.ui.View | None,
     *,

@@ -6,12 +6,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import time
-from typing import Any
 
 import discord
 
 from bot.service import DmRef, HandState, Refused, TableView
 from cogs import render
+from cogs.interaction import Interaction
 from cogs.render.language import speaking, spoken
 from cogs.showing import Showing
 from cogs.shown import HandShown
@@ -79,9 +79,7 @@ class HandMessages:
         if shown is not None:
             shown.closed_dms.add(message_id)
 
-    def private_hand(
-        self, table: TableView, user_id: int, interaction: discord.Interaction[Any]
-    ) -> None:
+    def private_hand(self, table: TableView, user_id: int, interaction: Interaction) -> None:
         """A person's hand shown as a private reply (their DMs are closed): kept to edit it
         as the game moves, while Discord lets it be edited and the table is open."""
         if table.status.is_open:

@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.service import Forgotten, Refused, TableService
 from cogs.errors import AfterCommit, answer_error
+from cogs.interaction import Interaction
 from cogs.items import parse_erase
 from cogs.presenter import Presenter
 from cogs.render.privacy import (
@@ -53,10 +54,10 @@ class PrivacyCog(commands.Cog, name="Privacy"):
         self.presenter = presenter
         self.group = group
 
-        async def my_data(interaction: discord.Interaction[Any]) -> None:
+        async def my_data(interaction: Interaction) -> None:
             await self.send_data(interaction)
 
-        async def forget_me(interaction: discord.Interaction[Any]) -> None:
+        async def forget_me(interaction: Interaction) -> None:
             await self.offer_erasure(interaction)
 
         self.commands: tuple[app_commands.Command[Any, Any, None], ...] = (
@@ -84,7 +85,7 @@ class PrivacyCog(commands.Cog, name="Privacy"):
         for command in self.commands:
             self.group.remove_command(command.name)
 
-    async def send_data(self, interaction: discord.Interaction[Any]) -> None:
+    async def send_data(self, interaction: Interaction) -> None:
         # Reading every game takes a moment: Discord is told at once.
         await interaction.response.defer(ephemeral=True, thinking=True)
         export = await self.service.privacy.my_data(interaction.user.id, names_of(interaction.user))
@@ -100,12 +101,12 @@ class PrivacyCog(commands.Cog, name="Privacy"):
             ephemeral=True,
         )
 
-    async def offer_erasure(self, interaction: discord.Interaction[Any]) -> None:
+    async def offer_erasure(self, interaction: Interaction) -> None:
         offer = await self.service.privacy.offer_erasure(interaction.user.id)
         rendered = erasure_confirm(offer)
         await interaction.response.send_message(**rendered.send_kwargs(), ephemeral=True)
 
-    async def on_confirm(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
+    async def on_confirm(self, interaction: Interaction, custom_id: str) -> None:
         """The confirmation clicked: its (untrusted) token must be the one offered to whoever
         clicks, unused and in time; anything else is refused and changes nothing."""
         await interaction.client.speakers.hear(interaction)
