@@ -42,25 +42,13 @@ __all__ = [
 
 
 class TableService:
-    """Tables in channels, as jobs on one `Session`; knows nothing of Discord. The Discord
-    layer calls the job that does the work, and nothing here repeats a job's methods: a call
-    names where its code is, and a new method of a job needs no second name.
-
-    - `lobby`: opening a table, seats, rules, start, cancel, rematch, channel defaults
-    - `playing`: a person's moves, auto-play, hand DM ids, computers' and forced moves
-    - `host`: host controls and coming back
-    - `deadlines`: turn timers, nudges, expiry; what the scheduler sleeps until
-    - `lookups`: a table as stored, a person's hand, its rules, the newest state, the
-      leaderboard
-    - `finished_games`: a server's history, a game's record, a player's stats
-    - `places`: tables whose channel, thread or server is gone
-    - `sharing`: what several processes on one PostgreSQL share
-    - `privacy`: a person's data and its erasure
-    - `retention`: the servers the bot left, and their sweep
-    - `languages`: the languages people and channels chose
-    - `posts`: the outbox, as the Discord layer takes its posts
-
-    `session` and `db` are the shared unit of work and the database, for tests and tools."""
+    """Tables in channels, as jobs on one `Session`: `lobby`, `playing`, `host`, `deadlines`,
+    `lookups`, `finished_games`, `places`, `sharing`, `privacy`, `retention`, `languages`, and
+    `posts` (the outbox, as the Discord layer takes its posts). Knows nothing of Discord. The
+    Discord layer calls the job that does the work (`service.playing.act`), and nothing here
+    repeats a job's methods: a call names where its code is, and a job's new method needs no
+    second name. `session` and `db`, the shared unit of work and the database, are for tests
+    and tools."""
 
     def __init__(
         self,
