@@ -205,7 +205,7 @@ async def forget_person(settings: BotSettings, user_id: int) -> Forgotten:
     database = await _open(settings)
     try:
         service = TableService(database, decide=decide_in_worker, settings=settings)
-        offer = await service.offer_erasure(user_id)
-        return await service.forget(user_id, offer.token, former_player)
+        offer = await service.privacy.offer_erasure(user_id)
+        return await service.privacy.forget(user_id, offer.token, former_player)
     finally:
         await database.close()

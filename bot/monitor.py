@@ -45,7 +45,7 @@ async def health(bot: OhHellBot, database: Database) -> str | None:
 def watch(metrics: Metrics, bot: OhHellBot, database: Database) -> None:
     """The gauges read at each scrape: open tables (one query), what the process holds, the
     REST budget, gateway latency, health."""
-    pacer = bot.presenter.pacer
+    pacer = bot.presenter.ground.pacer
 
     async def tables() -> None:
         for phase, count in (await database.open_tables()).items():

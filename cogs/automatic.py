@@ -84,7 +84,7 @@ class AutomaticMoves:
             # A change stored from here on asks again (`move_on`): this loop looks once more.
             self._again.discard(table_id)
             try:
-                outcome = await self.service.step(table_id)
+                outcome = await self.service.playing.step(table_id)
             except (Refused, CorruptRow) as error:
                 # The code alone: an illegal move's explanation names the seat's cards.
                 why = error.code if isinstance(error, Refused) else "unreadable"
@@ -144,26 +144,26 @@ class AutomaticMoves:
                 await self.clock.wait(asyncio.Event(), pause)
 
     async def _look_once(self) -> None:
-        wake = self.service.due_changed
+        wake = self.service.deadlines.due_changed
         wake.clear()
-        self.service.watching = float("inf")
-        due = await self.service.next_due()
+        self.service.deadlines.watching = float("inf")
+        due = await self.service.deadlines.next_due()
         if due is not None and due[1] <= self.clock.now():
-            claimed = await self.service.claim(*due)
+            claimed = await self.service.deadlines.claim(*due)
             if claimed is None:
                 return  # another bot process took it
             try:
-                outcome = await self.service.tick(due[0])
+                outcome = await self.service.deadlines.tick(due[0])
             except Exception:
                 # One bad table must not hold up every other table's deadlines.
                 log.exception("table %s: a deadline could not be handled", due[0])
-                await self.service.postpone(due[0], claimed, POSTPONE_FAILED)
+                await self.service.deadlines.postpone(due[0], claimed, POSTPONE_FAILED)
                 return
             if outcome is not None:
                 self._spawn(self._publish(outcome))
                 self.move_on(due[0])
             return
-        self.service.watching = float("inf") if due is None else due[1]
+        self.service.deadlines.watching = float("inf") if due is None else due[1]
         timeout = None if due is None else due[1] - self.clock.now()
         if self.deadline_poll is not None:
             timeout = self.deadline_poll if timeout is None else min(timeout, self.deadline_poll)

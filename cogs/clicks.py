@@ -16,11 +16,10 @@ from bot.engine import SUITS
 from bot.service import Outcome, Refused, TableStatus, TableView
 from cogs import render
 from cogs.errors import AfterCommit, answer_error, metrics_of, reply
+from cogs.interaction import Interaction
 from cogs.items import CardChoice, Control, Controller, Move, whole_number
 from cogs.presenter import IN_FLIGHT_WAIT, Presenter
 from cogs.render.language import _, speaking
-
-Interaction = discord.Interaction[Any]
 
 
 class TableController(Controller):
@@ -36,7 +35,7 @@ class TableController(Controller):
         counted, timed, and every failure answered by the one error handler."""
         started = time.perf_counter()
         metrics = metrics_of(interaction)
-        await self.presenter.speakers.hear(interaction)
+        await self.presenter.ground.speakers.hear(interaction)
         try:
             if interaction.guild_id is None and not control.in_dm:
                 raise Refused("not_for_you")  # no other control is ever sent in a DM
@@ -55,7 +54,7 @@ class TableController(Controller):
         it is published; without, the answer shows it (and asks for the table message's edit
         itself), so the table message is edited here only if the answer failed. Then automatic
         moves go on."""
-        self.presenter.remember(outcome)
+        self.presenter.ground.remember(outcome)
         answered = False
         try:
             yield
@@ -66,27 +65,27 @@ class TableController(Controller):
             if publish:
                 self.presenter.publish_later(outcome)
             elif not answered:
-                self.presenter.schedule_table_edit(outcome.table.table_id)
+                self.presenter.table_messages.schedule_edit(outcome.table.table_id)
             if move_on:
-                self.presenter.move_on(outcome.table.table_id)
+                self.presenter.automatic.move_on(outcome.table.table_id)
 
     # -- the lobby -------------------------------------------------------------------------
 
     async def join(self, interaction: Interaction, table_id: int) -> None:
         user = interaction.user
-        outcome = await self.service.join(table_id, user.id, user.display_name)
+        outcome = await self.service.lobby.join(table_id, user.id, user.display_name)
         with self.committed(outcome, publish=False, move_on=False):
             await self._update_table_in_place(interaction, outcome)
 
     async def leave(self, interaction: Interaction, table_id: int) -> None:
         """The lobby's Leave: the table message is the answer."""
-        outcome = await self.service.leave(table_id, interaction.user.id)
+        outcome = await self.service.lobby.leave(table_id, interaction.user.id)
         with self.committed(outcome, publish=False, move_on=False):
             await self._update_table_in_place(interaction, outcome)
 
     async def confirm_leave(self, interaction: Interaction, table_id: int) -> None:
         """Yes on /ohhell leave's question."""
-        outcome = await self.service.leave(table_id, interaction.user.id)
+        outcome = await self.service.lobby.leave(table_id, interaction.user.id)
         with self.committed(outcome):
             await self._settle(interaction, outcome)
 
@@ -96,25 +95,25 @@ class TableController(Controller):
         await interaction.response.send_message(**picker.send_kwargs(), ephemeral=True)
 
     async def add_computer(self, interaction: Interaction, table_id: int, level: str) -> None:
-        outcome = await self.service.add_computer(table_id, interaction.user.id, level)
+        outcome = await self.service.lobby.add_computer(table_id, interaction.user.id, level)
         with self.committed(outcome, publish=False, move_on=False):
             await self._settle(interaction, outcome)
-            self.presenter.schedule_table_edit(table_id)
+            self.presenter.table_messages.schedule_edit(table_id)
 
     async def open_rules(self, interaction: Interaction, table_id: int) -> None:
         await self._require_host(table_id, interaction)
-        rendered = render.rules_editor(table_id, await self.service.rules(table_id), 0)
+        rendered = render.rules_editor(table_id, await self.service.lookups.rules(table_id), 0)
         await interaction.response.send_message(**rendered.send_kwargs(), ephemeral=True)
 
     async def rules_page(self, interaction: Interaction, table_id: int, page: int) -> None:
         await self._require_host(table_id, interaction)
-        rendered = render.rules_editor(table_id, await self.service.rules(table_id), page)
+        rendered = render.rules_editor(table_id, await self.service.lookups.rules(table_id), page)
         await interaction.response.edit_message(**rendered.kwargs())
 
     async def set_rule(
         self, interaction: Interaction, table_id: int, field: str, value: str
     ) -> None:
-        outcome = await self.service.set_rule(
+        outcome = await self.service.lobby.set_rule(
             table_id,
             interaction.user.id,
             field,
@@ -123,23 +122,29 @@ class TableController(Controller):
         )
         with self.committed(outcome, publish=False, move_on=False):
             page = next((i for i, fields in enumerate(render.RULE_PAGES) if field in fields), 0)
-            rendered = render.rules_editor(table_id, await self.service.rules(table_id), page)
+            rendered = render.rules_editor(
+                table_id, await self.service.lookups.rules(table_id), page
+            )
             await interaction.response.edit_message(**rendered.kwargs())
-            self.presenter.schedule_table_edit(table_id)
+            self.presenter.table_messages.schedule_edit(table_id)
 
     async def start(self, interaction: Interaction, table_id: int) -> None:
         manage = can_manage(interaction)
-        outcome = await self.service.start_game(table_id, interaction.user.id, can_manage=manage)
+        outcome = await self.service.lobby.start_game(
+            table_id, interaction.user.id, can_manage=manage
+        )
         with self.committed(outcome):
             await self._update_table_in_place(interaction, outcome)
 
     # -- the table message and the host ------------------------------------------------------
 
     async def show_scores(self, interaction: Interaction, table_id: int) -> None:
-        await reply(interaction, render.scores_text(await self.service.table_view(table_id)))
+        await reply(
+            interaction, render.scores_text(await self.service.lookups.table_view(table_id))
+        )
 
     async def rematch(self, interaction: Interaction, table_id: int) -> None:
-        outcome = await self.service.rematch(table_id, interaction.user.id)
+        outcome = await self.service.lobby.rematch(table_id, interaction.user.id)
         assert outcome.opened is not None
         with self.committed(outcome, move_on=False):
             await reply(interaction, _(render.REMATCH_OPENED))
@@ -156,23 +161,25 @@ class TableController(Controller):
 
     async def cancel(self, interaction: Interaction, table_id: int) -> None:
         manage = can_manage(interaction)
-        outcome = await self.service.cancel(table_id, interaction.user.id, can_manage=manage)
+        outcome = await self.service.lobby.cancel(table_id, interaction.user.id, can_manage=manage)
         with self.committed(outcome, move_on=False):
             await self._settle(interaction, outcome)
 
     async def kick(self, interaction: Interaction, table_id: int, user_id: int) -> None:
         manage = can_manage(interaction)
-        outcome = await self.service.kick(table_id, interaction.user.id, user_id, can_manage=manage)
+        outcome = await self.service.host.kick(
+            table_id, interaction.user.id, user_id, can_manage=manage
+        )
         await self._host_changed(interaction, outcome, removed=user_id)
 
     async def hand_over(self, interaction: Interaction, table_id: int, user_id: int) -> None:
         host, manage = interaction.user.id, can_manage(interaction)
-        outcome = await self.service.hand_over(table_id, host, user_id, can_manage=manage)
+        outcome = await self.service.host.hand_over(table_id, host, user_id, can_manage=manage)
         await self._host_changed(interaction, outcome)
 
     async def set_turn_timer(self, interaction: Interaction, table_id: int, seconds: int) -> None:
         host, manage = interaction.user.id, can_manage(interaction)
-        outcome = await self.service.set_turn_timer(table_id, host, seconds, can_manage=manage)
+        outcome = await self.service.host.set_turn_timer(table_id, host, seconds, can_manage=manage)
         await self._host_changed(interaction, outcome)
 
     async def pause(self, interaction: Interaction, table_id: int) -> None:
@@ -183,7 +190,7 @@ class TableController(Controller):
 
     async def _set_paused(self, interaction: Interaction, table_id: int, paused: bool) -> None:
         host, manage = interaction.user.id, can_manage(interaction)
-        outcome = await self.service.set_paused(table_id, host, paused, can_manage=manage)
+        outcome = await self.service.host.set_paused(table_id, host, paused, can_manage=manage)
         await self._host_changed(interaction, outcome)
 
     # -- the hand message ------------------------------------------------------------------
@@ -195,20 +202,20 @@ class TableController(Controller):
             # A card by its id; a joker led in no trumps also names its suit (the engine
             # refuses a suit named for any other card or moment).
             named = None if move.suit is None else SUITS[move.suit]
-            outcome = await self.service.act(
+            outcome = await self.service.playing.act(
                 table_id, user_id, hand, move.card_id, named=named, dm_channel=dm
             )
         else:
-            outcome = await self.service.act(table_id, user_id, hand, move, dm_channel=dm)
+            outcome = await self.service.playing.act(table_id, user_id, hand, move, dm_channel=dm)
         with self.committed(outcome, move_on=outcome.automatic):
             await self._answer_act(interaction, hand, outcome)
 
     async def set_auto_play(self, interaction: Interaction, table_id: int, on: bool) -> None:
         user_id = interaction.user.id
         dm = _dm_channel(interaction)
-        outcome = await self.service.set_auto_play(table_id, user_id, on, dm_channel=dm)
+        outcome = await self.service.playing.set_auto_play(table_id, user_id, on, dm_channel=dm)
         with self.committed(outcome, publish=False):
-            state = await self.service.hand_state(table_id, user_id)
+            state = await self.service.lookups.hand_state(table_id, user_id)
             table = outcome.table
             await interaction.response.edit_message(
                 **render.hand_message(state, table, render.where_of(table)).kwargs()
@@ -216,7 +223,7 @@ class TableController(Controller):
 
     async def come_back(self, interaction: Interaction, table_id: int) -> None:
         user_id = interaction.user.id
-        outcome = await self.service.come_back(
+        outcome = await self.service.host.come_back(
             table_id, user_id, dm_channel=_dm_channel(interaction)
         )
         with self.committed(outcome):
@@ -228,14 +235,14 @@ class TableController(Controller):
             if message is not None and private and message.id != table.message_id:
                 # Pressed in their hand message (their DM, or an ephemeral hand): it becomes
                 # their hand again, in place.
-                state = outcome.hands.get(user_id) or await self.service.hand_state(
+                state = outcome.hands.get(user_id) or await self.service.lookups.hand_state(
                     table_id, user_id
                 )
                 rendered = render.hand_message(state, table, render.where_of(table))
                 await interaction.response.edit_message(**rendered.kwargs())
                 if not message.flags.ephemeral:
-                    shows = self.presenter.hand_shown_as(state, table)
-                    self.presenter.hand_answered(table_id, user_id, message.id, shows)
+                    shows = self.presenter.hands.hand_shown_as(state, table)
+                    self.presenter.hands.hand_answered(table_id, user_id, message.id, shows)
             elif message is not None and message.id != table.message_id:
                 # A channel message that is not the table's (an old or duplicate table
                 # message): everyone reads it, so the hand comes as a private answer.
@@ -245,19 +252,19 @@ class TableController(Controller):
 
     async def send_hand(self, interaction: Interaction, table_id: int) -> None:
         """The person's hand, as a private answer."""
-        state = await self.service.hand_state(table_id, interaction.user.id)
-        table = await self.service.table_view(table_id)
+        state = await self.service.lookups.hand_state(table_id, interaction.user.id)
+        table = await self.service.lookups.table_view(table_id)
         rendered = render.hand_message(state, table, render.where_of(table))
         await interaction.response.send_message(**rendered.send_kwargs(), ephemeral=True)
-        self.presenter.private_hand(table, interaction.user.id, interaction)
+        self.presenter.hands.private_hand(table, interaction.user.id, interaction)
 
     async def _answer_act(self, interaction: Interaction, hand: int, outcome: Outcome) -> None:
         """Answer a move with the mover's hand as it is now."""
         table, user_id = outcome.table, interaction.user.id
         t = table.table_id
-        state = outcome.hands.get(user_id) or await self.service.hand_state(t, user_id)
-        landed = self.presenter.refreshes.in_flight(("hand", t, user_id))
-        if landed is not None and not self.service.shared_database:
+        state = outcome.hands.get(user_id) or await self.service.lookups.hand_state(t, user_id)
+        landed = self.presenter.ground.refreshes.in_flight(("hand", t, user_id))
+        if landed is not None and not self.service.sharing.shared:
             # A refresh of this hand rendered before the click is on its way: let it land
             # first, so it cannot overwrite this answer (the refresh then runs again). With
             # other processes both hold this hand message (`writing`), and the refresh renders
@@ -265,7 +272,7 @@ class TableController(Controller):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(landed.wait(), IN_FLIGHT_WAIT)
         ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
-        async with self.presenter.writing(t, table.version, user_id) as moved:
+        async with self.presenter.ground.writing(t, table.version, user_id) as moved:
             if moved is not None:  # another process moved the table on: answer with that
                 table = moved.table
                 state = (moved.every_hand or {}).get(user_id, state)
@@ -277,14 +284,14 @@ class TableController(Controller):
                     content=render.hand_over_text(hand), embed=None, view=None
                 )
                 if interaction.message is not None:
-                    self.presenter.hand_closed(t, interaction.message.id)
+                    self.presenter.hands.hand_closed(t, interaction.message.id)
             else:
                 await interaction.response.edit_message(**rendered.kwargs())
                 if ephemeral:
-                    self.presenter.private_hand(table, user_id, interaction)
+                    self.presenter.hands.private_hand(table, user_id, interaction)
                 elif interaction.message is not None:
-                    shows = self.presenter.hand_shown_as(state, table)
-                    self.presenter.hand_answered(t, user_id, interaction.message.id, shows)
+                    shows = self.presenter.hands.hand_shown_as(state, table)
+                    self.presenter.hands.hand_answered(t, user_id, interaction.message.id, shows)
 
     # -- answers ---------------------------------------------------------------------------
 
@@ -293,20 +300,22 @@ class TableController(Controller):
         message = interaction.message
         known = outcome.table.message_id
         if message is not None and known in (None, message.id):
-            async with self.presenter.writing(
+            async with self.presenter.ground.writing(
                 outcome.table.table_id, outcome.table.version
             ) as moved:
                 table = outcome.table if moved is None else moved.table
-                channel = await self.presenter.speakers.channel(table.guild_id, table.channel_id)
+                channel = await self.presenter.ground.speakers.channel(
+                    table.guild_id, table.channel_id
+                )
                 with speaking(channel):
                     rendered = render.table_message(table)
                 await interaction.response.edit_message(**rendered.kwargs())
             if known is None:
-                stored = await self.service.set_message(outcome.table.table_id, message.id)
-                self.presenter.remember_side(stored)
+                stored = await self.service.lobby.set_message(outcome.table.table_id, message.id)
+                self.presenter.ground.remember_side(stored)
         else:
             await reply(interaction, render.answer(outcome.reply))
-            self.presenter.schedule_table_edit(outcome.table.table_id)
+            self.presenter.table_messages.schedule_edit(outcome.table.table_id)
 
     @staticmethod
     async def _settle(interaction: Interaction, outcome: Outcome) -> None:
@@ -323,7 +332,7 @@ class TableController(Controller):
         with self.committed(outcome):
             table = outcome.table
             if removed is not None:
-                self.presenter.refresh_hand(table.table_id, removed)
+                self.presenter.hands.refresh_hand(table.table_id, removed)
             if table.host_id == interaction.user.id or can_manage(interaction):
                 panel = render.host_panel(table)
                 await interaction.response.edit_message(
@@ -335,14 +344,14 @@ class TableController(Controller):
                 await self._settle(interaction, outcome)
 
     async def _require_seated_lobby(self, table_id: int, user_id: int) -> None:
-        table = await self.service.table_view(table_id)
+        table = await self.service.lookups.table_view(table_id)
         if table.status is not TableStatus.LOBBY:
             raise Refused("already_started")
         if all(seat.user_id != user_id for seat in table.seats):
             raise Refused("join_first")
 
     async def _require_host(self, table_id: int, interaction: Interaction) -> TableView:
-        table = await self.service.table_view(table_id)
+        table = await self.service.lookups.table_view(table_id)
         if not table.status.is_open:
             raise Refused("table_closed", status=table.status.value)
         if table.host_id != interaction.user.id and not can_manage(interaction):

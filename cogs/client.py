@@ -16,13 +16,13 @@ from discord.ext import commands
 from bot.clock import Clock
 from bot.config import BotSettings
 from bot.metrics import Metrics, rest_trace
-from bot.service import TableService
-from bot.service.review import ReviewService
+from bot.service import ReviewService, TableService
 from cogs import render
 from cogs.clicks import TableController
 from cogs.commands import TablesCog
 from cogs.community import Community
 from cogs.errors import answer_error, metrics_of, reply
+from cogs.interaction import Interaction
 from cogs.items import (
     FAMILIES,
     BoardButton,
@@ -45,11 +45,11 @@ SyncWhenChanged = Callable[[int, int, str, Callable[[], Awaitable[object]]], Awa
 synced: the database's `sync_when_changed`."""
 
 
-class TableTree(app_commands.CommandTree[Any]):
+class TableTree(app_commands.CommandTree["OhHellBot"]):
     """Slash commands: refused in a DM (the handlers must not trust Discord's guild-only flag),
     and every error answered by the one handler."""
 
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+    async def interaction_check(self, interaction: Interaction, /) -> bool:
         command = interaction.command
         await interaction.client.speakers.hear(interaction)
         if interaction.type is discord.InteractionType.application_command:  # not autocomplete
@@ -60,7 +60,7 @@ class TableTree(app_commands.CommandTree[Any]):
         return True
 
     async def on_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /
+        self, interaction: Interaction, error: app_commands.AppCommandError, /
     ) -> None:
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         await answer_error(interaction, original)
@@ -106,16 +106,16 @@ class OhHellBot(commands.AutoShardedBot):
         """What an operator watches (bot/metrics.py); served when METRICS_PORT is set."""
         self.presenter = Presenter(self, service, settings, clock=clock, run_blocking=run_blocking)
         """Shows every stored change in Discord."""
-        self.speakers = self.presenter.speakers
+        self.speakers = self.presenter.ground.speakers
         """Which language each person and channel reads (cogs/speakers.py)."""
         self.tables = TableController(self.presenter)
         """Where the game's clicks go (cogs/items/table.py)."""
         self.sync_when_changed = sync_when_changed
         self.reviews = reviews
-        self.community = Community(service, self.presenter.run_blocking)
+        self.community = Community(service, self.presenter.ground.run_blocking)
         self.retention = RetentionSweep(
             service,
-            self.presenter.clock,
+            self.presenter.ground.clock,
             server_gone=lambda guild_id: self.presenter.guild_gone(guild_id, ()),
         )
         """Erases the servers the bot left, once it has been gone long enough."""
@@ -175,7 +175,7 @@ class OhHellBot(commands.AutoShardedBot):
             return True
         return (guild_id >> 22) % self.shard_count in self.shards
 
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+    async def on_interaction(self, interaction: Interaction) -> None:
         """Components no persistent item claims (foreign, malformed or forged custom_ids, or
         one that is not on the message clicked) still get an answer, instead of Discord's
         "This interaction failed"."""

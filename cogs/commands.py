@@ -3,8 +3,6 @@ record, stats, ratings, and /leaderboard; the servers the bot leaves and joins."
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
@@ -12,17 +10,18 @@ from discord.ext import commands
 
 from bot.service import (
     BOARD_ORDERS,
+    RATING_GUIDE,
     CorruptRow,
     Leaderboard,
     Place,
     Refused,
     TableView,
 )
-from bot.service.summaries import RATING_GUIDE
 from cogs import render, rule_options
 from cogs.clicks import TableController, can_manage
 from cogs.community import Community
 from cogs.errors import answer_error, reply
+from cogs.interaction import Interaction
 from cogs.items import parse_board
 from cogs.render.language import LANGUAGES, _, speaking
 
@@ -42,7 +41,7 @@ BOARD_CHOICES = [
 ]
 
 
-def _place(interaction: discord.Interaction[Any]) -> Place | None:
+def _place(interaction: Interaction) -> Place | None:
     """The server's and channel's names, kept with the table for its hand DMs."""
     channel = interaction.channel
     name = getattr(channel, "name", None)
@@ -51,7 +50,7 @@ def _place(interaction: discord.Interaction[Any]) -> Place | None:
     return Place(guild=interaction.guild.name, channel=name)
 
 
-def _missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
+def _missing_permissions(interaction: Interaction) -> list[str]:
     granted = interaction.app_permissions
     return [name for name in REQUIRED_PERMISSIONS if not getattr(granted, name)]
 
@@ -85,27 +84,25 @@ class TablesCog(commands.Cog, name="Tables"):
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         # Its data goes once the bot has been gone RETAIN_AFTER_LEAVE days.
-        await self.service.server_left(guild.id)
+        await self.service.retention.server_left(guild.id)
         known = [c.id for c in guild.channels] + [t.id for t in guild.threads]
         await self.presenter.guild_gone(guild.id, known)
 
     @commands.Cog.listener()
     async def on_guild_join(self, guild: discord.Guild) -> None:
-        await self.service.server_back(guild.id)
+        await self.service.retention.server_back(guild.id)
 
     @ohhell.command(name="start", description=locale_str("Open a table in this channel"))
     @rule_options.rule_options
-    async def start(
-        self, interaction: discord.Interaction[Any], options: rule_options.RuleOptions
-    ) -> None:
+    async def start(self, interaction: Interaction, options: rule_options.RuleOptions) -> None:
         missing = _missing_permissions(interaction)
         if missing:
             raise Refused("missing_permissions", names=missing)
-        existing = await self.service.table_in_channel(interaction.channel_id or 0)
+        existing = await self.service.lookups.table_in_channel(interaction.channel_id or 0)
         if existing is not None:
             url = render.jump_url(existing.guild_id, existing.channel_id, existing.message_id)
             raise Refused("channel_busy", table_id=existing.id, url=url)
-        outcome = await self.service.open_table(
+        outcome = await self.service.lobby.open_table(
             guild_id=interaction.guild_id or 0,
             channel_id=interaction.channel_id or 0,
             user_id=interaction.user.id,
@@ -115,20 +112,22 @@ class TablesCog(commands.Cog, name="Tables"):
             place=_place(interaction),
         )
         table = outcome.table
-        with speaking(await self.presenter.speakers.channel(table.guild_id, table.channel_id)):
+        with speaking(
+            await self.presenter.ground.speakers.channel(table.guild_id, table.channel_id)
+        ):
             rendered = render.table_message(table)
         try:
             callback = await interaction.response.send_message(**rendered.send_kwargs())
         except discord.HTTPException:
             # Too late for Discord's 3 s (or refused): the table is stored, so it is posted in
             # the channel instead of left open and unseen, blocking the channel.
-            await self.presenter.post_table(outcome.table)
+            await self.presenter.table_messages.post(outcome.table)
             return
         message = callback.resource
         if not isinstance(message, discord.InteractionMessage):
             message = await interaction.original_response()
-        stored = await self.service.set_message(outcome.table.table_id, message.id)
-        self.presenter.remember_side(stored)
+        stored = await self.service.lobby.set_message(outcome.table.table_id, message.id)
+        self.presenter.ground.remember_side(stored)
 
     @ohhell.command(
         name="settings",
@@ -145,7 +144,7 @@ class TablesCog(commands.Cog, name="Tables"):
     @rule_options.rule_options
     async def channel_settings(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         options: rule_options.RuleOptions,
         clear: bool = False,
         language: str | None = None,
@@ -155,7 +154,7 @@ class TablesCog(commands.Cog, name="Tables"):
         if language is not None:
             if language not in LANGUAGES and language != SERVER_LANGUAGE:
                 raise Refused("not_offered")
-            await self.presenter.speakers.set_channel(
+            await self.presenter.ground.speakers.set_channel(
                 guild_id=guild_id,
                 channel_id=channel,
                 code=None if language == SERVER_LANGUAGE else language,
@@ -163,13 +162,13 @@ class TablesCog(commands.Cog, name="Tables"):
             )
             await self.presenter.channel_language_changed(channel)
         if not clear and options.empty:
-            current = await self.service.channel_defaults(channel)
+            current = await self.service.lobby.channel_defaults(channel)
             text = (
                 "" if language is not None else render.channel_defaults_text(current, changed=False)
             )
             await reply(interaction, await self._with_language(text, guild_id, channel))
             return
-        stored = await self.service.set_channel_defaults(
+        stored = await self.service.lobby.set_channel_defaults(
             guild_id=guild_id,
             channel_id=channel,
             user_id=interaction.user.id,
@@ -182,39 +181,39 @@ class TablesCog(commands.Cog, name="Tables"):
 
     async def _with_language(self, text: str, guild_id: int, channel_id: int) -> str:
         """`text`, then which language the channel's tables are in."""
-        speakers = self.presenter.speakers
+        speakers = self.presenter.ground.speakers
         code = await speakers.channel_setting(channel_id)
         said = render.channel_language_text(code, speakers.server(guild_id))
         return f"{text}\n{said}" if text else said
 
-    async def _channel_table(self, interaction: discord.Interaction[Any]) -> TableView:
-        row = await self.service.table_in_channel(interaction.channel_id or 0)
+    async def _channel_table(self, interaction: Interaction) -> TableView:
+        row = await self.service.lookups.table_in_channel(interaction.channel_id or 0)
         if row is None:
             raise Refused("no_table_here")
-        return await self.service.table_view(row.id)
+        return await self.service.lookups.table_view(row.id)
 
     @ohhell.command(
         name="hand",
         description=locale_str("Show your hand at this channel's table (only you see it)"),
     )
-    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+    async def hand(self, interaction: Interaction) -> None:
         table = await self._channel_table(interaction)
         await self.controller.send_hand(interaction, table.table_id)
 
     @ohhell.command(
         name="scores", description=locale_str("The score sheet of this channel's table")
     )
-    async def scores(self, interaction: discord.Interaction[Any]) -> None:
+    async def scores(self, interaction: Interaction) -> None:
         table = await self._channel_table(interaction)
         await reply(interaction, render.scores_text(table))
 
     @ohhell.command(name="rules", description=locale_str("The rules of this channel's table"))
-    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+    async def rules(self, interaction: Interaction) -> None:
         table = await self._channel_table(interaction)
         await reply(interaction, render.rules_reply(table))
 
     @ohhell.command(name="leave", description=locale_str("Leave this channel's table"))
-    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+    async def leave(self, interaction: Interaction) -> None:
         table = await self._channel_table(interaction)
         seat = next((s for s in table.seats if s.user_id == interaction.user.id), None)
         if seat is None or seat.left:
@@ -228,16 +227,16 @@ class TablesCog(commands.Cog, name="Tables"):
         # Translators: Manage Channels is Discord's permission.
         description=locale_str("Cancel this channel's table (host or Manage Channels)"),
     )
-    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
+    async def cancel(self, interaction: Interaction) -> None:
         try:
             table = await self._channel_table(interaction)
         except CorruptRow:
             # Neither playable nor showable: its host closes it at once, with no confirmation.
-            closed = await self.service.cancel_unreadable(
+            closed = await self.service.lobby.cancel_unreadable(
                 interaction.channel_id or 0, interaction.user.id, can_manage=can_manage(interaction)
             )
             await reply(interaction, _(render.UNREADABLE_CANCELLED))
-            await self.presenter.show_unreadable_closed(closed)
+            await self.presenter.table_messages.show_unreadable_closed(closed)
             return
         if table.host_id != interaction.user.id and not can_manage(interaction):
             raise Refused("host_only", doing="cancel")
@@ -248,7 +247,7 @@ class TablesCog(commands.Cog, name="Tables"):
     @ohhell.command(
         name="history", description=locale_str("This server's finished games, newest first")
     )
-    async def history(self, interaction: discord.Interaction[Any]) -> None:
+    async def history(self, interaction: Interaction) -> None:
         await self.community.history(interaction)
 
     @ohhell.command(
@@ -259,16 +258,14 @@ class TablesCog(commands.Cog, name="Tables"):
     )
     async def record(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         game: app_commands.Range[int, 1, 2**53 - 1] | None = None,
     ) -> None:
         await self.community.record(interaction, game)
 
     @ohhell.command(name="stats", description=locale_str("A player's Oh Hell stats on this server"))
     @app_commands.describe(player=locale_str("Whose stats (default: yours)"))
-    async def stats(
-        self, interaction: discord.Interaction[Any], player: discord.User | None = None
-    ) -> None:
+    async def stats(self, interaction: Interaction, player: discord.User | None = None) -> None:
         await self.community.stats(interaction, player)
 
     @ohhell.command(
@@ -276,7 +273,7 @@ class TablesCog(commands.Cog, name="Tables"):
         # Translators: the ? marks a provisional rating (one of too few games to settle).
         description=locale_str("How ratings work: the number, the ?, a difference"),
     )
-    async def ratings(self, interaction: discord.Interaction[Any]) -> None:
+    async def ratings(self, interaction: Interaction) -> None:
         await interaction.response.send_message(
             embed=render.ratings_help(RATING_GUIDE), ephemeral=True
         )
@@ -293,24 +290,24 @@ class TablesCog(commands.Cog, name="Tables"):
     @app_commands.choices(by=BOARD_CHOICES, preset=PRESET_CHOICES)
     async def leaderboard(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         by: str = "rating",
         preset: str | None = None,
     ) -> None:
-        board = await self.service.leaderboard(
+        board = await self.service.lookups.leaderboard(
             interaction.guild_id or 0, by=by, preset=preset, caller_id=interaction.user.id
         )
         await self._send_board(interaction, board, edit=False)
 
-    async def on_board_page(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
+    async def on_board_page(self, interaction: Interaction, custom_id: str) -> None:
         """Previous / Next on a leaderboard: the page its (untrusted) custom_id asks for, or a
         refusal that changes nothing."""
-        await self.presenter.speakers.hear(interaction)
+        await self.presenter.ground.speakers.hear(interaction)
         try:
             page = parse_board(custom_id, BOARD_ORDERS, tuple(render.RULE_CHOICES["preset"]))
             if page is None:
                 raise Refused("no_such_page")
-            board = await self.service.leaderboard(
+            board = await self.service.lookups.leaderboard(
                 interaction.guild_id or 0,
                 by=page.by,
                 preset=page.preset,
@@ -322,10 +319,10 @@ class TablesCog(commands.Cog, name="Tables"):
             await answer_error(interaction, error)
 
     async def _send_board(
-        self, interaction: discord.Interaction[Any], board: Leaderboard, *, edit: bool
+        self, interaction: Interaction, board: Leaderboard, *, edit: bool
     ) -> None:
         """A leaderboard is a public message: in the channel's language."""
-        channel = await self.presenter.speakers.channel(
+        channel = await self.presenter.ground.speakers.channel(
             interaction.guild_id, interaction.channel_id or 0
         )
         with speaking(channel):
@@ -336,7 +333,7 @@ class TablesCog(commands.Cog, name="Tables"):
 
 
 async def _show_board(
-    interaction: discord.Interaction[Any],
+    interaction: Interaction,
     embed: discord.Embed,
     view: discord.ui.View | None,
     *,

@@ -14,6 +14,7 @@ import discord
 
 from bot.service import Refused, TableService
 from cogs.errors import answer_error
+from cogs.interaction import Interaction
 from cogs.items import parse_page
 from cogs.render.charts import rating_chart_png
 from cogs.render.history import history_message, record_file_name, record_text
@@ -30,12 +31,12 @@ class Community:
         self.service = service
         self.run_blocking = run_blocking
 
-    async def history(self, interaction: discord.Interaction[Any], page: int = 1) -> None:
-        listed = await self.service.history(interaction.guild_id or 0, page)
+    async def history(self, interaction: Interaction, page: int = 1) -> None:
+        listed = await self.service.finished_games.history(interaction.guild_id or 0, page)
         rendered = history_message(listed, _guild_name(interaction))
         await interaction.response.send_message(**rendered.send_kwargs(), ephemeral=True)
 
-    async def on_page(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
+    async def on_page(self, interaction: Interaction, custom_id: str) -> None:
         """Previous / Next on a history page: the page the button names, of the server the
         click comes from. Anything else is refused and the message stays as it is."""
         await interaction.client.speakers.hear(interaction)
@@ -44,14 +45,14 @@ class Community:
             if parsed is None or interaction.guild_id is None:
                 raise Refused("not_for_you")
             _, page = parsed
-            listed = await self.service.history(interaction.guild_id, page)
+            listed = await self.service.finished_games.history(interaction.guild_id, page)
             rendered = history_message(listed, _guild_name(interaction))
             await interaction.response.edit_message(**rendered.kwargs())
         except Exception as error:  # the one error handler answers every failure
             await answer_error(interaction, error)
 
-    async def record(self, interaction: discord.Interaction[Any], game: int | None) -> None:
-        found = await self.service.game_record(
+    async def record(self, interaction: Interaction, game: int | None) -> None:
+        found = await self.service.finished_games.game_record(
             interaction.guild_id or 0, interaction.channel_id or 0, game
         )
         name = record_file_name(found.game)
@@ -62,13 +63,11 @@ class Community:
             ephemeral=True,
         )
 
-    async def stats(
-        self, interaction: discord.Interaction[Any], player: discord.abc.User | None
-    ) -> None:
+    async def stats(self, interaction: Interaction, player: discord.abc.User | None) -> None:
         who = player or interaction.user
         # Reading the stored games takes a moment: Discord is told at once.
         await interaction.response.defer(ephemeral=True, thinking=True)
-        stats = await self.service.player_stats(interaction.guild_id or 0, who.id)
+        stats = await self.service.finished_games.player_stats(interaction.guild_id or 0, who.id)
         chart: bytes | None = None
         if stats.rating_history:
             try:
@@ -87,5 +86,5 @@ class Community:
         await interaction.followup.send(embed=embed, ephemeral=True, **extra)
 
 
-def _guild_name(interaction: discord.Interaction[Any]) -> str:
+def _guild_name(interaction: Interaction) -> str:
     return interaction.guild.name if interaction.guild else _("this server")

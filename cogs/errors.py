@@ -13,18 +13,18 @@ import discord
 from bot.metrics import Metrics
 from bot.service import CorruptRow, Refused
 from cogs import render
+from cogs.interaction import Interaction
 from cogs.render.language import _
 
 log = logging.getLogger(__name__)
 
 
-def metrics_of(interaction: discord.Interaction[Any]) -> Metrics:
+def metrics_of(interaction: Interaction) -> Metrics:
     """The metrics of the bot an interaction reached (`OhHellBot.metrics`)."""
-    metrics: Metrics = interaction.client.metrics
-    return metrics
+    return interaction.client.metrics
 
 
-async def reply(interaction: discord.Interaction[Any], text: str) -> None:
+async def reply(interaction: Interaction, text: str) -> None:
     """A private answer, whether or not the interaction was answered already."""
     text = render.fit(text, render.MESSAGE_LIMIT)
     try:
@@ -48,7 +48,7 @@ class AfterCommit(Exception):
         self.error = error
 
 
-async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+async def answer_error(interaction: Interaction, error: BaseException) -> None:
     metrics = metrics_of(interaction)
     if isinstance(error, AfterCommit):
         metrics.errors("after_commit").inc()
@@ -69,9 +69,7 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
     await _report(interaction, error, "unexpected error", _(render.UNEXPECTED))
 
 
-async def _report(
-    interaction: discord.Interaction[Any], error: BaseException, kind: str, text: str
-) -> None:
+async def _report(interaction: Interaction, error: BaseException, kind: str, text: str) -> None:
     """Log `error` under a short reference, and tell the person `text` with that reference."""
     reference = secrets.token_hex(3)
     log.error(
@@ -88,7 +86,7 @@ async def _report(
         log.warning("could not tell user %s about error %s", interaction.user.id, reference)
 
 
-def _what(interaction: discord.Interaction[Any]) -> str:
+def _what(interaction: Interaction) -> str:
     """What was used, for the log: a command's name, or a component's kind and table (the
     first three parts of its custom_id). Not the rest: a play button's carries the card, and
     logs hold no card."""

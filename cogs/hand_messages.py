@@ -11,6 +11,7 @@ import discord
 
 from bot.service import DmRef, HandState, Refused, TableView
 from cogs import render
+from cogs.interaction import Interaction
 from cogs.render.language import speaking, spoken
 from cogs.showing import Showing
 from cogs.shown import HandShown
@@ -64,6 +65,26 @@ class HandMessages:
         where = (table.guild_id, table.channel_id, table.message_id, render.where_of(table))
         return (state.hand_number, (state, where, spoken().code))
 
+    # What a click's answer showed (cogs/clicks.py), kept for the next refresh to compare with
+
+    def hand_answered(self, table_id: int, user_id: int, message_id: int, shows: HandShown) -> None:
+        """A click's answer edited a person's hand DM to show `shows`."""
+        shown = self.ground.shown.get(table_id)
+        if shown is not None:
+            shown.showing_dm(user_id, message_id, shows)
+
+    def hand_closed(self, table_id: int, message_id: int) -> None:
+        """A click's answer took the controls off a finished hand's DM."""
+        shown = self.ground.shown.get(table_id)
+        if shown is not None:
+            shown.closed_dms.add(message_id)
+
+    def private_hand(self, table: TableView, user_id: int, interaction: Interaction) -> None:
+        """A person's hand shown as a private reply (their DMs are closed): kept to edit it
+        as the game moves, while Discord lets it be edited and the table is open."""
+        if table.status.is_open:
+            self.ground.state(table.table_id).ephemeral[user_id] = (interaction, time.monotonic())
+
     async def _show_hand(self, table_id: int, user_id: int) -> None:
         """`_show_hand_in` the person's language."""
         with speaking(await self.ground.speakers.person(user_id)):
@@ -83,7 +104,7 @@ class HandMessages:
             # two, and a hand state older than its table view would pass for the newest
             # under the hold below (and send a finished hand's DM again).
             try:
-                newest = await self.service.newest(table_id)
+                newest = await self.service.lookups.newest(table_id)
             except Refused:
                 return
             self.ground.remember(newest)
@@ -91,7 +112,7 @@ class HandMessages:
             state = (newest.every_hand or {}).get(user_id)
             if state is None:  # someone the host removed (only what everyone sees), or none
                 try:
-                    state = await self.service.hand_state(table_id, user_id)
+                    state = await self.service.lookups.hand_state(table_id, user_id)
                 except Refused:
                     return
         shows = self.hand_shown_as(state, table)
@@ -131,7 +152,7 @@ class HandMessages:
             elif newer is not None and newer.view is not None:
                 ref = newer.dm_refs.get(user_id)
             else:
-                ref = await self.service.dm_ref(table_id, user_id)
+                ref = await self.service.playing.dm_ref(table_id, user_id)
             if ref is not None and ref.hand == state.hand_number:
                 try:
                     await self.ground.edit(ref.channel_id, ref.message_id, rendered)
@@ -177,10 +198,10 @@ class HandMessages:
                 # was then: it shows this state from now on.
                 await self.ground.edit(sent.channel.id, sent.id, rendered)
         except discord.Forbidden:
-            self.ground.remember_side(await self.service.record_dm(table_id, user_id, None))
+            self.ground.remember_side(await self.service.playing.record_dm(table_id, user_id, None))
             return None
         new_ref = DmRef(channel_id=sent.channel.id, message_id=sent.id, hand=hand)
-        self.ground.remember_side(await self.service.record_dm(table_id, user_id, new_ref))
+        self.ground.remember_side(await self.service.playing.record_dm(table_id, user_id, new_ref))
         return new_ref
 
     def _showing(self, table_id: int, user_id: int, shows: HandShown, ref: DmRef) -> None:
@@ -194,7 +215,11 @@ class HandMessages:
     async def close_all_hands(self, table: TableView) -> None:
         """A game that ended early: every hand DM says so, without its controls."""
         shown = self.ground.shown.get(table.table_id)
-        refs = shown.dm_refs if shown is not None else await self.service.dm_refs(table.table_id)
+        refs = (
+            shown.dm_refs
+            if shown is not None
+            else await self.service.playing.dm_refs(table.table_id)
+        )
         for user_id, ref in refs.items():
             self.ground.spawn(
                 self.close_hand_message(ref, table, table_id=table.table_id, user_id=user_id)

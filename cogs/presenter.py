@@ -6,9 +6,7 @@ under both cogs/showing.py, the moves between clicks cogs/automatic.py; the clic
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
@@ -20,7 +18,6 @@ from bot.config import BotSettings
 from bot.service import (
     CorruptRow,
     Gone,
-    HandState,
     Outcome,
     TableChange,
     TableService,
@@ -35,7 +32,7 @@ from cogs.pacing import rest_share
 from cogs.posts import ChannelPosts
 from cogs.render.language import speaking
 from cogs.showing import Showing
-from cogs.shown import HandShown, Shown
+from cogs.shown import Shown
 from cogs.table_messages import TableMessages
 
 log = logging.getLogger(__name__)
@@ -50,8 +47,12 @@ RECENTLY_CLOSED = 15 * 60.0
 
 class Presenter:
     """Shows committed changes (the click handling, cogs/clicks.py, hands them over). Made of
-    the ground every message stands on (`Showing`), the table messages, the hand messages, the
-    posts from the outbox and the automatic moves, each an object of its own."""
+    parts, each an object of its own that callers use by name: `ground` (`Showing`: what is
+    held per table, the hold on a message's writes, background work, the pacer, the speakers),
+    `table_messages`, `hands` (the hand messages), `posts` (the outbox's posts) and
+    `automatic` (computers' and forced moves, the deadline scheduler). What is its own is what
+    takes several of them: publishing an outcome, bringing the tables up to date after a
+    start, a channel or server gone, the turn mention."""
 
     def __init__(
         self,
@@ -72,11 +73,6 @@ class Presenter:
             rest_share=rest_share(settings.shard_count, settings.shard_ids),
         )
         ground = self.ground
-        self.clock = ground.clock
-        self.run_blocking = ground.run_blocking
-        self.pacer = ground.pacer
-        self.refreshes = ground.refreshes
-        self.speakers = ground.speakers
         self.table_messages = TableMessages(
             ground,
             edit_delay=settings.table_edit_delay,
@@ -85,18 +81,18 @@ class Presenter:
         self.hands = HandMessages(ground, self.table_messages)
         self.automatic = AutomaticMoves(
             service,
-            self.clock,
+            ground.clock,
             publish=self.publish,
             spawn=ground.spawn,
             computer_delay=settings.computer_delay,
-            deadline_poll=settings.deadline_poll if service.shared_database else None,
+            deadline_poll=settings.deadline_poll if service.sharing.shared else None,
         )
         self.posts = ChannelPosts(
             bot,
             service.posts,
-            self.pacer,
+            ground.pacer,
             speakers=ground.speakers,
-            run_blocking=self.run_blocking,
+            run_blocking=ground.run_blocking,
             spawn=ground.spawn,
             channel_missing=lambda guild, channel: self._channel_missing_at(guild, channel),
             # A post still waiting once its lease runs out is taken up within a quarter more.
@@ -106,56 +102,12 @@ class Presenter:
 
     def cached_tables(self) -> set[int]:
         """The tables anything is held in memory for (tests check it empties)."""
-        return set(self.ground.shown) | self.automatic.tables() | self.refreshes.tables()
-
-    # What the click handling and the commands ask of the messages
-
-    def remember(self, outcome: Outcome) -> None:
-        self.ground.remember(outcome)
-
-    def remember_side(self, outcome: Outcome | None) -> None:
-        self.ground.remember_side(outcome)
-
-    def forget(self, table_id: int) -> None:
-        self.ground.forget(table_id)
-
-    def writing(
-        self, table_id: int, version: int, user_id: int | None = None
-    ) -> contextlib.AbstractAsyncContextManager[Outcome | None]:
-        return self.ground.writing(table_id, version, user_id)
-
-    async def idle(self) -> None:
-        """Wait until no background work is left (for tests and the demo)."""
-        await self.ground.idle()
-
-    def schedule_table_edit(self, table_id: int) -> None:
-        self.table_messages.schedule_edit(table_id)
-
-    async def post_table(self, table: TableView) -> None:
-        await self.table_messages.post(table)
-
-    async def show_unreadable_closed(self, closed: UnreadableClosed) -> None:
-        await self.table_messages.show_unreadable_closed(closed)
-
-    def refresh_hand(self, table_id: int, user_id: int) -> None:
-        self.hands.refresh_hand(table_id, user_id)
-
-    def hand_shown_as(self, state: HandState, table: TableView) -> HandShown:
-        return self.hands.hand_shown_as(state, table)
+        return set(self.ground.shown) | self.automatic.tables() | self.ground.refreshes.tables()
 
     async def close(self) -> None:
         await self.automatic.stop_scheduler()
         await self.posts.stop()
         await self.ground.cancel_tasks()
-
-    @property
-    def scheduling(self) -> bool:
-        """Whether the deadline scheduler runs (after start-up has loaded the open tables)."""
-        return self.automatic.scheduling
-
-    def move_on(self, table_id: int) -> None:
-        """Make automatic moves (computers, forced cards) until people must act."""
-        self.automatic.move_on(table_id)
 
     async def resume_open_tables(self) -> None:
         """After a start-up: bring every open table's message and every seated person's hand
@@ -163,51 +115,29 @@ class Presenter:
         computers carry on where they stopped. Tables closed in the last minutes get their
         message brought up to date too (the final standings may not have been shown), and the
         posts a stopped process left in the outbox are made."""
-        for table_id in await self.service.closed_since(RECENTLY_CLOSED):
-            self.schedule_table_edit(table_id)
-        for table_id in await self.service.open_table_ids():
-            self.schedule_table_edit(table_id)
+        for table_id in await self.service.lookups.closed_since(RECENTLY_CLOSED):
+            self.table_messages.schedule_edit(table_id)
+        for table_id in await self.service.lookups.open_table_ids():
+            self.table_messages.schedule_edit(table_id)
             try:
-                table = await self.service.table_view(table_id)
+                table = await self.service.lookups.table_view(table_id)
             except CorruptRow as error:
                 log.error("%s", error)
                 continue
             if table.status is TableStatus.PLAYING:
                 for seat in table.seats:
                     if seat.user_id is not None and seat.away != "kicked":
-                        self.refresh_hand(table_id, seat.user_id)
+                        self.hands.refresh_hand(table_id, seat.user_id)
                 self.watch_turn(table)
-            self.move_on(table_id)
-        await self.service.allow_grace()
+            self.automatic.move_on(table_id)
+        await self.service.deadlines.allow_grace()
         # Only processes that share the database with others listen for changes: one process
         # makes every change itself, and would only hear its own back.
-        if self.service.shared_database and not self._watching:
+        if self.service.sharing.shared and not self._watching:
             self._watching = True
-            await self.service.watch_changes(self._changed_elsewhere)
+            await self.service.sharing.watch_changes(self._changed_elsewhere)
         self.automatic.start_scheduler()
         self.posts.start()
-
-    # What a click's answer showed (cogs/clicks.py), kept for the next refresh to compare with
-
-    def hand_answered(self, table_id: int, user_id: int, message_id: int, shows: HandShown) -> None:
-        """A click's answer edited a person's hand DM to show `shows`."""
-        shown = self.ground.shown.get(table_id)
-        if shown is not None:
-            shown.showing_dm(user_id, message_id, shows)
-
-    def hand_closed(self, table_id: int, message_id: int) -> None:
-        """A click's answer took the controls off a finished hand's DM."""
-        shown = self.ground.shown.get(table_id)
-        if shown is not None:
-            shown.closed_dms.add(message_id)
-
-    def private_hand(
-        self, table: TableView, user_id: int, interaction: discord.Interaction[Any]
-    ) -> None:
-        """A person's hand shown as a private reply (their DMs are closed): kept to edit it
-        as the game moves, while Discord lets it be edited and the table is open."""
-        if table.status.is_open:
-            self.ground.state(table.table_id).ephemeral[user_id] = (interaction, time.monotonic())
 
     def _changed_elsewhere(self, change: TableChange) -> None:
         """A change stored by any process (PostgreSQL). Private hand replies (people whose DMs
@@ -231,13 +161,13 @@ class Presenter:
         would let them publish side by side, an older state after a newer."""
         async with shown.publish_lock:
             if self.ground.shown.get(table_id) is shown:
-                self.forget(table_id)
+                self.ground.forget(table_id)
 
     async def _catch_up_private_hands(self, table_id: int) -> None:
-        self.remember(await self.service.newest(table_id))
+        self.ground.remember(await self.service.lookups.newest(table_id))
         shown = self.ground.shown.get(table_id)
         for user_id in list(shown.ephemeral) if shown is not None else ():
-            self.refresh_hand(table_id, user_id)
+            self.hands.refresh_hand(table_id, user_id)
 
     def publish_later(self, outcome: Outcome) -> None:
         """Publish after the interaction has been answered, as tracked background work."""
@@ -247,7 +177,7 @@ class Presenter:
         """Show a committed change: the table message (coalesced), private hands, notices.
         One table's outcomes are shown one at a time, in the order they were committed."""
         table = outcome.table
-        self.remember(outcome)
+        self.ground.remember(outcome)
         shown = self.ground.shown.get(table.table_id)
         if shown is None:  # a closed table: nothing else can be published for it
             await self._publish(outcome)
@@ -257,7 +187,7 @@ class Presenter:
 
     async def _publish(self, outcome: Outcome) -> None:
         table = outcome.table
-        self.schedule_table_edit(table.table_id)
+        self.table_messages.schedule_edit(table.table_id)
         # The person who acted saw their new hand in the click's answer; but a refresh rendered
         # before their click may still be in flight and land after it, so then they are
         # refreshed too (it renders again once the one in flight has landed).
@@ -265,22 +195,22 @@ class Presenter:
         for user, state in outcome.hands.items():
             if (
                 shown is not None
-                and shown.last_dm.get(user) == self.hand_shown_as(state, table)
-                and not self.refreshes.running(("hand", table.table_id, user))
+                and shown.last_dm.get(user) == self.hands.hand_shown_as(state, table)
+                and not self.ground.refreshes.running(("hand", table.table_id, user))
             ):
                 continue
-            self.refresh_hand(table.table_id, user)
+            self.hands.refresh_hand(table.table_id, user)
         self.watch_turn(table)
         await self.posts.post(outcome.posts)
         if outcome.nudge:
             shown = self.ground.shown.get(table.table_id)
             await self._ping(table, shown.turn if shown else (), outcome.nudge)
         if outcome.opened is not None:
-            await self.post_table(outcome.opened)
+            await self.table_messages.post(outcome.opened)
         if outcome.finished and table.status is not TableStatus.FINISHED:
             await self.hands.close_all_hands(table)
         if not table.status.is_open:
-            self.forget(table.table_id)
+            self.ground.forget(table.table_id)
 
     async def channel_gone(
         self, guild_id: int, channel_id: int, why: Gone = "channel_deleted"
@@ -289,12 +219,12 @@ class Presenter:
         cancelled, the players' hand messages say why, and its waiting posts go."""
         await self.posts.drop(channels=(channel_id,))
         try:
-            closed = await self.service.channel_gone(guild_id, channel_id, why)
+            closed = await self.service.places.channel_gone(guild_id, channel_id, why)
         except Exception:
             log.exception("channel %s: its table could not be closed", channel_id)
             return
         if isinstance(closed, UnreadableClosed):
-            self.forget(closed.table_id)
+            self.ground.forget(closed.table_id)
         elif closed is not None:
             await self.publish(closed)
 
@@ -302,7 +232,7 @@ class Presenter:
         """The bot was removed from a server: every table there is cancelled as above, and the
         posts waiting for its channels go."""
         await self.posts.drop(guild_id=guild_id)
-        for channel_id in await self.service.channels_with_tables(guild_id):
+        for channel_id in await self.service.places.channels_with_tables(guild_id):
             await self.channel_gone(guild_id, channel_id, "bot_removed")
 
     def _channel_missing_at(self, guild_id: int, channel_id: int) -> None:
@@ -312,16 +242,16 @@ class Presenter:
         """A channel's permissions may have changed: post what its tables missed, and bring its
         table's message up to date."""
         await self.posts.catch_up(channel_id)
-        row = await self.service.table_in_channel(channel_id)
+        row = await self.service.lookups.table_in_channel(channel_id)
         if row is not None:
-            self.schedule_table_edit(row.id)
+            self.table_messages.schedule_edit(row.id)
 
     async def channel_language_changed(self, channel_id: int) -> None:
         """The channel's language was set: its table's message speaks it at once (the hands
         are the players' own)."""
-        row = await self.service.table_in_channel(channel_id)
+        row = await self.service.lookups.table_in_channel(channel_id)
         if row is not None:
-            self.schedule_table_edit(row.id)
+            self.table_messages.schedule_edit(row.id)
 
     def watch_turn(self, table: TableView) -> None:
         """Edits do not notify, and a ping for every card would flood the channel: when a turn
@@ -361,7 +291,7 @@ class Presenter:
         with speaking(await self.ground.speakers.channel(table.guild_id, table.channel_id)):
             text = render.turn_ping_text(waiting, url, table.deadline)
         try:
-            await self.pacer.wait()
+            await self.ground.pacer.wait()
             sent = await channel.send(
                 text,
                 allowed_mentions=discord.AllowedMentions(

@@ -15,9 +15,9 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.service import Refused, TableService
-from bot.service.privacy import Forgotten
+from bot.service import Forgotten, Refused, TableService
 from cogs.errors import AfterCommit, answer_error
+from cogs.interaction import Interaction
 from cogs.items import parse_erase
 from cogs.presenter import Presenter
 from cogs.render.privacy import (
@@ -54,10 +54,10 @@ class PrivacyCog(commands.Cog, name="Privacy"):
         self.presenter = presenter
         self.group = group
 
-        async def my_data(interaction: discord.Interaction[Any]) -> None:
+        async def my_data(interaction: Interaction) -> None:
             await self.send_data(interaction)
 
-        async def forget_me(interaction: discord.Interaction[Any]) -> None:
+        async def forget_me(interaction: Interaction) -> None:
             await self.offer_erasure(interaction)
 
         self.commands: tuple[app_commands.Command[Any, Any, None], ...] = (
@@ -85,10 +85,10 @@ class PrivacyCog(commands.Cog, name="Privacy"):
         for command in self.commands:
             self.group.remove_command(command.name)
 
-    async def send_data(self, interaction: discord.Interaction[Any]) -> None:
+    async def send_data(self, interaction: Interaction) -> None:
         # Reading every game takes a moment: Discord is told at once.
         await interaction.response.defer(ephemeral=True, thinking=True)
-        export = await self.service.my_data(interaction.user.id, names_of(interaction.user))
+        export = await self.service.privacy.my_data(interaction.user.id, names_of(interaction.user))
         data, name = export.data, MY_DATA_FILE
         if len(data) > FILE_LIMIT:
             packed = io.BytesIO()
@@ -101,12 +101,12 @@ class PrivacyCog(commands.Cog, name="Privacy"):
             ephemeral=True,
         )
 
-    async def offer_erasure(self, interaction: discord.Interaction[Any]) -> None:
-        offer = await self.service.offer_erasure(interaction.user.id)
+    async def offer_erasure(self, interaction: Interaction) -> None:
+        offer = await self.service.privacy.offer_erasure(interaction.user.id)
         rendered = erasure_confirm(offer)
         await interaction.response.send_message(**rendered.send_kwargs(), ephemeral=True)
 
-    async def on_confirm(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
+    async def on_confirm(self, interaction: Interaction, custom_id: str) -> None:
         """The confirmation clicked: its (untrusted) token must be the one offered to whoever
         clicks, unused and in time; anything else is refused and changes nothing."""
         await interaction.client.speakers.hear(interaction)
@@ -117,7 +117,9 @@ class PrivacyCog(commands.Cog, name="Privacy"):
                 raise Refused("not_for_you")
             # The erasure reads every table that names the person: Discord is told at once.
             await interaction.response.defer()
-            forgotten = await self.service.forget(user.id, token, former_player, names_of(user))
+            forgotten = await self.service.privacy.forget(
+                user.id, token, former_player, names_of(user)
+            )
         except Exception as error:  # the one error handler answers every failure
             await answer_error(interaction, error)
             return
@@ -139,6 +141,6 @@ class PrivacyCog(commands.Cog, name="Privacy"):
             hands = {user: state for user, state in outcome.hands.items() if user != user_id}
             await self.presenter.publish(dataclasses.replace(outcome, hands=hands))
         for table_id in forgotten.open_tables:
-            await self.presenter.publish(await self.service.newest(table_id))
+            await self.presenter.publish(await self.service.lookups.newest(table_id))
         for table_id in {o.table.table_id for o in forgotten.left} | set(forgotten.open_tables):
-            self.presenter.move_on(table_id)
+            self.presenter.automatic.move_on(table_id)

@@ -36,7 +36,7 @@ class RetentionSweep:
         """After a start: the servers the bot is in (`present`, of those `covers` says this
         process is told about) compared with the stored ones; then the sweeps begin."""
         try:
-            for guild_id in await self.service.servers_present(present, covers):
+            for guild_id in await self.service.retention.servers_present(present, covers):
                 log.info("server %s: the bot left it while stopped; its data goes later", guild_id)
                 await self.server_gone(guild_id)
         except Exception:
@@ -53,7 +53,7 @@ class RetentionSweep:
     async def _sweep_forever(self) -> None:
         while True:
             try:
-                for guild_id in await self.service.sweep_left_servers():
+                for guild_id in await self.service.retention.sweep():
                     log.info("server %s: its data is erased (the bot left it)", guild_id)
             except Exception:
                 log.exception("could not erase the data of servers the bot left")

@@ -12,7 +12,8 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.service.review import ReviewService
+from bot.service import ReviewService
+from cogs.interaction import Interaction
 from cogs.render.review import review_embed, review_progress
 
 log = logging.getLogger(__name__)
@@ -40,7 +41,7 @@ class ReviewCog(commands.Cog, name="Review"):
             game=locale_str("The game's number (default: your last finished game here)")
         )
         async def review(
-            interaction: discord.Interaction[Any],
+            interaction: Interaction,
             game: app_commands.Range[int, 1, MAX_GAME] | None = None,
         ) -> None:
             await self.run(interaction, game)
@@ -59,7 +60,7 @@ class ReviewCog(commands.Cog, name="Review"):
     async def cog_unload(self) -> None:
         self.group.remove_command(self.command.name)
 
-    async def run(self, interaction: discord.Interaction[Any], game: int | None) -> None:
+    async def run(self, interaction: Interaction, game: int | None) -> None:
         """Answer privately at once, edit in the progress at most every `PROGRESS_EVERY`
         seconds, then the result. A refusal replaces the "thinking" message (cogs/errors.py)."""
         await interaction.response.defer(ephemeral=True, thinking=True)

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot.service.document import TURN_TIMERS
+from bot.service import TURN_TIMERS
 from cogs import render
 
 

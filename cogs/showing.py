@@ -52,7 +52,7 @@ class Showing:
         table closes."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self.refreshes = Refresher(self.spawn)
-        shared = service.take_rest_calls if service.shared_database else None
+        shared = service.sharing.take_rest_calls if service.sharing.shared else None
         self.pacer = Pacer(share=rest_share, budget=shared)
         self.speakers = Speakers(bot, service)
         """Which language each person and channel reads (cogs/speakers.py)."""
@@ -96,14 +96,14 @@ class Showing:
         database and one moved the table past `version`, this yields the newest stored state,
         which the write shows instead: a message never goes back to an older state than one
         another process showed. One process alone: None at once."""
-        if not self.service.shared_database:
+        if not self.service.sharing.shared:
             yield None  # one process: it knows every version, and nothing to hold
             return
-        async with self.service.showing(table_id, user_id) as newest:
+        async with self.service.sharing.showing(table_id, user_id) as newest:
             if newest is None or newest <= version:
                 yield None
                 return
-            outcome = await self.service.newest(table_id)
+            outcome = await self.service.lookups.newest(table_id)
             self.remember(outcome)
             yield outcome
 
@@ -111,10 +111,10 @@ class Showing:
     async def holding(self, table_id: int, user_id: int | None = None) -> AsyncIterator[None]:
         """Hold one message (as `writing`) for a write that shows no state of the table (an
         old hand's DM closed): other processes' writes to it wait. One process: nothing."""
-        if not self.service.shared_database:
+        if not self.service.sharing.shared:
             yield
             return
-        async with self.service.showing(table_id, user_id):
+        async with self.service.sharing.showing(table_id, user_id):
             yield
 
     # Background work

@@ -11,6 +11,7 @@ from typing import Any
 import discord
 
 from bot.service import DmRef, HandState, Outcome, TableView
+from cogs.interaction import Interaction
 
 HandShown = tuple[int, tuple[HandState, tuple[int, int, int | None, str], str]]
 """A hand message's number and the inputs that render it: its state, where the table is and
@@ -28,7 +29,7 @@ class Shown:
     """Whom the table waits for, and where in the game (see `watch_turn`)."""
     ping: discord.PartialMessage | None = None
     """The one turn mention in the channel, deleted once the turn passes."""
-    ephemeral: dict[int, tuple[discord.Interaction[Any], float]] = field(default_factory=dict)
+    ephemeral: dict[int, tuple[Interaction, float]] = field(default_factory=dict)
     """By user id: the interaction of a private hand reply, to edit it (for 15 minutes)."""
     last_dm: dict[int, HandShown] = field(default_factory=dict)
     """By user id: what their hand DM shows (`HandMessages.hand_shown_as`)."""

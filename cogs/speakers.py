@@ -6,11 +6,11 @@ set one (`/ohhell settings language:`), else the server's (`preferred_locale`), 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 
 from bot.service import TableService
+from cogs.interaction import Interaction
 from cogs.render.language import ENGLISH, Language, language, language_of, speak
 
 log = logging.getLogger(__name__)
@@ -32,7 +32,7 @@ class Speakers:
         self._people: dict[int, str | None] = {}
         self._channels: dict[int, str | None] = {}
 
-    async def hear(self, interaction: discord.Interaction[Any]) -> Language:
+    async def hear(self, interaction: Interaction) -> Language:
         """Speak the person's language for the rest of this interaction's handling, and
         remember it for the DMs sent them later. A database that cannot take it loses
         nothing the person asked for: the answer goes on."""

@@ -46,7 +46,11 @@ class TableMessages:
     async def _edit(self, table_id: int) -> None:
         ground = self.ground
         shown = ground.shown.get(table_id)
-        table = shown.view if shown and shown.view else await ground.service.table_view(table_id)
+        table = (
+            shown.view
+            if shown and shown.view
+            else await ground.service.lookups.table_view(table_id)
+        )
         message_id = table.message_id
         if message_id is None:
             if table.status.is_open:
@@ -97,5 +101,5 @@ class TableMessages:
             rendered = render.table_message(table)
         sent = await self.ground.send(table.channel_id, rendered, nonce=nonce)
         if sent is not None:
-            stored = await self.ground.service.set_message(table.table_id, sent.id)
+            stored = await self.ground.service.lobby.set_message(table.table_id, sent.id)
             self.ground.remember_side(stored)

@@ -43,7 +43,7 @@ async def play_everything(url: str) -> int:
         for number, preset in enumerate(PRESETS):
             await play_a_game(service, channel=20 + number, preset=preset, max_cards=2)
         await play_a_game(service, channel=40, ann_leaves_after=1, preset="classic", max_cards=3)
-        await service.set_channel_defaults(
+        await service.lobby.set_channel_defaults(
             guild_id=GUILD,
             channel_id=20,
             user_id=ANN,
@@ -52,15 +52,15 @@ async def play_everything(url: str) -> int:
             can_manage=True,
         )
         table_id = await open_lobby(service, preset="oh-hell", max_cards=3)
-        await service.join(table_id, BOB, "Bob")
-        await service.join(table_id, CAT, "Cat")
-        await service.add_computer(table_id, ANN, "normal")
-        await service.start_game(table_id, ANN)
+        await service.lobby.join(table_id, BOB, "Bob")
+        await service.lobby.join(table_id, CAT, "Cat")
+        await service.lobby.add_computer(table_id, ANN, "normal")
+        await service.lobby.start_game(table_id, ANN)
         for _ in range(3):
             await take_a_turn(service, table_id)
-        await service.leave(table_id, CAT)
+        await service.lobby.leave(table_id, CAT)
         await take_a_turn(service, table_id)
-        lobby = await service.open_table(
+        lobby = await service.lobby.open_table(
             guild_id=GUILD, channel_id=LOBBY_CHANNEL, user_id=BOB, name="Bob", settings={}
         )
         assert lobby.table.status is TableStatus.LOBBY
@@ -72,12 +72,12 @@ async def play_everything(url: str) -> int:
 async def take_a_turn(service: TableService, table_id: int) -> None:
     """The computers' moves, then the move of the person whose turn it is (the first allowed)."""
     await run_automatic(service, table_id)
-    if (await service.table_view(table_id)).status is not TableStatus.PLAYING:
+    if (await service.lookups.table_view(table_id)).status is not TableStatus.PLAYING:
         return
     for user in (ANN, BOB, CAT):
-        state = await service.hand_state(table_id, user)
+        state = await service.lookups.hand_state(table_id, user)
         if state.my_turn:
-            await service.act(table_id, user, state.hand_number, choose(state))
+            await service.playing.act(table_id, user, state.hand_number, choose(state))
             return
 
 
@@ -87,10 +87,10 @@ async def play_on(url: str, table_id: int) -> None:
     try:
         service = service_on(database)
         for _ in range(500):
-            if (await service.table_view(table_id)).status is TableStatus.FINISHED:
+            if (await service.lookups.table_view(table_id)).status is TableStatus.FINISHED:
                 break
             await take_a_turn(service, table_id)
-        assert (await service.table_view(table_id)).status is TableStatus.FINISHED
+        assert (await service.lookups.table_view(table_id)).status is TableStatus.FINISHED
         assert set(await database.rating_changes(table_id)) >= {ANN, BOB, CAT}
     finally:
         await database.close()

@@ -34,30 +34,32 @@ async def test_a_server_sees_only_its_own_finished_games(service: TableService) 
         guild_id=GUILD, channel_id=12, host_id=1, preset="classic", document={"seats": []}
     )
     await db.save_table(cancelled, document={"seats": []}, status=TableStatus.CANCELLED)
-    page = await service.history(GUILD, 1)
+    page = await service.finished_games.history(GUILD, 1)
     assert [e.game for e in page.entries] == [mine] and not page.has_next
     assert page.entries[0].players == ("Ann", "Bob", "Cat")
     for number in (theirs, lobby.id, cancelled.id, 10**9):
         with pytest.raises(Refused) as refused:
-            await service.game_record(GUILD, 10, number)
+            await service.finished_games.game_record(GUILD, 10, number)
         assert refused.value.reason.code == "no_game"
     with pytest.raises(Refused) as none_yet:
-        await service.game_record(3, 30)
+        await service.finished_games.game_record(3, 30)
     assert none_yet.value.reason.code == "no_games"
     for page_number in (0, -1, 2, 10**7):
         with pytest.raises(Refused):
-            await service.history(GUILD, page_number)
+            await service.finished_games.history(GUILD, page_number)
 
 
 async def test_the_record_defaults_to_the_channel_then_the_server(service: TableService) -> None:
     db = service.db
     here, game = await store_finished(db, GUILD, 10, people("Ann", "Bob", "Cat"), seed=1)
     later, _ = await store_finished(db, GUILD, 11, people("Ann", "Bob", "Dan"), seed=2)
-    found = await service.game_record(GUILD, 10)
+    found = await service.finished_games.game_record(GUILD, 10)
     assert found.game == here
     summary = replay(found.record)
     assert summary["totals"] == list(game.totals) and summary["placing"] == list(game.placing)
-    assert (await service.game_record(GUILD, 99)).game == later  # no game in that channel
+    assert (
+        await service.finished_games.game_record(GUILD, 99)
+    ).game == later  # no game in that channel
 
 
 async def test_stats_sum_a_players_games(service: TableService) -> None:
@@ -74,7 +76,7 @@ async def test_stats_sum_a_players_games(service: TableService) -> None:
         preset = "classic" if seed < 4 else "oh-hell"
         games.append(await store_finished(db, GUILD, 10, seats, seed, preset=preset))
     await store_finished(db, OTHER_GUILD, 10, people("Ann", "Bob", "Cat"), seed=9)
-    stats = await service.player_stats(GUILD, ann)
+    stats = await service.finished_games.player_stats(GUILD, ann)
     placing = [game.placing[0] for _, game in games]
     assert stats.games == 6
     assert stats.left_early == 1
@@ -111,7 +113,7 @@ async def test_stats_sum_a_players_games(service: TableService) -> None:
     board = await db.leaderboard(GUILD)
     assert stats.rating_rank is None and stats.rating_ranked == board.ranked == 0
     assert [preset for preset, _, _ in stats.preset_ratings] == ["classic", "oh-hell"]
-    nobody = await service.player_stats(GUILD, 4242)
+    nobody = await service.finished_games.player_stats(GUILD, 4242)
     assert nobody.games == 0 and nobody.best_game is None and nobody.detail.bid_error is None
     assert nobody.rating is None and nobody.rating_history == () and nobody.computers == ()
 
@@ -125,25 +127,25 @@ async def test_stats_name_the_game_of_the_last_change_and_why_a_last_game_did_no
     seats = people("Ann", "Bob", "Cat")
     seats[0] = Seat(user_id=ann, name="Ann", left=True, level="normal", away="kicked")
     removed, _ = await store_finished(db, GUILD, 10, seats, seed=2)
-    stats = await service.player_stats(GUILD, ann)
+    stats = await service.finished_games.player_stats(GUILD, ann)
     assert (stats.rating_change_game, stats.unrated_game) == (rated, removed)
     assert stats.unrated_reason == "removed"
     assert stats.rating_change == (await db.rating_history(GUILD, ann))[-1].change
     # Bob's last game rated him; a game where everyone else was removed did not.
-    bob = await service.player_stats(GUILD, 1001)
+    bob = await service.finished_games.player_stats(GUILD, 1001)
     assert (bob.rating_change_game, bob.unrated_game) == (removed, None)
     alone = people("Ann", "Bob", "Dan")
     for seat in (alone[0], alone[2]):
         seat.left, seat.level, seat.away = True, "normal", "kicked"
     await store_finished(db, GUILD, 10, alone, seed=3)
-    bob = await service.player_stats(GUILD, 1001)
+    bob = await service.finished_games.player_stats(GUILD, 1001)
     assert bob.unrated_reason == "too_few_rated" and bob.rating_change_game == removed
     # Everyone who was rated left: nobody's rating moved.
     gone = people("Ann", "Bob", "Cat")[1:] + people("Eve", first_id=1005)
     for seat in gone:
         seat.left, seat.level, seat.away = True, "normal", "left"
     await store_finished(db, GUILD, 10, gone, seed=4)
-    cat = await service.player_stats(GUILD, 1002)
+    cat = await service.finished_games.player_stats(GUILD, 1002)
     assert cat.unrated_reason == "nobody_stayed" and cat.rating_change_game == removed
 
 
@@ -163,4 +165,4 @@ async def test_a_table_with_two_computers_of_one_level_counts_once(service: Tabl
     assert await db.computer_tables(GUILD, ann) == [("easy", 1, won), ("hard", 1, won)]
     assert await db.computer_tables(OTHER_GUILD, ann) == []
     # The stats count people's games only: the computer seats are not Ann's.
-    assert (await service.player_stats(GUILD, ann)).games == 2
+    assert (await service.finished_games.player_stats(GUILD, ann)).games == 2

@@ -83,7 +83,7 @@ async def service(database_url: str, clock: Clock) -> AsyncIterator[TableService
 async def finish(service: TableService, guild: int, channel: int, people: dict[int, str]) -> int:
     names = iter(people.items())
     first, name = next(names)
-    opened = await service.open_table(
+    opened = await service.lobby.open_table(
         guild_id=guild,
         channel_id=channel,
         user_id=first,
@@ -92,17 +92,17 @@ async def finish(service: TableService, guild: int, channel: int, people: dict[i
     )
     table_id = opened.table.table_id
     for user, name in names:
-        await service.join(table_id, user, name)
-    await service.add_computer(table_id, first, "easy")
-    await service.start_game(table_id, first)
+        await service.lobby.join(table_id, user, name)
+    await service.lobby.add_computer(table_id, first, "easy")
+    await service.lobby.start_game(table_id, first)
     for _ in range(500):
         await run_automatic(service, table_id)
-        if (await service.table_view(table_id)).status is TableStatus.FINISHED:
+        if (await service.lookups.table_view(table_id)).status is TableStatus.FINISHED:
             return table_id
         for user in people:
-            state = await service.hand_state(table_id, user)
+            state = await service.lookups.hand_state(table_id, user)
             if state.my_turn:
-                await service.act(table_id, user, state.hand_number, choose(state))
+                await service.playing.act(table_id, user, state.hand_number, choose(state))
                 break
     raise AssertionError("the game did not finish")
 
@@ -110,12 +110,12 @@ async def finish(service: TableService, guild: int, channel: int, people: dict[i
 async def one_move(service: TableService, table_id: int, people: tuple[int, ...]) -> None:
     """Computers' moves, then one person's (unless the game is over)."""
     await run_automatic(service, table_id)
-    if (await service.table_view(table_id)).status is not TableStatus.PLAYING:
+    if (await service.lookups.table_view(table_id)).status is not TableStatus.PLAYING:
         return
     for user in people:
-        state = await service.hand_state(table_id, user)
+        state = await service.lookups.hand_state(table_id, user)
         if state.my_turn:
-            await service.act(table_id, user, state.hand_number, choose(state))
+            await service.playing.act(table_id, user, state.hand_number, choose(state))
             return
 
 
@@ -128,7 +128,7 @@ async def scene(service: TableService) -> Scene:
         (HOME, await finish(service, HOME, 10, {BOB: "Bob", ANN: ANN_NAME, CAT: "Cat"})),
         (AWAY, await finish(service, AWAY, 20, {ANN: ANN_NAME, CAT: "Cat"})),
     ]
-    opened = await service.open_table(
+    opened = await service.lobby.open_table(
         guild_id=HOME,
         channel_id=11,
         user_id=ANN,
@@ -136,23 +136,29 @@ async def scene(service: TableService) -> Scene:
         settings={"preset": "classic", "max_cards": 5},
     )
     playing = opened.table.table_id
-    await service.join(playing, BOB, "Bob")
-    await service.join(playing, CAT, "Cat")
-    await service.start_game(playing, ANN)
-    await service.record_dm(playing, ANN, DmRef(channel_id=ANN + 1, message_id=ANN + 2, hand=1))
-    await service.hand_over(playing, ANN, BOB)
+    await service.lobby.join(playing, BOB, "Bob")
+    await service.lobby.join(playing, CAT, "Cat")
+    await service.lobby.start_game(playing, ANN)
+    await service.playing.record_dm(
+        playing, ANN, DmRef(channel_id=ANN + 1, message_id=ANN + 2, hand=1)
+    )
+    await service.host.hand_over(playing, ANN, BOB)
     for _ in range(4):
         await one_move(service, playing, (ANN, BOB, CAT))
     lobby = (
-        await service.open_table(guild_id=HOME, channel_id=12, user_id=BOB, name="Bob", settings={})
+        await service.lobby.open_table(
+            guild_id=HOME, channel_id=12, user_id=BOB, name="Bob", settings={}
+        )
     ).table.table_id
-    await service.join(lobby, ANN, ANN_NAME)
+    await service.lobby.join(lobby, ANN, ANN_NAME)
     kicked_from = (
-        await service.open_table(guild_id=HOME, channel_id=14, user_id=CAT, name="Cat", settings={})
+        await service.lobby.open_table(
+            guild_id=HOME, channel_id=14, user_id=CAT, name="Cat", settings={}
+        )
     ).table.table_id
-    await service.join(kicked_from, ANN, ANN_NAME)
-    await service.kick(kicked_from, CAT, ANN)
-    await service.set_channel_defaults(
+    await service.lobby.join(kicked_from, ANN, ANN_NAME)
+    await service.host.kick(kicked_from, CAT, ANN)
+    await service.lobby.set_channel_defaults(
         guild_id=HOME,
         channel_id=13,
         user_id=ANN,
@@ -188,7 +194,7 @@ async def test_my_data_holds_everything_a_scan_finds_and_nobody_s_hidden_cards(
     service: TableService, database_url: str
 ) -> None:
     found = await scene(service)
-    export = await service.my_data(ANN, [ANN_NAME])
+    export = await service.privacy.my_data(ANN, [ANN_NAME])
     data = json.loads(export.data)
     assert data["format"] == "ohhell-my-data/1" and data["user_id"] == str(ANN)
     places = await places_holding(database_url, [str(ANN), ANN_NAME])
@@ -243,7 +249,7 @@ async def test_my_data_holds_everything_a_scan_finds_and_nobody_s_hidden_cards(
 
     # Asking again at once is refused until the wait is over.
     with pytest.raises(Refused) as again:
-        await service.my_data(ANN)
+        await service.privacy.my_data(ANN)
     assert again.value.reason.code == "my_data_wait"
     assert again.value.reason.params["until"] > service.session.clock()
 
@@ -251,13 +257,13 @@ async def test_my_data_holds_everything_a_scan_finds_and_nobody_s_hidden_cards(
 async def test_my_data_can_be_asked_again_after_the_wait(
     service: TableService, clock: Clock
 ) -> None:
-    nothing = json.loads((await service.my_data(BOB)).data)
+    nothing = json.loads((await service.privacy.my_data(BOB)).data)
     assert nothing["games"] == [] and nothing["results"] == []
     clock.now += MY_DATA_EVERY - 1
     with pytest.raises(Refused):
-        await service.my_data(BOB)
+        await service.privacy.my_data(BOB)
     clock.now += 1
-    assert json.loads((await service.my_data(BOB)).data)["user_id"] == str(BOB)
+    assert json.loads((await service.privacy.my_data(BOB)).data)["user_id"] == str(BOB)
 
 
 async def test_forget_me_leaves_nothing_and_every_other_game_stands(
@@ -265,30 +271,30 @@ async def test_forget_me_leaves_nothing_and_every_other_game_stands(
 ) -> None:
     found = await scene(service)
     scored = {
-        game: replay((await service.game_record(guild, 0, game)).record)
+        game: replay((await service.finished_games.game_record(guild, 0, game)).record)
         for guild, game in found.finished
     }
     # The board ranks settled ratings only: these stand in for many more games.
     await service.db._db.execute("UPDATE ratings SET sigma = 1")
-    bob_stats = await service.player_stats(HOME, BOB)
+    bob_stats = await service.finished_games.player_stats(HOME, BOB)
     board = await service.db.leaderboard(HOME)
     assert ANN in {row.user_id for row in board.rows}
 
-    offer = await service.offer_erasure(ANN)
-    forgotten = await service.forget(ANN, offer.token, former, [ANN_NAME])
+    offer = await service.privacy.offer_erasure(ANN)
+    forgotten = await service.privacy.forget(ANN, offer.token, former, [ANN_NAME])
     assert found.playing in forgotten.open_tables and forgotten.rows > 0
     assert [outcome.table.table_id for outcome in forgotten.left] == [found.playing, found.lobby]
     assert await places_holding(database_url, [str(ANN), ANN_NAME]) == {}
 
     for guild, game in found.finished:
-        record = (await service.game_record(guild, 0, game)).record
+        record = (await service.finished_games.game_record(guild, 0, game)).record
         assert "Former player 1" in record["players"]
         again = replay(record)
         assert again["totals"] == scored[game]["totals"]
         assert again["placing"] == scored[game]["placing"]
         assert again["hands"] == scored[game]["hands"]
     # Bob's games and rating stand; his place on the board moves up where she stood above him.
-    bob_now = await service.player_stats(HOME, BOB)
+    bob_now = await service.finished_games.player_stats(HOME, BOB)
     assert bob_now.rating_ranked == bob_stats.rating_ranked - 1
     assert replace(bob_now, rating_rank=None, rating_ranked=0) == replace(
         bob_stats, rating_rank=None, rating_ranked=0
@@ -300,18 +306,18 @@ async def test_forget_me_leaves_nothing_and_every_other_game_stands(
     }
     # The lobby goes on without her; at the game a computer plays her seat, as a former
     # player, to the end.
-    assert [seat.user_id for seat in (await service.table_view(found.lobby)).seats] == [BOB]
-    view = await service.table_view(found.playing)
+    assert [seat.user_id for seat in (await service.lookups.table_view(found.lobby)).seats] == [BOB]
+    view = await service.lookups.table_view(found.playing)
     assert (view.seats[0].name, view.seats[0].user_id, view.seats[0].left) == (
         "Former player 1",
         None,
         True,
     )
     for _ in range(300):
-        if (await service.table_view(found.playing)).status is TableStatus.FINISHED:
+        if (await service.lookups.table_view(found.playing)).status is TableStatus.FINISHED:
             break
         await one_move(service, found.playing, (BOB, CAT))
-    assert (await service.table_view(found.playing)).status is TableStatus.FINISHED
+    assert (await service.lookups.table_view(found.playing)).status is TableStatus.FINISHED
     assert await places_holding(database_url, [str(ANN), ANN_NAME]) == {}
     # Her seat's result is stored as the computer that finished it, and rates nobody.
     changes = await service.db.rating_changes(found.playing)
@@ -320,7 +326,7 @@ async def test_forget_me_leaves_nothing_and_every_other_game_stands(
     # The same confirmation again changes nothing.
     before = await every_row(database_url)
     with pytest.raises(Refused) as repeated:
-        await service.forget(ANN, offer.token, former)
+        await service.privacy.forget(ANN, offer.token, former)
     assert repeated.value.reason.code == "erasure_not_offered"
     assert await every_row(database_url) == before
 
@@ -330,16 +336,16 @@ async def test_a_forged_or_stale_confirmation_changes_nothing(
 ) -> None:
     await scene(service)
     before = await every_row(database_url)
-    bobs = await service.offer_erasure(BOB)
-    first = await service.offer_erasure(ANN)
-    second = await service.offer_erasure(ANN)
+    bobs = await service.privacy.offer_erasure(BOB)
+    first = await service.privacy.offer_erasure(ANN)
+    second = await service.privacy.offer_erasure(ANN)
     for token in ("0" * 32, bobs.token, first.token, ""):
         with pytest.raises(Refused) as refused:
-            await service.forget(ANN, token, former)
+            await service.privacy.forget(ANN, token, former)
         assert refused.value.reason.code == "erasure_not_offered"
     clock.now = second.until + 1
     with pytest.raises(Refused):
-        await service.forget(ANN, second.token, former)
+        await service.privacy.forget(ANN, second.token, former)
     after = await every_row(database_url)
     assert {name: rows for name, rows in after.items() if name != "leases"} == {
         name: rows for name, rows in before.items() if name != "leases"
@@ -353,7 +359,7 @@ async def test_two_confirmations_at_once_erase_once(
     a third plays on at the table Ann is leaving: one erases, the other is refused, and
     nothing of her is left half-way."""
     found = await scene(service)
-    offer = await service.offer_erasure(ANN)
+    offer = await service.privacy.offer_erasure(ANN)
     other_db = await Database.open(database_url)
     other = TableService(other_db, decide=first_legal, run_blocking=_run_inline, clock=clock)
     try:
@@ -366,8 +372,8 @@ async def test_two_confirmations_at_once_erase_once(
                     assert refusal.reason.code == "conflict"
 
         outcomes = await asyncio.gather(
-            service.forget(ANN, offer.token, former),
-            other.forget(ANN, offer.token, former),
+            service.privacy.forget(ANN, offer.token, former),
+            other.privacy.forget(ANN, offer.token, former),
             play_on(),
             return_exceptions=True,
         )

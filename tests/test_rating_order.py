@@ -96,7 +96,7 @@ async def assert_one_order(database: Database, guild_id: int) -> None:
         assert mine is not None and standings[user][0] == rating, user
         assert mine.rating == rating and ranked.get(user, rating) == rating, user
         assert (user in ranked) == (not mine.provisional) == (not standings[user][2]), user
-        stats = await service.player_stats(guild_id, user)
+        stats = await service.finished_games.player_stats(guild_id, user)
         assert stats.rating == rating and stats.rating_change == standings[user][1], user
         assert stats.rating_change_game == table_id, user
         assert stats.rating_history[-1] == (table_id, rating), user

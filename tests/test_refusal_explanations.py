@@ -29,18 +29,18 @@ async def service(tmp_path: Path) -> AsyncIterator[TableService]:
 
 
 async def lobby(service: TableService, channel: int = CHANNEL, **settings: object) -> int:
-    outcome = await service.open_table(
+    outcome = await service.lobby.open_table(
         guild_id=GUILD, channel_id=channel, user_id=ANN, name="Ann", settings=dict(settings)
     )
     table_id = outcome.table.table_id
-    await service.join(table_id, BOB, "Bob")
-    await service.join(table_id, CAT, "Cat")
+    await service.lobby.join(table_id, BOB, "Bob")
+    await service.lobby.join(table_id, CAT, "Cat")
     return table_id
 
 
 async def a_card_not_held(service: TableService, table_id: int, user: int) -> int:
     """The id of a card `user` does not hold: what a forged play button would carry."""
-    held = {option.card_id for option in (await service.hand_state(table_id, user)).cards}
+    held = {option.card_id for option in (await service.lookups.hand_state(table_id, user)).cards}
     return next(card_id for card_id in range(52) if card_id not in held)
 
 
@@ -55,7 +55,7 @@ async def refused_move(
 ) -> Mapping[str, Any]:
     """The parameters of the refusal of `user`'s `action`, which changed nothing."""
     version = (await service.db.load_table(table_id)).version
-    move = await refused(service.act(table_id, user, 1, action))
+    move = await refused(service.playing.act(table_id, user, 1, action))
     assert move.code == "illegal"
     assert (await service.db.load_table(table_id)).version == version
     return move.reason.params
@@ -65,7 +65,7 @@ async def test_an_illegal_move_is_refused_with_a_code_the_bot_words(
     service: TableService,
 ) -> None:
     table_id = await lobby(service, preset="classic", sequence="down", max_cards=3)
-    await service.start_game(table_id, ANN)
+    await service.lobby.start_game(table_id, ANN)
     mover = await whose_turn(service, table_id)
     waiting = next(user for user in NAMES if user != mover)
 
@@ -81,8 +81,8 @@ async def test_an_illegal_move_is_refused_with_a_code_the_bot_words(
 
     for _ in NAMES:
         bidder = await whose_turn(service, table_id)
-        options = (await service.hand_state(table_id, bidder)).bid_options
-        await service.act(table_id, bidder, 1, Bid(next(o.n for o in options if o.allowed)))
+        options = (await service.lookups.hand_state(table_id, bidder)).bid_options
+        await service.playing.act(table_id, bidder, 1, Bid(next(o.n for o in options if o.allowed)))
     leader = await whose_turn(service, table_id)
     params = await refused_move(
         service, table_id, leader, await a_card_not_held(service, table_id, leader)
@@ -95,11 +95,11 @@ async def test_rules_that_cannot_be_played_are_refused_with_a_code_the_bot_words
     service: TableService,
 ) -> None:
     table_id = await lobby(service, blind="last", end="target")
-    problem = (await service.table_view(table_id)).start_problem
+    problem = (await service.lookups.table_view(table_id)).start_problem
     assert problem is not None and problem.code == "rules_unplayable"
     assert problem.params["explanation_code"] == "blind_target"
     version = (await service.db.load_table(table_id)).version
-    unplayable = await refused(service.start_game(table_id, ANN))
+    unplayable = await refused(service.lobby.start_game(table_id, ANN))
     assert unplayable.code == "rules_unplayable"
     assert explanation_text(unplayable.reason.params) == (
         "a game that ends at a target score has no last one-card hand: choose blind 'all' or "
@@ -113,7 +113,7 @@ async def test_rules_that_are_not_valid_are_refused_with_the_setting_the_bot_nam
 ) -> None:
     table_id = await lobby(service)
     version = (await service.db.load_table(table_id)).version
-    forged = await refused(service.set_rule(table_id, ANN, "max_cards", 0))
+    forged = await refused(service.lobby.set_rule(table_id, ANN, "max_cards", 0))
     assert forged.code == "rule_invalid"
     assert explanation_text(forged.reason.params) == "max_cards can't take that value"
     assert (await service.db.load_table(table_id)).version == version
@@ -123,7 +123,7 @@ async def test_rules_that_are_not_valid_are_refused_with_the_setting_the_bot_nam
     assert explanation_text(not_a_preset.reason.params) == "preset can't take that value"
 
     not_a_rule = await refused(
-        service.set_channel_defaults(
+        service.lobby.set_channel_defaults(
             guild_id=GUILD,
             channel_id=CHANNEL,
             user_id=ANN,
@@ -133,4 +133,4 @@ async def test_rules_that_are_not_valid_are_refused_with_the_setting_the_bot_nam
     )
     assert not_a_rule.code == "rules_invalid"
     assert explanation_text(not_a_rule.reason.params) == "there is no rule called colour"
-    assert await service.channel_defaults(CHANNEL) is None
+    assert await service.lobby.channel_defaults(CHANNEL) is None

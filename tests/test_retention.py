@@ -59,24 +59,24 @@ async def test_a_server_left_long_enough_goes_and_one_rejoined_in_time_stays(
     away = {game for guild, game in found.finished if guild == AWAY}
     home = {game for guild, game in found.finished if guild == HOME} | {found.playing}
     assert await rows_of_tables(database_url, away) != {}
-    await service.server_left(AWAY)
-    await service.server_left(HOME)
+    await service.retention.server_left(AWAY)
+    await service.retention.server_left(HOME)
     clock.now += 3 * DAY
-    await service.server_left(AWAY)  # told again: the first time counts
-    await service.server_back(HOME)
+    await service.retention.server_left(AWAY)  # told again: the first time counts
+    await service.retention.server_back(HOME)
     home_before = await rows_of_tables(database_url, home)
     clock.now += 4 * DAY - 60
     before = await every_row(database_url)
-    assert await service.sweep_left_servers() == []
+    assert await service.retention.sweep() == []
     assert await every_row(database_url) == before
     clock.now += 60
-    assert await service.sweep_left_servers() == [AWAY]
+    assert await service.retention.sweep() == [AWAY]
     assert await places_holding(database_url, [str(AWAY)]) == {}
     assert await rows_of_tables(database_url, away) == {}
     assert await rows_of_tables(database_url, home) == home_before
     assert str(HOME) in str(await places_holding(database_url, [str(HOME)]))
     clock.now += 100 * DAY
-    assert await service.sweep_left_servers() == []
+    assert await service.retention.sweep() == []
 
 
 async def test_leases_that_ran_out_go_with_the_sweep(
@@ -85,12 +85,12 @@ async def test_leases_that_ran_out_go_with_the_sweep(
     """An erasure nobody confirmed, a copy asked for: their notes, keyed by the person's id,
     go once they run out."""
     person = 412_345_678_901_234_999
-    offer = await service.offer_erasure(person)
-    await service.my_data(person)
-    await service.sweep_left_servers()
+    offer = await service.privacy.offer_erasure(person)
+    await service.privacy.my_data(person)
+    await service.retention.sweep()
     assert ("leases", "key") in await places_holding(database_url, [str(person)])
     clock.now = max(offer.until, clock.now + MY_DATA_EVERY) + 1
-    await service.sweep_left_servers()
+    await service.retention.sweep()
     assert await places_holding(database_url, [str(person)]) == {}
 
 
@@ -99,15 +99,15 @@ async def test_servers_left_while_the_bot_was_stopped_are_found_at_start(
 ) -> None:
     await scene(service)
     mine = {HOME, AWAY}.__contains__
-    assert await service.servers_present({HOME, AWAY}, mine) == []
+    assert await service.retention.servers_present({HOME, AWAY}, mine) == []
     # Removed from AWAY while stopped: marked now. A server of another process's shards is
     # not this one's to judge.
-    assert await service.servers_present({HOME}, lambda guild: guild == HOME) == []
-    assert await service.servers_present({HOME}, mine) == [AWAY]
+    assert await service.retention.servers_present({HOME}, lambda guild: guild == HOME) == []
+    assert await service.retention.servers_present({HOME}, mine) == [AWAY]
     assert await service.db.servers_left() == {AWAY: clock.now}
     clock.now += 5 * DAY
-    assert await service.servers_present({HOME}, mine) == []
+    assert await service.retention.servers_present({HOME}, mine) == []
     assert await service.db.servers_left() == {AWAY: clock.now - 5 * DAY}
     # Added back while stopped.
-    assert await service.servers_present({HOME, AWAY}, mine) == []
+    assert await service.retention.servers_present({HOME, AWAY}, mine) == []
     assert await service.db.servers_left() == {}

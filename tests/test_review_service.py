@@ -118,7 +118,7 @@ async def test_refusals(database: Database, tables: TableService) -> None:
     mine = await play_a_game(tables, preset="classic", max_cards=1)
     with pytest.raises(Refused, match="review_not_player"):
         await reviews.review(GUILD, CAT, mine)
-    lobby = await tables.open_table(
+    lobby = await tables.lobby.open_table(
         guild_id=GUILD, channel_id=30, user_id=ANN, name="Ann", settings={"preset": "classic"}
     )
     with pytest.raises(Refused, match="review_not_finished") as refused:

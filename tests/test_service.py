@@ -34,7 +34,7 @@ async def service(database_url: str):
 
 
 async def open_lobby(service: TableService, **settings: object) -> int:
-    outcome = await service.open_table(
+    outcome = await service.lobby.open_table(
         guild_id=GUILD, channel_id=CHANNEL, user_id=ANN, name="Ann", settings=dict(settings)
     )
     return outcome.table.table_id
@@ -43,22 +43,22 @@ async def open_lobby(service: TableService, **settings: object) -> int:
 async def started(service: TableService, **settings: object) -> int:
     """Ann's table with Bob and Cat seated, the game started."""
     t = await open_lobby(service, **settings)
-    await service.join(t, BOB, "Bob")
-    await service.join(t, CAT, "Cat")
-    await service.start_game(t, ANN)
+    await service.lobby.join(t, BOB, "Bob")
+    await service.lobby.join(t, CAT, "Cat")
+    await service.lobby.start_game(t, ANN)
     return t
 
 
 async def whose_turn(service: TableService, table_id: int) -> int:
     for user in (ANN, BOB, CAT):
-        if (await service.hand_state(table_id, user)).my_turn:
+        if (await service.lookups.hand_state(table_id, user)).my_turn:
             return user
     raise AssertionError("nobody's turn")
 
 
 async def run_automatic(service: TableService, table_id: int) -> int:
     steps = 0
-    while await service.step(table_id) is not None:
+    while await service.playing.step(table_id) is not None:
         steps += 1
     return steps
 
@@ -72,25 +72,25 @@ async def play_a_game(
 ) -> int:
     """Ann and Bob with a computer, to the end: each person takes the first allowed choice
     (Ann leaves after ``ann_leaves_after`` of her actions, if given)."""
-    opened = await tables.open_table(
+    opened = await tables.lobby.open_table(
         guild_id=guild, channel_id=channel, user_id=ANN, name="Ann", settings=dict(settings)
     )
     table_id = opened.table.table_id
-    await tables.join(table_id, BOB, "Bob")
-    await tables.add_computer(table_id, ANN, "easy")
-    await tables.start_game(table_id, ANN)
+    await tables.lobby.join(table_id, BOB, "Bob")
+    await tables.lobby.add_computer(table_id, ANN, "easy")
+    await tables.lobby.start_game(table_id, ANN)
     acted = 0
     for _ in range(500):
         await run_automatic(tables, table_id)
-        if (await tables.table_view(table_id)).status is TableStatus.FINISHED:
+        if (await tables.lookups.table_view(table_id)).status is TableStatus.FINISHED:
             return table_id
         for user in (ANN, BOB):
-            state = await tables.hand_state(table_id, user)
+            state = await tables.lookups.hand_state(table_id, user)
             if state.my_turn:
-                await tables.act(table_id, user, state.hand_number, choose(state))
+                await tables.playing.act(table_id, user, state.hand_number, choose(state))
                 acted += user == ANN
                 if user == ANN and acted == ann_leaves_after:
-                    await tables.leave(table_id, ANN)
+                    await tables.lobby.leave(table_id, ANN)
                 break
     raise AssertionError("the game did not finish")
 
@@ -103,33 +103,33 @@ def choose(state: HandState):
 
 async def test_a_whole_game_with_people_and_computers(service: TableService) -> None:
     table_id = await open_lobby(service, preset="first-to-101", target=30)
-    await service.join(table_id, BOB, "Bob")
-    await service.add_computer(table_id, ANN, "easy")
-    outcome = await service.add_computer(table_id, BOB, "easy")
+    await service.lobby.join(table_id, BOB, "Bob")
+    await service.lobby.add_computer(table_id, ANN, "easy")
+    outcome = await service.lobby.add_computer(table_id, BOB, "easy")
     assert [seat.name for seat in outcome.table.seats] == [
         "Ann",
         "Bob",
         "Computer (easy)",
         "Computer 2 (easy)",
     ]
-    started = await service.start_game(table_id, ANN)
+    started = await service.lobby.start_game(table_id, ANN)
     assert started.new_hand and set(started.hands) == {ANN, BOB}
     assert started.table.status is TableStatus.PLAYING
     finished = False
     for _ in range(2000):
         await run_automatic(service, table_id)
-        view = await service.table_view(table_id)
+        view = await service.lookups.table_view(table_id)
         if view.status is TableStatus.FINISHED:
             finished = True
             break
         assert view.game is not None
         for user in (ANN, BOB):
-            state = await service.hand_state(table_id, user)
+            state = await service.lookups.hand_state(table_id, user)
             if state.my_turn:
-                await service.act(table_id, user, state.hand_number, choose(state))
+                await service.playing.act(table_id, user, state.hand_number, choose(state))
                 break
     assert finished
-    final = await service.table_view(table_id)
+    final = await service.lookups.table_view(table_id)
     assert final.game is not None and final.game.placing is not None
     assert max(final.game.totals) >= 30
     # Both computers are `easy`: one rated identity, two games (one a seat).
@@ -144,33 +144,33 @@ async def test_refusals_change_nothing(service: TableService) -> None:
     with pytest.raises(Refused, match="channel_busy"):
         await open_lobby(service)
     with pytest.raises(Refused, match="already_seated"):
-        await service.join(table_id, ANN, "Ann")
-    await service.join(table_id, BOB, "Bob")
+        await service.lobby.join(table_id, ANN, "Ann")
+    await service.lobby.join(table_id, BOB, "Bob")
     with pytest.raises(Refused, match="host_only"):
-        await service.start_game(table_id, BOB)
+        await service.lobby.start_game(table_id, BOB)
     with pytest.raises(Refused, match=r"player_count.*'low': 3, 'high': 7, 'players': 2"):
-        await service.start_game(table_id, ANN)
+        await service.lobby.start_game(table_id, ANN)
     with pytest.raises(Refused, match="max_cards"):
-        await service.set_rule(table_id, ANN, "max_cards", 0)
+        await service.lobby.set_rule(table_id, ANN, "max_cards", 0)
     with pytest.raises(Refused, match="join_first"):
-        await service.add_computer(table_id, CAT, "easy")
+        await service.lobby.add_computer(table_id, CAT, "easy")
     version = (await service.db.load_table(table_id)).version
-    await service.join(table_id, CAT, "Cat")
-    await service.start_game(table_id, ANN)
+    await service.lobby.join(table_id, CAT, "Cat")
+    await service.lobby.start_game(table_id, ANN)
     game_version = (await service.db.load_table(table_id)).version
     assert game_version == version + 2
-    states = {user: await service.hand_state(table_id, user) for user in (ANN, BOB, CAT)}
+    states = {user: await service.lookups.hand_state(table_id, user) for user in (ANN, BOB, CAT)}
     waiting = next(u for u, s in states.items() if not s.my_turn)
     with pytest.raises(Refused, match="turn"):
-        await service.act(table_id, waiting, 1, Bid(0))
+        await service.playing.act(table_id, waiting, 1, Bid(0))
     with pytest.raises(Refused, match="earlier_hand"):
         mover = next(u for u, s in states.items() if s.my_turn)
-        await service.act(table_id, mover, 0, Bid(0))
+        await service.playing.act(table_id, mover, 0, Bid(0))
     with pytest.raises(Refused, match="not_seated"):
-        await service.act(table_id, 999, 1, Bid(0))
+        await service.playing.act(table_id, 999, 1, Bid(0))
     assert (await service.db.load_table(table_id)).version == game_version
     # A refused click leaves the decoded game cached for the next one (no replay).
-    assert service.cached_tables() >= {table_id}
+    assert service.session.cached_tables() >= {table_id}
     assert service.session._games[table_id][0] == game_version
 
 
@@ -178,24 +178,24 @@ async def test_clicks_on_a_closed_table_leave_nothing_of_it_in_memory(
     service: TableService,
 ) -> None:
     table_id = await started(service, preset="classic")
-    await service.cancel(table_id, ANN)
-    assert service.cached_tables() == set()
+    await service.lobby.cancel(table_id, ANN)
+    assert service.session.cached_tables() == set()
     # Leftover buttons of the closed table: refused, and no lock or cache entry is kept.
     for _ in range(2):
         with pytest.raises(TableGone, match="table_closed"):
-            await service.act(table_id, BOB, 1, Bid(0))
+            await service.playing.act(table_id, BOB, 1, Bid(0))
         with pytest.raises(TableGone):
-            await service.cancel(table_id, ANN)
-    assert service.cached_tables() == set()
+            await service.lobby.cancel(table_id, ANN)
+    assert service.session.cached_tables() == set()
 
 
 async def test_the_hook_bid_is_shown_disabled_with_its_reason(service: TableService) -> None:
     # classic: hand 1 has one card each, hook on
     table_id = await started(service, preset="classic")
     for _ in range(2):
-        await service.act(table_id, await whose_turn(service, table_id), 1, Bid(0))
+        await service.playing.act(table_id, await whose_turn(service, table_id), 1, Bid(0))
     dealer = await whose_turn(service, table_id)
-    state = await service.hand_state(table_id, dealer)
+    state = await service.lookups.hand_state(table_id, dealer)
     assert [(o.n, o.allowed) for o in state.bid_options] == [(0, True), (1, False)]
     assert state.bid_options[1].reason == Reason("hook", {"total": 1})
 
@@ -205,7 +205,8 @@ async def test_concurrent_clicks_apply_once(service: TableService) -> None:
     mover = await whose_turn(service, table_id)
     before = (await service.db.load_table(table_id)).version
     results = await asyncio.gather(
-        *(service.act(table_id, mover, 1, Bid(0)) for _ in range(20)), return_exceptions=True
+        *(service.playing.act(table_id, mover, 1, Bid(0)) for _ in range(20)),
+        return_exceptions=True,
     )
     applied = [r for r in results if not isinstance(r, Exception)]
     assert len(applied) == 1
@@ -224,7 +225,9 @@ def another_process_saves_first(
     async def another_process_first(*args, **kwargs):
         if not interrupted:
             interrupted.append(
-                await elsewhere.record_dm(table_id, BOB, DmRef(channel_id=7, message_id=8, hand=1))
+                await elsewhere.playing.record_dm(
+                    table_id, BOB, DmRef(channel_id=7, message_id=8, hand=1)
+                )
             )
         return await save(*args, **kwargs)
 
@@ -246,14 +249,14 @@ async def test_a_click_that_meets_another_process_save_is_applied_on_the_newer_s
         mover = await whose_turn(service, table_id)
         interrupted = another_process_saves_first(service, elsewhere, table_id)
         before = (await service.db.load_table(table_id)).version
-        outcome = await service.act(table_id, mover, 1, Bid(0))
+        outcome = await service.playing.act(table_id, mover, 1, Bid(0))
         assert interrupted and interrupted[0] is not None
         row = await service.db.load_table(table_id)
         assert row.version == before + 2 == outcome.table.version
         assert row.document["dms"][str(BOB)]["message_id"] == 8
         events = [e for e in await service.db.events(table_id) if e.kind == "BidMade"]
         assert len(events) == 1
-        assert not (await service.hand_state(table_id, mover)).my_turn
+        assert not (await service.lookups.hand_state(table_id, mover)).my_turn
     finally:
         await elsewhere.db.close()
 
@@ -268,22 +271,22 @@ async def test_a_game_another_process_moved_on_is_caught_up_not_decoded_again(
     )
     try:
         table_id = await started(service, preset="classic", max_cards=3)
-        await service.hand_state(table_id, ANN)  # holds the game
+        await service.lookups.hand_state(table_id, ANN)  # holds the game
         for _ in range(4):
             mover = await whose_turn(elsewhere, table_id)
-            state = await elsewhere.hand_state(table_id, mover)
+            state = await elsewhere.lookups.hand_state(table_id, mover)
             if state.bid_options:
                 choice: Bid | int = next(Bid(o.n) for o in state.bid_options if o.allowed)
             else:
                 choice = next(c.card_id for c in state.cards if c.allowed)
-            await elsewhere.act(table_id, mover, state.hand_number, choice)
+            await elsewhere.playing.act(table_id, mover, state.hand_number, choice)
         decodes = []
         from_json = Game.from_json
         monkeypatch.setattr(Game, "from_json", lambda text: decodes.append(text) or from_json(text))
         mover = await whose_turn(service, table_id)
-        state = await service.hand_state(table_id, mover)
+        state = await service.lookups.hand_state(table_id, mover)
         assert decodes == []
-        moved = await elsewhere.hand_state(table_id, mover)
+        moved = await elsewhere.lookups.hand_state(table_id, mover)
         assert (state.hand_number, state.my_turn, state.cards) == (
             moved.hand_number,
             moved.my_turn,
@@ -311,16 +314,16 @@ async def timed(tmp_path: Path):
 async def test_secret_bids_share_one_deadline_that_does_not_restart_as_people_bid(timed) -> None:
     service, clock = timed
     t = await started(service, preset="classic", bidding="secret", bid_changes=False, max_cards=3)
-    first = (await service.table_view(t)).deadline
+    first = (await service.lookups.table_view(t)).deadline
     assert first == clock.now + 120
     clock.now += 50
-    await service.act(t, BOB, 1, Bid(0))
-    assert (await service.table_view(t)).deadline == first
+    await service.playing.act(t, BOB, 1, Bid(0))
+    assert (await service.lookups.table_view(t)).deadline == first
     clock.now += 71
-    outcome = await service.tick(t)  # Ann and Cat ran out of time: one decision per tick
+    outcome = await service.deadlines.tick(t)  # Ann and Cat ran out of time: one decision per tick
     assert outcome is not None and outcome.posts[0].notice.code == "timed_out"
-    assert await service.tick(t) is not None
-    view = await service.table_view(t)
+    assert await service.deadlines.tick(t) is not None
+    view = await service.lookups.table_view(t)
     # Bidding is over (here the one-card hand then plays itself: every card is forced).
     assert view.game is not None and (view.game.hand_number, view.game.phase) != (1, Phase.BIDDING)
     assert view.deadline == clock.now + 120  # a new turn, a new timer
@@ -329,21 +332,21 @@ async def test_secret_bids_share_one_deadline_that_does_not_restart_as_people_bi
 async def test_pause_stops_the_clock_and_resume_gives_back_the_time_left(timed) -> None:
     service, clock = timed
     t = await started(service, preset="classic", max_cards=3)
-    deadline = (await service.table_view(t)).deadline
+    deadline = (await service.lookups.table_view(t)).deadline
     assert deadline is not None
     clock.now += 100
-    await service.set_paused(t, ANN, True)
-    assert (await service.table_view(t)).deadline is None
+    await service.host.set_paused(t, ANN, True)
+    assert (await service.lookups.table_view(t)).deadline is None
     # While paused, only abandonment (a day after the last action, the pause) is due.
     assert (await service.db.load_table(t)).due_at == clock.now + 24 * 3600
     with pytest.raises(Refused, match="paused"):
-        await service.act(t, await whose_turn(service, t), 1, Bid(0))
+        await service.playing.act(t, await whose_turn(service, t), 1, Bid(0))
     clock.now += 3600
-    assert await service.tick(t) is None
-    await service.set_paused(t, ANN, False)
-    assert (await service.table_view(t)).deadline == clock.now + 20
+    assert await service.deadlines.tick(t) is None
+    await service.host.set_paused(t, ANN, False)
+    assert (await service.lookups.table_view(t)).deadline == clock.now + 20
     with pytest.raises(Refused, match="host_only"):
-        await service.set_paused(t, BOB, True)
+        await service.host.set_paused(t, BOB, True)
 
 
 async def test_a_nudge_comes_once_halfway(timed) -> None:
@@ -351,13 +354,13 @@ async def test_a_nudge_comes_once_halfway(timed) -> None:
     t = await started(service, preset="classic", max_cards=3)
     waiting = await whose_turn(service, t)
     clock.now += 59
-    assert await service.tick(t) is None
+    assert await service.deadlines.tick(t) is None
     clock.now += 2
-    outcome = await service.tick(t)
+    outcome = await service.deadlines.tick(t)
     assert outcome is not None and outcome.nudge == (waiting,)
-    assert await service.tick(t) is None
+    assert await service.deadlines.tick(t) is None
     row = await service.db.load_table(t)
-    assert row.due_at == (await service.table_view(t)).deadline
+    assert row.due_at == (await service.lookups.table_view(t)).deadline
 
 
 async def test_a_table_saved_before_deadlines_existed_gets_them_without_expiring(timed) -> None:
@@ -368,13 +371,13 @@ async def test_a_table_saved_before_deadlines_existed_gets_them_without_expiring
     # As the previous schema left it: no deadline, no activity time.
     await service.db.save_table(row, document=old, due_at=None)
     clock.now = (await service.db.load_table(t)).updated_at + 5
-    await service.allow_grace()
+    await service.deadlines.allow_grace()
     row = await service.db.load_table(t)
     assert row.due_at == clock.now + service.session.settings.deadline_grace
     clock.now += service.session.settings.deadline_grace
-    outcome = await service.tick(t)  # the turn timer, started at restart, is halfway
+    outcome = await service.deadlines.tick(t)  # the turn timer, started at restart, is halfway
     assert outcome is not None and outcome.nudge and not outcome.posts
-    view = await service.table_view(t)
+    view = await service.lookups.table_view(t)
     assert view.status is TableStatus.PLAYING and view.deadline == row.due_at + 60
 
 
@@ -385,16 +388,16 @@ async def test_a_hand_message_is_played_out_once_nothing_is_left_to_click(
     carries no controls, so the next hand need not close it."""
     table_id = await open_lobby(service, preset="classic", max_cards=2)
     for user, name in ((BOB, "Bob"), (CAT, "Cat")):
-        await service.join(table_id, user, name)
-    await service.start_game(table_id, ANN)
-    await service.set_auto_play(table_id, BOB, False)
+        await service.lobby.join(table_id, user, name)
+    await service.lobby.start_game(table_id, ANN)
+    await service.playing.set_auto_play(table_id, BOB, False)
     seen: dict[int, list[tuple[int, bool, bool]]] = {ANN: [], BOB: [], CAT: []}
     for _ in range(50):
         mover = await whose_turn(service, table_id)
-        state = await service.hand_state(table_id, mover)
+        state = await service.lookups.hand_state(table_id, mover)
         if state.hand_number > 2:
             break
-        outcome = await service.act(table_id, mover, state.hand_number, choose(state))
+        outcome = await service.playing.act(table_id, mover, state.hand_number, choose(state))
         for user, after in (outcome.hands or {}).items():
             if after.hand_number == 2 and after.phase is Phase.PLAYING:
                 seen[user].append((len(after.cards), after.my_turn, after.played_out))
@@ -419,23 +422,23 @@ async def test_a_stored_game_or_rules_that_do_not_load_are_a_corrupt_row(
     table_id = await started(service, preset="classic")
     row = await service.db.load_table(table_id)
     await service.db.save_table(row, document={**row.document, part: damaged})
-    for read in (service.table_view, lambda t: service.hand_state(t, ANN)):
+    for read in (service.lookups.table_view, lambda t: service.lookups.hand_state(t, ANN)):
         with pytest.raises(CorruptRow):
             await read(table_id)
     with pytest.raises(CorruptRow):
-        await service.act(table_id, ANN, 1, Bid(0))
+        await service.playing.act(table_id, ANN, 1, Bid(0))
 
 
 async def test_a_table_that_does_not_exist_is_refused_as_gone(service: TableService) -> None:
     """A forged id on a Scores, My hand, Rules or Rematch button: a clear refusal, not an
     unexpected KeyError."""
     for read in (
-        service.table_view,
-        service.rules,
-        service.dm_refs,
-        service.newest,
-        lambda t: service.rematch(t, ANN),
-        lambda t: service.hand_state(t, ANN),
+        service.lookups.table_view,
+        service.lookups.rules,
+        service.playing.dm_refs,
+        service.lookups.newest,
+        lambda t: service.lobby.rematch(t, ANN),
+        lambda t: service.lookups.hand_state(t, ANN),
     ):
         with pytest.raises(TableGone, match="table_gone"):
             await read(424242)
@@ -453,12 +456,12 @@ async def test_a_table_whose_game_does_not_load_does_not_stop_the_start_up_grace
         row, document={**row.document, "game": '{"v": 1, "hands": "not a list"}'}, due_at=None
     )
     broken = await service.db.load_table(t)
-    other = await service.open_table(
+    other = await service.lobby.open_table(
         guild_id=GUILD, channel_id=CHANNEL + 1, user_id=BOB, name="Bob", settings={}
     )
     # The other table's lobby expired while the bot was down.
     clock.now += service.session.settings.lobby_timeout + 5
-    assert await service.allow_grace() == 1
+    assert await service.deadlines.allow_grace() == 1
     assert await service.db.load_table(t) == broken  # the corrupt row: nothing changed
     lobby = await service.db.load_table(other.table.table_id)
     assert lobby.due_at == clock.now + service.session.settings.deadline_grace
@@ -471,18 +474,18 @@ async def test_a_hand_dm_or_table_message_stored_after_the_table_closed_leaves_n
     background: the table may have closed meanwhile (cancelled while a new hand's DMs were
     being sent). Nothing of a closed table stays in memory, its lock included."""
     table_id = await started(service, preset="classic")
-    await service.cancel(table_id, ANN)
-    assert service.cached_tables() == set()
-    await service.record_dm(table_id, BOB, DmRef(channel_id=7, message_id=8, hand=1))
-    await service.set_message(table_id, 99)
-    assert service.cached_tables() == set()
+    await service.lobby.cancel(table_id, ANN)
+    assert service.session.cached_tables() == set()
+    await service.playing.record_dm(table_id, BOB, DmRef(channel_id=7, message_id=8, hand=1))
+    await service.lobby.set_message(table_id, 99)
+    assert service.session.cached_tables() == set()
     for store in (
-        lambda t: service.record_dm(t, BOB, None),
-        lambda t: service.set_message(t, 99),
+        lambda t: service.playing.record_dm(t, BOB, None),
+        lambda t: service.lobby.set_message(t, 99),
     ):
         with pytest.raises(TableGone, match="table_gone"):
             await store(424242)
-    assert service.cached_tables() == set()
+    assert service.session.cached_tables() == set()
 
 
 async def test_a_table_closed_by_another_process_is_dropped_from_memory_once_seen_closed(
@@ -497,13 +500,13 @@ async def test_a_table_closed_by_another_process_is_dropped_from_memory_once_see
     )
     try:
         table_id = await started(service, preset="classic")
-        await service.act(table_id, await whose_turn(service, table_id), 1, Bid(0))
-        assert table_id in service.cached_tables()
-        await elsewhere.cancel(table_id, ANN)
-        assert (await service.newest(table_id)).table.status is TableStatus.CANCELLED
-        assert service.cached_tables() == set()
-        assert (await service.table_view(table_id)).status is TableStatus.CANCELLED
-        assert service.cached_tables() == set()
+        await service.playing.act(table_id, await whose_turn(service, table_id), 1, Bid(0))
+        assert table_id in service.session.cached_tables()
+        await elsewhere.lobby.cancel(table_id, ANN)
+        assert (await service.lookups.newest(table_id)).table.status is TableStatus.CANCELLED
+        assert service.session.cached_tables() == set()
+        assert (await service.lookups.table_view(table_id)).status is TableStatus.CANCELLED
+        assert service.session.cached_tables() == set()
     finally:
         await elsewhere.db.close()
 
@@ -525,13 +528,15 @@ async def test_a_deadline_that_meets_another_process_save_is_handled_on_the_newe
         clock.now += 61  # the two-minute timer is past halfway: the nudge is due
         interrupted = another_process_saves_first(service, elsewhere, t)
         before = (await service.db.load_table(t)).version
-        outcome = await service.tick(t)
+        outcome = await service.deadlines.tick(t)
         assert interrupted and interrupted[0] is not None
         assert outcome is not None and outcome.nudge == (waiting,)
         row = await service.db.load_table(t)
         assert row.version == before + 2 and row.document["dms"][str(BOB)]["message_id"] == 8
         assert row.document["turn"]["nudged"]
-        assert row.due_at == (await service.table_view(t)).deadline  # the turn's own deadline
+        assert (
+            row.due_at == (await service.lookups.table_view(t)).deadline
+        )  # the turn's own deadline
     finally:
         await elsewhere.db.close()
 
@@ -548,22 +553,22 @@ async def test_a_computer_move_that_meets_another_process_save_is_made_on_the_ne
     )
     try:
         table_id = await open_lobby(service, preset="classic", max_cards=3)
-        await service.join(table_id, BOB, "Bob")
-        await service.add_computer(table_id, ANN, "easy")
-        await service.start_game(table_id, ANN)
+        await service.lobby.join(table_id, BOB, "Bob")
+        await service.lobby.add_computer(table_id, ANN, "easy")
+        await service.lobby.start_game(table_id, ANN)
         for _ in range(10):
-            states = [await service.hand_state(table_id, user) for user in (ANN, BOB)]
+            states = [await service.lookups.hand_state(table_id, user) for user in (ANN, BOB)]
             mover = next((s for s in states if s.my_turn), None)
             if mover is None:
                 break  # the computer's turn
             user = ANN if mover is states[0] else BOB
-            await service.act(table_id, user, mover.hand_number, choose(mover))
+            await service.playing.act(table_id, user, mover.hand_number, choose(mover))
         else:
             raise AssertionError("the computer never had a turn")
         interrupted = another_process_saves_first(service, elsewhere, table_id)
         before = (await service.db.load_table(table_id)).version
         events = len(await service.db.events(table_id))
-        outcome = await service.step(table_id)
+        outcome = await service.playing.step(table_id)
         assert interrupted and interrupted[0] is not None
         assert outcome is not None
         row = await service.db.load_table(table_id)
@@ -592,7 +597,7 @@ async def test_a_turn_deadline_at_a_table_cancelled_while_its_move_is_decided_is
     host = TableService(database, decide=first_legal, run_blocking=None, clock=clock)
 
     async def cancelled_meanwhile(function, *args):
-        await host.cancel(t, ANN)
+        await host.lobby.cancel(t, ANN)
         return function(*args)
 
     service = TableService(
@@ -601,10 +606,10 @@ async def test_a_turn_deadline_at_a_table_cancelled_while_its_move_is_decided_is
     try:
         t = await started(service, preset="classic", max_cards=3)
         clock.now += 121  # the two-minute timer ran out
-        assert await service.tick(t) is None
+        assert await service.deadlines.tick(t) is None
         row = await database.load_table(t)
         assert row.status is TableStatus.CANCELLED and row.due_at is None
-        assert service.cached_tables() == set()
+        assert service.session.cached_tables() == set()
     finally:
         await database.close()
 
@@ -620,16 +625,16 @@ async def test_one_finished_game_that_does_not_load_leaves_history_and_stats_wor
     bad = await play_a_game(service, channel=CHANNEL + 1, preset="classic", max_cards=2)
     row = await service.db.load_table(bad)
     await service.db.save_table(row, document={**row.document, "game": '{"v": 1}'})
-    page = await service.history(GUILD, 1)
+    page = await service.finished_games.history(GUILD, 1)
     assert [entry.game for entry in page.entries] == [bad, good]
     assert page.entries[0].players == ("Ann", "Bob", "Computer (easy)")
     assert page.entries[0].winners == () and page.entries[1].winners
-    stats = await service.player_stats(GUILD, ANN)
+    stats = await service.finished_games.player_stats(GUILD, ANN)
     assert stats.games == 2 and stats.detail.games == 2
     assert stats.detail.hands == 3  # the good game's hands of 1, 2 and 1 cards only
-    assert (await service.game_record(GUILD, CHANNEL, good)).game == good
+    assert (await service.finished_games.game_record(GUILD, CHANNEL, good)).game == good
     with pytest.raises(CorruptRow):
-        await service.game_record(GUILD, CHANNEL, bad)
+        await service.finished_games.game_record(GUILD, CHANNEL, bad)
 
 
 async def test_a_look_at_a_table_that_closes_during_its_load_leaves_nothing_in_memory(
@@ -642,25 +647,25 @@ async def test_a_look_at_a_table_that_closes_during_its_load_leaves_nothing_in_m
     load = service.db.load_table
     for channel, read in enumerate(
         (
-            lambda t: service.hand_state(t, ANN),
-            lambda t: service.newest(t),
-            lambda t: service.table_view(t),
+            lambda t: service.lookups.hand_state(t, ANN),
+            lambda t: service.lookups.newest(t),
+            lambda t: service.lookups.table_view(t),
         ),
         start=CHANNEL,
     ):
-        opened = await service.open_table(
+        opened = await service.lobby.open_table(
             guild_id=GUILD, channel_id=channel, user_id=ANN, name="Ann", settings={}
         )
         table_id = opened.table.table_id
-        await service.join(table_id, BOB, "Bob")
-        await service.join(table_id, CAT, "Cat")
-        await service.start_game(table_id, ANN)
+        await service.lobby.join(table_id, BOB, "Bob")
+        await service.lobby.join(table_id, CAT, "Cat")
+        await service.lobby.start_game(table_id, ANN)
         closing: list[asyncio.Task[object]] = []
 
         async def closed_meanwhile(*args, table_id=table_id, closing=closing, **kwargs):
             row = await load(*args, **kwargs)
             if not closing:  # the reader's load is back; a click closes the table meanwhile
-                closing.append(asyncio.create_task(service.cancel(table_id, ANN)))
+                closing.append(asyncio.create_task(service.lobby.cancel(table_id, ANN)))
                 await asyncio.wait(closing, timeout=1.0)
             return row
 
@@ -673,4 +678,4 @@ async def test_a_look_at_a_table_that_closes_during_its_load_leaves_nothing_in_m
             service.db.load_table = load  # type: ignore[method-assign]
         await closing[0]
         assert (await service.db.load_table(table_id)).status is TableStatus.CANCELLED
-        assert service.cached_tables() == set()
+        assert service.session.cached_tables() == set()

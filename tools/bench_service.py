@@ -3,7 +3,7 @@
 ``python -m tools.bench_service [--tables N] [--target T] [--runs R]`` (``make bench-service``).
 Tables of four people are played to the end through ``TableService`` on a real SQLite file,
 each person choosing their first allowed bid or card, and the CPU time of every
-``TableService.act`` (load, rules, save, the hand states and table view of the outcome) is
+``Playing.act`` (load, rules, save, the hand states and table view of the outcome) is
 summed. ``make bench-bot`` measures the whole bot, whose figure drifts with the host and
 includes discord.py; this one is the service floor alone, steady to a few per cent from run to
 run, so a change to the service can be compared before and after. The last line is JSON.
@@ -47,7 +47,7 @@ def _choice(state: HandState) -> Bid | int:
 
 async def _whose_turn(service: TableService, table_id: int) -> tuple[int, HandState]:
     for user in PEOPLE:
-        state = await service.hand_state(table_id, user)
+        state = await service.lookups.hand_state(table_id, user)
         if state.my_turn:
             return user, state
     raise AssertionError(f"table {table_id}: nobody's turn")
@@ -60,7 +60,7 @@ async def one_run(folder: Path, tables: int, target: int) -> tuple[int, float]:
     try:
         open_ids = []
         for t in range(tables):
-            opened = await service.open_table(
+            opened = await service.lobby.open_table(
                 guild_id=1,
                 channel_id=10 + t,
                 user_id=PEOPLE[0],
@@ -69,8 +69,8 @@ async def one_run(folder: Path, tables: int, target: int) -> tuple[int, float]:
             )
             table_id = opened.table.table_id
             for n, user in enumerate(PEOPLE[1:], 1):
-                await service.join(table_id, user, f"P{n}")
-            await service.start_game(table_id, PEOPLE[0])
+                await service.lobby.join(table_id, user, f"P{n}")
+            await service.lobby.start_game(table_id, PEOPLE[0])
             open_ids.append(table_id)
         actions = 0
         cpu = 0.0
@@ -84,7 +84,7 @@ async def one_run(folder: Path, tables: int, target: int) -> tuple[int, float]:
                     continue
                 choice = _choice(state)
                 started = time.thread_time()
-                await service.act(table_id, user, state.hand_number, choice)
+                await service.playing.act(table_id, user, state.hand_number, choice)
                 cpu += time.thread_time() - started
                 actions += 1
         return actions, cpu
@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     figures = asyncio.run(bench(args.tables, args.target, args.runs))
     print(
         f"{figures['actions_per_run']} actions a run over {args.tables} tables: "
-        f"TableService.act {figures['act_cpu_us_median']} µs of CPU an action "
+        f"Playing.act {figures['act_cpu_us_median']} µs of CPU an action "
         f"(runs: {', '.join(str(x) for x in figures['act_cpu_us'])})"
     )
     print(json.dumps(figures))

@@ -122,7 +122,7 @@ async def timed(run: Callable[[], Awaitable[Any]], repeat: int) -> dict[str, flo
 async def stats_queries(
     database: Database, user_id: int, guild_id: int = GUILD, presets: tuple[str, ...] = ()
 ) -> None:
-    """What `TableService.player_stats` asks the database (`presets`: the ones the player has
+    """What `History.player_stats` asks the database (`presets`: the ones the player has
     played, each read for its rating)."""
     await database.player_results(guild_id, user_id)
     await database.best_game(guild_id, user_id)

@@ -135,7 +135,7 @@ async def demo(
                         print(f"Start was refused: {started.content}", file=out)
                         return 1
                     clicks = await play(standin, ann, table, printer)
-                    await bot.presenter.idle()
+                    await bot.presenter.ground.idle()
                     printer.flush()
                     print(
                         f"\nAnn clicked {clicks} times; the bot made {len(standin.calls)} "

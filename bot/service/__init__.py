@@ -2,6 +2,7 @@
 
 from bot.service.document import (
     COMPUTER_LEVELS,
+    TURN_TIMERS,
     ClosedReason,
     DmRef,
     Place,
@@ -12,7 +13,10 @@ from bot.service.document import (
 from bot.service.outbox import PostOffice
 from bot.service.places import Gone
 from bot.service.players import player_range
+from bot.service.privacy import Forgotten
+from bot.service.review import ReviewService
 from bot.service.service import Decider, Refused, TableGone, TableService
+from bot.service.summaries import RATING_GUIDE
 from bot.service.views import (
     BidOption,
     CardOption,
@@ -42,6 +46,8 @@ __all__ = [
     "BOARD_ORDERS",
     "COMPUTER_LEVELS",
     "PAGE_SIZE",
+    "RATING_GUIDE",
+    "TURN_TIMERS",
     "BidOption",
     "CardOption",
     "ChannelDefaults",
@@ -49,6 +55,7 @@ __all__ = [
     "CorruptRow",
     "Decider",
     "DmRef",
+    "Forgotten",
     "Gone",
     "HandState",
     "Leaderboard",
@@ -61,6 +68,7 @@ __all__ = [
     "PublicGame",
     "Reason",
     "Refused",
+    "ReviewService",
     "RulesSource",
     "Seat",
     "SeatView",

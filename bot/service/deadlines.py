@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 
 from bot.engine import Bid, EngineError
@@ -23,6 +24,21 @@ class Deadlines:
 
     def __init__(self, session: Session) -> None:
         self.session = session
+
+    @property
+    def due_changed(self) -> asyncio.Event:
+        """Set when a table's deadline may now come before `watching`: the scheduler looks
+        again."""
+        return self.session.due_changed
+
+    @property
+    def watching(self) -> float:
+        """The deadline the scheduler sleeps until (infinity: it is looking)."""
+        return self.session.watching
+
+    @watching.setter
+    def watching(self, due: float) -> None:
+        self.session.watching = due
 
     async def next_due(self) -> tuple[int, float] | None:
         """The table whose deadline comes first, and when."""

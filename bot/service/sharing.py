@@ -16,6 +16,13 @@ class Sharing:
     def __init__(self, session: Session) -> None:
         self.session = session
 
+    @property
+    def shared(self) -> bool:
+        """Whether other bot processes share the database (PostgreSQL, and this process runs
+        only some of the shards): then the Discord layer holds each message it writes
+        (`showing`) and listens for the changes the others store (`watch_changes`)."""
+        return self.session.shared_database
+
     @contextlib.asynccontextmanager
     async def showing(self, table_id: int, user_id: int | None = None) -> AsyncIterator[int | None]:
         """Hold one of the table's messages (the table message, or `user_id`'s hand message)

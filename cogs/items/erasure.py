@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 import discord
 
+from cogs.interaction import Interaction, of_the_bot
 from cogs.items.pages import ButtonFamily
 
 FORGET_ID = re.compile(r"ohf:[!-~]{0,96}")
@@ -35,12 +36,13 @@ def claimed(text: str) -> bool:
 class ConfirmHandler(Protocol):
     """What a confirmation click is handed to (the privacy commands)."""
 
-    async def on_confirm(self, interaction: discord.Interaction[Any], custom_id: str) -> None: ...
+    async def on_confirm(self, interaction: Interaction, custom_id: str) -> None: ...
 
 
 class EraseButton(ButtonFamily, template=FORGET_ID.pattern):
     """The confirmation of `/ohhell forget-me`, rebuilt from its custom_id."""
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handler: ConfirmHandler = interaction.client.privacy
-        await handler.on_confirm(interaction, self.item.custom_id or "")
+        ours = of_the_bot(interaction)
+        handler: ConfirmHandler = ours.client.privacy
+        await handler.on_confirm(ours, self.item.custom_id or "")

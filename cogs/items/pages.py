@@ -11,6 +11,7 @@ from typing import Any, Protocol, Self
 
 import discord
 
+from cogs.interaction import Interaction, of_the_bot
 from cogs.items.numbers import whole_number
 
 
@@ -52,15 +53,16 @@ def parse_page(text: str) -> tuple[str, int] | None:
 class PageHandler(Protocol):
     """What a list's page click is handed to (the client's community commands)."""
 
-    async def on_page(self, interaction: discord.Interaction[Any], custom_id: str) -> None: ...
+    async def on_page(self, interaction: Interaction, custom_id: str) -> None: ...
 
 
 class HistoryPageButton(ButtonFamily, template=PAGE_ID.pattern):
     """Previous / Next on a page of a list, rebuilt from its custom_id after a restart."""
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handler: PageHandler = interaction.client.community
-        await handler.on_page(interaction, self.item.custom_id or "")
+        ours = of_the_bot(interaction)
+        handler: PageHandler = ours.client.community
+        await handler.on_page(ours, self.item.custom_id or "")
 
 
 # The leaderboard's family takes any "lb:" id, so a forged one reaches `parse_board` and gets
@@ -103,14 +105,13 @@ def parse_board(text: str, orders: tuple[str, ...], presets: tuple[str, ...]) ->
 class BoardHandler(Protocol):
     """What a leaderboard page click is handed to (the commands cog)."""
 
-    async def on_board_page(
-        self, interaction: discord.Interaction[Any], custom_id: str
-    ) -> None: ...
+    async def on_board_page(self, interaction: Interaction, custom_id: str) -> None: ...
 
 
 class BoardButton(ButtonFamily, template=BOARD_ID.pattern):
     """The leaderboard's Previous and Next buttons, rebuilt from their custom_ids."""
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handler: BoardHandler = interaction.client.boards
-        await handler.on_board_page(interaction, self.item.custom_id or "")
+        ours = of_the_bot(interaction)
+        handler: BoardHandler = ours.client.boards
+        await handler.on_board_page(ours, self.item.custom_id or "")

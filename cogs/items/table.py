@@ -32,9 +32,8 @@ import discord
 from bot.engine import SUITS, Bid, ChooseTrump, Play
 from bot.engine.cards import HIDDEN
 from bot.service import Refused
+from cogs.interaction import Interaction, of_the_bot
 from cogs.items.numbers import whole_number
-
-Interaction = discord.Interaction[Any]
 
 
 def custom_id(kind: str, table_id: int, hand: int | None = None, arg: object = None) -> str:
@@ -202,13 +201,18 @@ class Control(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
     ) -> Self:
         return cls.read(item, match)
 
-    async def callback(self, interaction: Interaction) -> None:
-        controller: Controller = interaction.client.tables
-        await controller.on_click(interaction, self)
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        ours = of_the_bot(interaction)
+        controller: Controller = ours.client.tables
+        await controller.on_click(ours, self)
 
     async def handle(self, controller: Controller, interaction: Interaction) -> None:
         """Call the controller's method for this control's kind with its values."""

@@ -50,9 +50,9 @@ def start_bot(standin: StandIn, database_url: str) -> BotFactory:
             async with run_bot(standin, bot):
                 # Start-up's own saves (the grace period of open tables) come first: a test
                 # that writes to the database meanwhile would race them.
-                await standin.wait_for(lambda: bot.presenter.scheduling)
+                await standin.wait_for(lambda: bot.presenter.automatic.scheduling)
                 yield bot
-                await bot.presenter.idle()
+                await bot.presenter.ground.idle()
         finally:
             await database.close()
 

@@ -20,7 +20,7 @@ def showed_a_hand(message: Message) -> bool:
 
 async def post_table_anew(bot: Any, table_id: int) -> None:
     """The bot posts the table message again, as when it finds its message gone."""
-    await bot.presenter.post_table(await bot.tables.service.table_view(table_id))
+    await bot.presenter.table_messages.post(await bot.tables.service.lookups.table_view(table_id))
 
 
 async def test_back_on_an_old_table_message_answers_privately(
@@ -37,11 +37,11 @@ async def test_back_on_an_old_table_message_answers_privately(
         assert asked.reply is not None
         await cat.click(asked.reply, f"oh:leaveok:{t}")
         await standin.wait_for(lambda: f"oh:back:{t}" in old.custom_ids())
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         # The table message is posted anew (a duplicate): the first one stays in the channel,
         # "I'm back" and all, but is no longer the table's message.
         await post_table_anew(bot, t)
-        current = (await bot.tables.service.table_view(t)).message_id
+        current = (await bot.tables.service.lookups.table_view(t)).message_id
         assert current is not None and current != old.id
         assert f"oh:back:{t}" in old.custom_ids()
         assert "Cat (left; a computer plays)" in str(table_embed(old))
@@ -51,7 +51,7 @@ async def test_back_on_an_old_table_message_answers_privately(
         assert back.ephemeral, back
         assert back.reply is not None and "Your hand" in str(back.reply.embeds)
         assert CARD.search(str(back.reply.embeds))
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         assert "Your hand" not in str(old.embeds)
         assert [m.id for m in standin.messages(standin.channel) if showed_a_hand(m)] == []
         # No channel message, in any revision, showed a card nobody had played yet.
@@ -61,7 +61,7 @@ async def test_back_on_an_old_table_message_answers_privately(
         assert assert_private_hands_stay_private(standin, people, game, seats) > 0
         # Cat's seat is Cat's again, and Cat's hand message says so.
         seat = next(
-            s for s in (await bot.tables.service.table_view(t)).seats if s.user_id == cat.id
+            s for s in (await bot.tables.service.lookups.table_view(t)).seats if s.user_id == cat.id
         )
         assert not seat.left
         await standin.wait_for(

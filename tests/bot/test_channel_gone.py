@@ -32,7 +32,7 @@ async def test_a_deleted_channel_cancels_its_table_and_tells_the_players(
     async with start_bot() as bot:
         service = bot.tables.service
         people, room, t = await game_in_new_channel(standin)
-        await service.set_channel_defaults(
+        await service.lobby.set_channel_defaults(
             guild_id=standin.guild.id,
             channel_id=room.id,
             user_id=people[0].id,
@@ -51,7 +51,7 @@ async def test_a_deleted_channel_cancels_its_table_and_tells_the_players(
             message, ids = my_turn_controls(mover) or (None, [])
             assert message is not None
             await take_turn(mover, message, ids[0])
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         assert t in bot.presenter.cached_tables()
         dms = [hand_message(p) for p in people]
         assert all(dm is not None and "cancelled" not in (dm.content or "") for dm in dms)
@@ -64,11 +64,11 @@ async def test_a_deleted_channel_cancels_its_table_and_tells_the_players(
             await standin.wait_for(
                 lambda dm=dm: closed_saying(dm, "cancelled: its channel was deleted")
             )
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         assert (await service.db.load_table(t)).status is TableStatus.CANCELLED
         assert (await service.db.load_table(u)).status is TableStatus.LOBBY
         assert await service.db.channel_defaults(room.id) is None
-        assert t not in bot.presenter.cached_tables() | service.cached_tables()
+        assert t not in bot.presenter.cached_tables() | service.session.cached_tables()
         # A click on a button the message no longer has is refused and changes nothing.
         version = (await service.db.load_table(t)).version
         dm = dms[0]
@@ -76,7 +76,7 @@ async def test_a_deleted_channel_cancels_its_table_and_tells_the_players(
         late = await people[0].click_forged(dm, f"oh:play:{t}:1:0")
         assert late.ephemeral and "not for you" in (late.content or ""), late.content
         assert (await service.db.load_table(t)).version == version
-        board = await service.leaderboard(standin.guild.id)
+        board = await service.lookups.leaderboard(standin.guild.id)
         assert (board.rows, board.ranked) == ([], 0)
 
 
@@ -96,7 +96,7 @@ async def test_a_channel_deleted_while_the_bot_was_not_listening_closes_at_the_n
 ) -> None:
     async with start_bot() as bot:
         people, room, t = await game_in_new_channel(standin)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         # Gone from Discord with no event (the bot was stopped, or the event was lost): the
         # next table-message edit learns it from Discord's "Unknown Channel".
         standin.world.delete_channel(room)
@@ -124,7 +124,7 @@ async def test_removing_the_bot_from_a_server_cancels_its_tables_there_only(
         _, lobby = await open_table(standin, there[:2], channel=hall)
         side = await standin.add_text_channel("side", guild=elsewhere)
         _, playing = await start_game(standin, there, channel=side, preset="classic", max_cards=3)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         dm = hand_message(there[2])
         assert dm is not None
 
@@ -133,7 +133,7 @@ async def test_removing_the_bot_from_a_server_cancels_its_tables_there_only(
         await standin.wait_for(
             lambda: closed_saying(dm, "cancelled: the bot was removed from the server")
         )
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         assert (await service.db.load_table(lobby)).status is TableStatus.CANCELLED
         assert (await service.db.load_table(playing)).status is TableStatus.CANCELLED
         assert (await service.db.load_table(kept)).status is TableStatus.PLAYING
@@ -145,10 +145,10 @@ async def test_a_corrupt_table_in_a_deleted_channel_is_cancelled_from_its_column
 ) -> None:
     async with start_bot() as bot:
         _, room, t = await game_in_new_channel(standin)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         await corrupt(database_url, t)
         await standin.delete_channel(room)
         await standin.wait_for(lambda: bot.presenter.cached_tables() == set(), timeout=5)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         assert await bot.tables.service.db.open_table_in_channel(room.id) is None
-        assert bot.tables.service.cached_tables() == set()
+        assert bot.tables.service.session.cached_tables() == set()

@@ -32,21 +32,25 @@ async def test_a_table_another_process_cancelled_is_dropped_from_memory(
     other = await Database.open(postgres_url)  # another process's connection
     try:
         async with run_bot(standin, bot):
-            await standin.wait_for(lambda: bot.presenter.scheduling)
-            assert bot.tables.service.shared_database
+            await standin.wait_for(lambda: bot.presenter.automatic.scheduling)
+            assert bot.tables.service.sharing.shared
             people = [standin.person(n) for n in ("Ann", "Bob", "Cat")]
             _, t = await start_game(standin, people, channel=hall, preset="classic", max_cards=3)
-            await bot.presenter.idle()
+            await bot.presenter.ground.idle()
             assert t in bot.presenter.cached_tables()
-            assert t in bot.tables.service.cached_tables()
+            assert t in bot.tables.service.session.cached_tables()
 
             row = await other.load_table(t)
             await other.save_table(row, document=row.document, status=TableStatus.CANCELLED)
 
             await standin.wait_for(
-                lambda: t not in bot.presenter.cached_tables() | bot.tables.service.cached_tables()
+                lambda: (
+                    t
+                    not in bot.presenter.cached_tables()
+                    | bot.tables.service.session.cached_tables()
+                )
             )
-            await bot.presenter.idle()
+            await bot.presenter.ground.idle()
     finally:
         await other.close()
         await database.close()

@@ -47,7 +47,9 @@ async def started(
         bot.tree.add_command(app_commands.Command(name=extra, description="x", callback=answer))
     try:
         async with run_bot(standin, bot):
-            await standin.wait_for(lambda: bot.presenter.scheduling)  # start-up's work is done
+            await standin.wait_for(
+                lambda: bot.presenter.automatic.scheduling
+            )  # start-up's work is done
             yield bot
     finally:
         await database.close()

@@ -42,7 +42,7 @@ async def corrupt_game(
     # The hand DMs are sent, then stored: once they are out, wait for the storing, or a
     # save of the good document could land over the bad one.
     await standin.wait_for(lambda: all(hand_message(p) for p in (ann, bob, cat)))
-    await bot.presenter.idle()
+    await bot.presenter.ground.idle()
     await corrupt(database_url, t)
     return (ann, bob), table, t
 
@@ -87,7 +87,7 @@ async def test_an_unexpected_error_says_nothing_was_changed_with_a_reference_in_
         async def broken(*args: Any, **kwargs: Any) -> Any:
             raise RuntimeError("a bug in join")
 
-        monkeypatch.setattr(bot.tables.service, "join", broken)
+        monkeypatch.setattr(bot.tables.service.lobby, "join", broken)
         result = await bob.click(table, f"oh:join:{t}")
         assert result.ephemeral
         assert "Something went wrong — nothing was changed" in (result.content or "")
@@ -134,7 +134,7 @@ async def test_a_corrupt_table_is_cancelled_by_its_host_and_frees_the_channel(
         assert "could not be read, so it was cancelled" in (cancelled.content or "")
         await standin.wait_for(lambda: "could not be read" in (table.content or ""))
         assert not table.components
-        assert bot.tables.service.cached_tables() == set()
+        assert bot.tables.service.session.cached_tables() == set()
         # The channel is free for a new table.
         opened = await ann.slash(standin.channel, "ohhell start")
         assert not opened.ephemeral, opened.content

@@ -51,7 +51,7 @@ async def test_forged_controls_on_a_message_are_refused_and_change_nothing(
     async with start_bot() as bot:
         db = bot.tables.service.db
         table, t = await open_table(standin, people, preset="classic", max_cards=3)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         before = await db.load_table(t)
         answered = {p: len(standin.world.ephemeral_messages(p.user)) for p in (ann, dan)}
         # Dan is not seated: a join of any of these would seat him.
@@ -79,7 +79,7 @@ async def test_forged_controls_on_a_message_are_refused_and_change_nothing(
         for custom_id in in_dm:
             result = await click_old(standin, ann, standin.world.dm_channel(ann.user), custom_id)
             assert refused(result, "not for you"), (custom_id, result)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         after = await db.load_table(t)
         assert (after.version, after.document) == (before.version, before.document)
         # One answer each, from the family or from the client, never both.
@@ -92,7 +92,7 @@ async def test_forged_controls_on_a_message_are_refused_and_change_nothing(
         mover = await standin.wait_for(
             lambda: next((p for p in people if my_turn_controls(p)), None)
         )
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         version = (await db.load_table(t)).version
         dm, ids = my_turn_controls(mover) or (None, [])
         assert dm is not None
@@ -113,6 +113,6 @@ async def test_forged_controls_on_a_message_are_refused_and_change_nothing(
         for custom_id in moves:
             result = await click_old(standin, mover, dm.channel, custom_id)
             assert refused(result, "not for you"), (custom_id, result)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         assert (await db.load_table(t)).version == version
         assert "action" not in [e.kind for e in await db.events(t)]

@@ -42,7 +42,7 @@ async def test_three_people_play_a_short_classic_game(
         assert kinds.count("BidMade") == 9
         assert kinds.count("CardPlayed") == 3 * (1 + 2 + 1)
         assert 9 < clicks < 9 + 12
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         row = await bot.tables.service.db.load_table(table_id)
         game = Game.from_json(row.document["game"])
         seats = {"Ann": 0, "Bob": 1, "Cat": 2}
@@ -89,11 +89,11 @@ async def test_a_hand_message_left_without_controls_is_not_closed_again(
         people = [standin.person(n) for n in ("Ann", "Bob", "Cat")]
         table, table_id = await open_table(standin, people, preset="classic", max_cards=2)
         for person in people:
-            await bot.tables.service.set_auto_play(table_id, person.id, False)
+            await bot.tables.service.playing.set_auto_play(table_id, person.id, False)
         started = await people[0].click(table, f"oh:start:{table_id}")
         assert started.response_type == 7
         await play_until_over(standin, people, table)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         hand_dms = [m for p in people for m in p.dms() if m.history]
         assert len(hand_dms) == 3 * 3  # hands of 1, 2 and 1 cards
         played_out = 0

@@ -44,7 +44,7 @@ async def test_a_game_number_no_game_can_have_is_no_such_game(
         # table can have) is no such game, asked of the service directly.
         for game in (MAX_ID + 1, 2**64, 2**70, 0, -1, -(2**63) - 1):
             with pytest.raises(Refused) as record_refused:
-                await bot.community.service.game_record(guild, channel, game)
+                await bot.community.service.finished_games.game_record(guild, channel, game)
             words = render.refusal(record_refused.value)
             assert words == f"There is no finished game #{game} on this server"
             with pytest.raises(Refused) as review_refused:

@@ -79,7 +79,7 @@ async def test_a_finished_game_posts_its_chart_and_can_be_looked_up_again(
         await ann.click(table, f"oh:start:{table_id}")
         await standin.wait_for(lambda: all(hand_message(p) for p in (ann, bob)))
         await play_until_over(standin, [ann, bob], table)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
 
         # The final standings name the game and carry its score chart: a real PNG.
         standings = [m for m in ann.visible_messages(standin.channel) if "Game over" in m.content]
@@ -171,7 +171,7 @@ async def test_history_pages_and_forged_pages(standin: StandIn, start_bot: BotFa
         # A page past the end (the bot never offers one; a page left stale by nothing) is
         # refused by the service itself.
         with pytest.raises(Refused) as refused_page:
-            await bot.community.service.history(guild, 3)
+            await bot.community.service.finished_games.history(guild, 3)
         assert refused_page.value.reason.code == "no_page"
 
         # Another server's game is no game here.
@@ -194,7 +194,7 @@ async def test_the_standings_go_out_without_the_chart_when_it_cannot_be_drawn(
         table, table_id = await open_table(standin, [ann, bob, cat], preset="classic", max_cards=1)
         await ann.click(table, f"oh:start:{table_id}")
         await play_until_over(standin, [ann, bob, cat], table)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         standings = [m for m in ann.visible_messages(standin.channel) if "Game over" in m.content]
         assert len(standings) == 1 and f"Game #{table_id}" in standings[0].content
         assert standings[0].attachments == []
@@ -215,7 +215,7 @@ async def test_the_chart_is_drawn_in_a_worker_process(standin: StandIn, database
             )
             await ann.click(table, f"oh:start:{table_id}")
             await play_until_over(standin, [ann, bob, cat], table)
-            await bot.presenter.idle()
+            await bot.presenter.ground.idle()
             (post,) = [m for m in ann.visible_messages(standin.channel) if "Game over" in m.content]
             (chart,) = post.attachments
             assert Image.open(io.BytesIO(chart.data)).size == CHART_SIZE

@@ -145,7 +145,7 @@ async def test_a_control_on_someone_elses_dm_is_refused_and_edits_nothing(
             message, ids = my_turn_controls(mover) or (None, [])
             assert message is not None
             await take_turn(mover, message, ids[0])
-            await bot.presenter.idle()
+            await bot.presenter.ground.idle()
         ann_dm = hand_message(ann)
         auto = auto_of(ann)
         assert ann_dm is not None and auto is not None
@@ -187,7 +187,7 @@ async def test_no_text_the_bot_sends_names_a_card_in_raw_notation(
             if any(i.startswith(f"oh:play:{t}") for i in ids):
                 played += 1
             await take_turn(mover, message, ids[0])
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         clock.advance(31)
         await standin.wait_for(
             lambda: any(
@@ -195,9 +195,9 @@ async def test_no_text_the_bot_sends_names_a_card_in_raw_notation(
                 for m in standin.messages(standin.channel)
             )
         )
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         await play_until_over(standin, people, table)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         notice = next(
             m.content for m in standin.messages(standin.channel) if "ran out of time" in m.content
         )
@@ -227,7 +227,7 @@ async def test_every_trick_is_in_the_channel_with_production_delays(
             await add_computer(standin, ann, table, t, level)
         await ann.click(table, f"oh:start:{t}")
         await play_until_over(standin, [ann], table)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         game = Game.from_json((await bot.tables.service.db.load_table(t)).document["game"])
         posts = [m.content for m in standin.messages(standin.channel) if "scored**" in m.content]
         for log in game.history():
@@ -260,7 +260,7 @@ async def test_score_posts_missed_without_permission_are_posted_when_it_returns(
             assert message is not None
             await take_turn(mover, message, ids[0])
             await asyncio.sleep(0)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         assert not [m for m in standin.messages(standin.channel) if "scored**" in m.content]
         await standin.allow_bot(standin.channel, Perm.SEND_MESSAGES)
         caught_up = await standin.wait_for(

@@ -104,7 +104,7 @@ async def test_the_joker_led_in_no_trumps_is_played_as_the_suit_named(
         # Forged ids are refused and change nothing: a suit named for another card, a suit
         # index out of range, the joker unnamed.
         db = bot.tables.service.db
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         version = (await db.load_table(t)).version
         hearts = named["🃏 as ♥"]["custom_id"]
         joker_id = hearts.split(":")[4].split("-")[0]
@@ -123,7 +123,7 @@ async def test_the_joker_led_in_no_trumps_is_played_as_the_suit_named(
         played = await leader.click(message, hearts)
 
         assert played.response_type == 7, played.content
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         row = await bot.tables.service.db.load_table(t)
         game = Game.from_json(row.document["game"])
         first = game.completed_tricks()[0] if game.completed_tricks() else None
@@ -136,7 +136,7 @@ async def test_the_joker_led_in_no_trumps_is_played_as_the_suit_named(
         assert repr(Play(JOKER, "H")) in [a["action"] for a in actions]
         await standin.wait_for(lambda: "🃏" in str(table_embed(table)))
         await play_until_over(standin, people, table)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         assert game_over(table)
         row = await bot.tables.service.db.load_table(t)
         game = Game.from_json(row.document["game"])
@@ -181,7 +181,7 @@ async def test_a_21_card_hand_offers_every_suit_and_the_joker(
                 plays += 1
             result = await take_turn(mover, message, _last_suit_first(message, ids))
             assert result.response_type == 7, result.content
-            await bot.presenter.idle()
+            await bot.presenter.ground.idle()
         assert checked >= 1  # the joker's holder, with selects
         row = await bot.tables.service.db.load_table(t)
         game = Game.from_json(row.document["game"])

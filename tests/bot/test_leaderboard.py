@@ -28,7 +28,7 @@ async def test_the_final_standings_show_each_players_rating_and_its_change(
         table, t = await open_table(standin, people, preset="classic", max_cards=1)
         await people[0].click(table, f"oh:start:{t}")
         await play_until_over(standin, people, table)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
 
         def final() -> list[str]:
             posts = [m.content for m in standin.messages(standin.channel)]
@@ -129,9 +129,9 @@ async def test_leaderboard_pages_turn_and_forged_pages_are_refused(
 
         service = bot.tables.service
         with pytest.raises(Refused, match="no_such_page"):
-            await service.leaderboard(standin.guild.id, page=4)
+            await service.lookups.leaderboard(standin.guild.id, page=4)
         with pytest.raises(Refused, match="no_such_order"):
-            await service.leaderboard(standin.guild.id, by="sneaky")
+            await service.lookups.leaderboard(standin.guild.id, by="sneaky")
 
 
 async def test_ratings_are_explained_by_ohhell_ratings(

@@ -40,7 +40,7 @@ async def test_leaving_mid_game_hands_the_seat_to_a_computer(
         again = await cat.slash(standin.channel, "ohhell leave")
         assert again.ephemeral and "not seated" in (again.content or "")
         await play_until_over(standin, [ann, bob], table)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         counted = await bot.tables.service.db._db.fetchone(
             "SELECT games, wins FROM ratings WHERE guild_id = ? AND preset = '' AND user_id = ?",
             (standin.guild.id, cat.id),

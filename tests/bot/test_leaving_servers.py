@@ -48,7 +48,7 @@ async def test_a_server_left_for_good_is_erased_and_one_rejoined_in_time_is_kept
         await eventually(lambda: _is(marked, {gone.id}))
 
         clock.advance(30 * DAY - 60)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         assert await places_holding(database_url, [str(gone.id)]) != {}
 
         clock.advance(SWEEP_EVERY)  # the next sweep, within the hour

@@ -83,7 +83,7 @@ async def test_a_scrape_during_a_game_sees_the_counters_move(
             assert value(paused, "ohhell_tables_open", phase="playing") == 0
             await ann.click(resume, f"oh:resume:{table_id}")
             clicks = await play_until_over(standin, [ann, bob], table)
-            await bot.presenter.idle()
+            await bot.presenter.ground.idle()
             after = await scrape(port)
 
     def moved(name: str, **labels: str) -> float:

@@ -62,7 +62,7 @@ async def test_a_bid_and_a_card_each_cost_one_load_and_no_decode(
             mover = await standin.wait_for(
                 lambda: next((p for p in people if my_turn_controls(p)), None), timeout=10
             )
-            await bot.presenter.idle()  # steady state: the last click's messages are out
+            await bot.presenter.ground.idle()  # steady state: the last click's messages are out
             message, ids = my_turn_controls(mover) or (None, [])
             assert message is not None
             kind = ids[0].split(":")[1]
@@ -73,7 +73,7 @@ async def test_a_bid_and_a_card_each_cost_one_load_and_no_decode(
             with counting(bot, monkeypatch) as counts:
                 result = await take_turn(mover, message, ids[0])
                 assert result.response_type == 7, result
-                await bot.presenter.idle()
+                await bot.presenter.ground.idle()
             if kind == "bid" or (kind == "play" and under_way):
                 measured.setdefault(kind, counts)
         for kind in ("bid", "play"):
@@ -94,12 +94,12 @@ async def test_the_count_sees_a_load_and_a_decode(
         # The click is answered before the bot hands the start on to its background work:
         # once the hands are out, that work exists, and idle() waits for all of it.
         await standin.wait_for(lambda: all(hand_message(p) for p in (ann, bob, cat)))
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         with counting(bot, monkeypatch) as counts:
             # Cold caches: the next look reads the document and decodes the game.
             bot.tables.service.session._games.clear()
             bot.tables.service.session._rows.clear()
-            await bot.tables.service.hand_state(t, ann.id)
+            await bot.tables.service.lookups.hand_state(t, ann.id)
         assert counts == Counter({"loads": 1, "decodes": 1, "documents read": 1})
 
 
@@ -115,7 +115,7 @@ async def test_fifty_finished_tables_leave_nothing_in_memory(
             started = await people[0].click(table, f"oh:start:{t}")
             assert started.response_type == 7, started
             await play_until_over(standin, people, table)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         assert len(await bot.tables.service.db.open_table_ids()) == 0
         assert bot.presenter.cached_tables() == set()
-        assert bot.tables.service.cached_tables() == set()
+        assert bot.tables.service.session.cached_tables() == set()

@@ -42,7 +42,7 @@ async def test_a_restart_mid_hand_carries_the_game_on(
             controls = my_turn_controls(found)
             assert controls is not None
             await take_turn(found, controls[0], controls[1][0])
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         before = (await bot.tables.service.db.load_table(t)).version
     # The old bot is gone; its messages and buttons stay. A new one takes over.
     async with start_bot() as bot:

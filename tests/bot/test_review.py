@@ -25,7 +25,7 @@ async def test_a_player_reviews_their_last_game_privately(
         await standin.wait_for(lambda: all(hand_message(p) for p in (ann, bob, cat)))
         await play_until_over(standin, [ann, bob, cat], table)
         assert game_over(table)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
 
         asked = await ann.slash(standin.channel, "ohhell review")
         assert asked.response_type == 5 and asked.ephemeral

@@ -46,7 +46,7 @@ async def test_strangers_out_of_turn_and_forged_clicks_change_nothing(
         mover = next(p for p in (ann, bob, cat) if my_turn_controls(p))
         waiting = next(p for p in (ann, bob, cat) if p is not mover)
         db = bot.tables.service.db
-        await bot.presenter.idle()  # DM message ids are recorded in the background
+        await bot.presenter.ground.idle()  # DM message ids are recorded in the background
         version = (await db.load_table(t)).version
 
         # Someone not seated, with a real button.

@@ -80,7 +80,7 @@ async def test_a_missed_deadline_is_decided_for_the_player_and_two_hand_over_the
                 )
                 # The notice and the hand DMs go out side by side: look at the DMs once
                 # they are all out, not at one still showing the turn that just ended.
-                await bot.presenter.idle()
+                await bot.presenter.ground.idle()
                 continue
             message, ids = my_turn_controls(mover) or (None, [])
             assert message is not None
@@ -103,7 +103,9 @@ async def test_a_missed_deadline_is_decided_for_the_player_and_two_hand_over_the
         assert back.response_type == 7
         await standin.wait_for(lambda: "away" not in str(table_embed(table)))
         seat = next(
-            s for s in (await bot.tables.service.table_view(t)).seats if s.user_id == slow.id
+            s
+            for s in (await bot.tables.service.lookups.table_view(t)).seats
+            if s.user_id == slow.id
         )
         assert not seat.left and seat.away is None
         await play_until_over(standin, people, table)
@@ -128,18 +130,18 @@ async def test_pending_and_passed_deadlines_survive_a_restart_with_grace(
     clock.advance(100)
     async with start_bot(**options) as bot:
         # Deadlines get their grace once the bot has loaded its tables.
-        await standin.wait_for(lambda: bot.presenter.scheduling)
+        await standin.wait_for(lambda: bot.presenter.automatic.scheduling)
         clock.advance(1)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         assert not said(standin, "ran out of time")
         clock.advance(20)  # past the grace period
         await standin.wait_for(lambda: said(standin, "ran out of time"))
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         assert len(said(standin, "ran out of time")) == 1  # handled once
         assert not said(standin, "ran out of time", other_channel)
         # The second table's deadline did not pass while down: it falls due when it was set to.
         clock.advance(300 - 100 - 21 - 2)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         assert not said(standin, "ran out of time", other_channel)
         clock.advance(3)
         await standin.wait_for(lambda: said(standin, "ran out of time", other_channel))
@@ -208,14 +210,14 @@ async def test_host_controls_kick_hand_over_pause_resume_and_cancel(
             lambda: (m := hand_message(cat)) is not None and "host removed you" in str(m.embeds)
         )
         # Cat no longer sees the seat's cards, which the computer plays on.
-        removed = await bot.tables.service.hand_state(t, cat.id)
+        removed = await bot.tables.service.lookups.hand_state(t, cat.id)
         assert removed.away == "kicked" and removed.cards == () and removed.blind_cards == ()
         cat_dm = hand_message(cat)
         assert cat_dm is not None
         fields = [f.get("name") for e in cat_dm.embeds for f in e.get("fields", [])]
         assert "Trump" in fields and "Cards" not in fields
         with pytest.raises(Refused, match="removed"):
-            await bot.tables.service.come_back(t, cat.id)
+            await bot.tables.service.host.come_back(t, cat.id)
         # Hand the host role to Bob: the panel is his now, not Ann's.
         panel = kicked.reply or panel
         handed = await ann.select(panel, f"os:hostto:{t}", [str(bob.id)])
@@ -237,8 +239,8 @@ async def test_host_controls_kick_hand_over_pause_resume_and_cancel(
         assert done.response_type == 7
         await standin.wait_for(lambda: "This game was cancelled" in str(table_embed(table)))
         await standin.wait_for(lambda: "cancelled" in (dm.content or "") and not dm.components)
-        await bot.presenter.idle()
-        board = await bot.tables.service.leaderboard(standin.guild.id)
+        await bot.presenter.ground.idle()
+        board = await bot.tables.service.lookups.leaderboard(standin.guild.id)
         assert (board.rows, board.ranked) == ([], 0)
         assert await bot.tables.service.db.events(t)
 
@@ -252,7 +254,7 @@ async def test_an_unstarted_lobby_closes_and_an_idle_game_is_abandoned(
         lobby, first = await open_table(standin, [ann, bob])
         assert "Closes <t:" in table_embed(lobby)["description"]
         clock.advance(14 * 60)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         assert not said(standin, "This table is closed")
         clock.advance(61)
         await standin.wait_for(lambda: said(standin, "nobody started the game within 15 minutes"))
@@ -268,7 +270,7 @@ async def test_an_unstarted_lobby_closes_and_an_idle_game_is_abandoned(
         await standin.wait_for(lambda: said(standin, "nobody played for 1 hour"))
         await standin.wait_for(lambda: "This game was abandoned" in str(table_embed(table)))
         await standin.wait_for(lambda: "abandoned" in (dm.content or ""))
-        board = await bot.tables.service.leaderboard(standin.guild.id)
+        board = await bot.tables.service.lookups.leaderboard(standin.guild.id)
         assert (board.rows, board.ranked) == ([], 0)
 
 
@@ -390,7 +392,7 @@ async def test_the_deadline_scheduler_outlives_a_database_failure(
         await start_game(standin, people, preset="classic", max_cards=3, timer=30)
         service = bot.tables.service
         failing = [2]
-        real_next_due = service.next_due
+        real_next_due = service.deadlines.next_due
 
         async def next_due() -> tuple[int, float] | None:
             if failing[0]:
@@ -398,8 +400,8 @@ async def test_the_deadline_scheduler_outlives_a_database_failure(
                 raise sqlite3.OperationalError("database is locked")
             return await real_next_due()
 
-        monkeypatch.setattr(service, "next_due", next_due)
-        service.due_changed.set()  # look now: the look fails
+        monkeypatch.setattr(service.deadlines, "next_due", next_due)
+        service.deadlines.due_changed.set()  # look now: the look fails
         await standin.wait_for(lambda: failing[0] == 1)
         clock.advance(1)  # the scheduler's first wait after a failure: fails again
         await standin.wait_for(lambda: failing[0] == 0)
@@ -419,7 +421,7 @@ async def test_computers_play_on_after_their_move_failed_for_a_moment(
         await add_computer(standin, ann, table, t, "easy")
         service = bot.tables.service
         failing = [3]
-        real_step = service.step
+        real_step = service.playing.step
 
         async def step(table_id: int) -> object:
             if failing[0]:
@@ -427,7 +429,7 @@ async def test_computers_play_on_after_their_move_failed_for_a_moment(
                 raise BrokenPipeError("the computer players' worker died")
             return await real_step(table_id)
 
-        monkeypatch.setattr(service, "step", step)
+        monkeypatch.setattr(service.playing, "step", step)
         await ann.click(table, f"oh:start:{t}")
         await play_until_over(standin, [ann, bob], table)
         assert failing[0] == 0 and game_over(table)

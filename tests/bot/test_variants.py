@@ -52,7 +52,7 @@ async def finish_and_check(
     standin: StandIn, bot: Any, people: list[Person], table: Message, t: int
 ) -> Game:
     await play_until_over(standin, people, table)
-    await bot.presenter.idle()
+    await bot.presenter.ground.idle()
     row = await bot.tables.service.db.load_table(t)
     game = Game.from_json(row.document["game"])
     seats = {seat["name"]: i for i, seat in enumerate(row.document["seats"])}
@@ -148,7 +148,7 @@ async def test_a_23_card_hand_plays_through_selects(
             assert message is not None
             result = await take_turn(found, message, ids[0])
             assert result.response_type == 7, result.content
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         row = await bot.tables.service.db.load_table(t)
         game = Game.from_json(row.document["game"])
         assert game.cards_each == 23 and len(game.history()[-1].tricks) == 1
@@ -187,7 +187,7 @@ async def test_the_leaderboard_after_several_games(standin: StandIn, start_bot: 
             table, t = await open_table(standin, people, preset="classic", max_cards=1)
             await people[0].click(table, f"oh:start:{t}")
             await play_until_over(standin, people, table)
-            await bot.presenter.idle()
+            await bot.presenter.ground.idle()
         provisional = await people[1].slash(standin.channel, "leaderboard")
         assert provisional.reply is not None  # three games: nobody's rating is settled yet
         assert "Nobody here has a settled rating yet" in provisional.reply.embeds[0]["description"]

@@ -97,7 +97,7 @@ async def test_forget_me_erases_you_everywhere_and_the_others_games_stand(
         scored_before = replay(json.loads(recorded.reply.attachments[0].data))
         room = await standin.add_text_channel("cards")
         playing_table, playing = await first_hand_unposted(standin, [ann, bob, cat], room)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         assert room.id in await service.posts.refused_channels()
         assert await places_holding(database_url, [str(ann.id), ANN]) != {}
 
@@ -133,7 +133,7 @@ async def test_forget_me_erases_you_everywhere_and_the_others_games_stand(
         assert not newer.reply.components
         (refused,) = await standin.wait_for(lambda: [c for c in clicks if c.followups] or None)
         assert "used up or too old" in refused.followups[0].content
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         assert await places_holding(database_url, [str(ann.id), ANN]) == {}
 
         # Once more, with the button gone: refused, nothing changed.
@@ -152,7 +152,7 @@ async def test_forget_me_erases_you_everywhere_and_the_others_games_stand(
         )
         assert "Former player 1" in caught_up.content and ANN not in caught_up.content
         await play_until_over(standin, [bob, cat], playing_table)
-        await bot.presenter.idle()
+        await bot.presenter.ground.idle()
         assert (await service.db.load_table(playing)).status is TableStatus.FINISHED
         assert await places_holding(database_url, [str(ann.id), ANN]) == {}
 

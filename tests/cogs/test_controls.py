@@ -65,13 +65,13 @@ async def service(tmp_path: Path) -> AsyncIterator[TableService]:
 async def rendered_views(service: TableService) -> list[discord.ui.View]:
     """Every message with controls, from a table's lobby to its end: the table message, the
     lobby's and the host's private answers, hand messages of every kind."""
-    opened = await service.open_table(
+    opened = await service.lobby.open_table(
         guild_id=1, channel_id=10, user_id=ANN, name="Ann", settings={"preset": "classic"}
     )
     t = opened.table.table_id
-    await service.join(t, BOB, "Bob")
-    lobby = await service.table_view(t)
-    rules = await service.rules(t)
+    await service.lobby.join(t, BOB, "Bob")
+    lobby = await service.lookups.table_view(t)
+    rules = await service.lookups.rules(t)
     views = [
         render.table_message(lobby).view,
         *(render.rules_editor(t, rules, page).view for page in range(len(render.RULE_PAGES))),
@@ -80,19 +80,19 @@ async def rendered_views(service: TableService) -> list[discord.ui.View]:
         render.leave_confirm(lobby).view,
         render.cancel_confirm(t).view,
     ]
-    await service.join(t, CAT, "Cat")
-    await service.start_game(t, ANN)
-    playing = await service.table_view(t)
+    await service.lobby.join(t, CAT, "Cat")
+    await service.lobby.start_game(t, ANN)
+    playing = await service.lookups.table_view(t)
     views += [render.table_message(playing).view, render.host_panel(playing).view]
-    paused = (await service.set_paused(t, ANN, True)).table
+    paused = (await service.host.set_paused(t, ANN, True)).table
     views.append(render.host_panel(paused).view)
-    away = (await service.leave(t, BOB)).table
+    away = (await service.lobby.leave(t, BOB)).table
     views.append(render.table_message(away).view)
     finished = dataclasses.replace(away, status=TableStatus.FINISHED)
     views.append(render.table_message(finished).view)
     hands = [
-        await service.hand_state(t, ANN),
-        await service.hand_state(t, BOB),  # away: I'm back
+        await service.lookups.hand_state(t, ANN),
+        await service.lookups.hand_state(t, BOB),  # away: I'm back
         _state(bids=8),
         _state(bids=27),
         _state(cards=13),

@@ -21,13 +21,13 @@ async def _service(path: Path) -> TableService:
 
 
 async def _started(service: TableService):
-    opened = await service.open_table(
+    opened = await service.lobby.open_table(
         guild_id=GUILD, channel_id=CHANNEL, user_id=ANN, name="Ann", settings={}
     )
     table_id = opened.table.table_id
-    await service.join(table_id, BOB, "Bob")
-    await service.join(table_id, CAT, "Cat")
-    return await service.start_game(table_id, ANN)
+    await service.lobby.join(table_id, BOB, "Bob")
+    await service.lobby.join(table_id, CAT, "Cat")
+    return await service.lobby.start_game(table_id, ANN)
 
 
 def _to_act(shown: Shown) -> int:
@@ -50,8 +50,10 @@ async def test_a_bookkeeping_save_on_a_version_not_held_drops_the_hands(tmp_path
         assert shown.view is not None
         started_version = shown.view.version
         # Another process takes the first bid; this one then stores a hand DM's id.
-        await elsewhere.act(table_id, bidder, 1, choose(shown.hands[bidder]))
-        side = await here.record_dm(table_id, bidder, DmRef(channel_id=5, message_id=6, hand=1))
+        await elsewhere.playing.act(table_id, bidder, 1, choose(shown.hands[bidder]))
+        side = await here.playing.record_dm(
+            table_id, bidder, DmRef(channel_id=5, message_id=6, hand=1)
+        )
         assert side is not None and side.table.version > started_version + 1
         shown.remember(side)
         # The hands held show the bidder still to bid: they must not pass for the new version.
@@ -69,9 +71,11 @@ async def test_a_bookkeeping_save_right_after_the_version_held_keeps_the_hands(
     here = await _service(tmp_path / "t.sqlite3")
     try:
         table_id, shown, bidder = await _holding_a_started_game(here)
-        acted = await here.act(table_id, bidder, 1, choose(shown.hands[bidder]))
+        acted = await here.playing.act(table_id, bidder, 1, choose(shown.hands[bidder]))
         shown.remember(acted)
-        side = await here.record_dm(table_id, bidder, DmRef(channel_id=5, message_id=6, hand=1))
+        side = await here.playing.record_dm(
+            table_id, bidder, DmRef(channel_id=5, message_id=6, hand=1)
+        )
         assert side is not None
         shown.remember(side)
         assert shown.view is side.table
@@ -88,7 +92,9 @@ async def test_an_older_outcome_never_replaces_a_newer(tmp_path: Path) -> None:
         shown = Shown()
         shown.remember(started)
         bidder = _to_act(shown)
-        acted = await here.act(started.table.table_id, bidder, 1, choose(shown.hands[bidder]))
+        acted = await here.playing.act(
+            started.table.table_id, bidder, 1, choose(shown.hands[bidder])
+        )
         shown.remember(acted)
         shown.remember(started)
         assert shown.view is acted.table
