@@ -47,10 +47,11 @@ def _action_text(action: Action) -> str:
     )
 
 
-def _points(cost: float) -> str:
+def points_text(cost: float) -> str:
+    """An estimated cost in points as the review writes it: `≈1.5 pts`."""
     rounded = round(cost, 1)
     # Translators: an estimated cost in points, abbreviated, e.g. "≈5.7 pts".
-    text = ngettext("≈{points} pt", "≈{points} pts", rounded)
+    text = ngettext("≈{points} pt", "≈{points} pts", rounded, 1)
     return text.format(points=number(rounded, 1))
 
 
@@ -69,7 +70,7 @@ def moment_text(moment: Moment) -> str:
         "hard": _hard(),
         "made": _action_text(moment.made),
         "better": _action_text(moment.better),
-        "cost": _points(moment.cost),
+        "cost": points_text(moment.cost),
     }
     if moment.kind == "bid":
         # Translators: {hard} is the computer level compared with; {cost} e.g. "≈1.0 pt".
@@ -135,7 +136,7 @@ def hand_text(hand: HandReview) -> str:
     for m in hand.moments:
         if not isinstance(m.made, Play | ChooseTrump):
             continue
-        made, better, cost = _action_text(m.made), _action_text(m.better), _points(m.cost)
+        made, better, cost = _action_text(m.made), _action_text(m.better), points_text(m.cost)
         if m.kind == "trump":
             # Translators: the trump chosen → the one `hard` would choose, and what it cost.
             play = _("trump: {made} → {better} ({cost})")

@@ -214,16 +214,15 @@ def rules_source_text(source: RulesSource | str) -> str:
 
 def duration_text(seconds: float) -> str:
     """15 minutes, 1 hour, 24 hours."""
+    count = round(seconds / (3600 if seconds >= 3600 else 60 if seconds >= 60 else 1), 1)
+    decimals = 0 if float(count).is_integer() else 1
     if seconds >= 3600:
-        count = round(seconds / 3600, 1)
-        text = ngettext("{count} hour", "{count} hours", count)
+        text = ngettext("{count} hour", "{count} hours", count, decimals)
     elif seconds >= 60:
-        count = round(seconds / 60, 1)
-        text = ngettext("{count} minute", "{count} minutes", count)
+        text = ngettext("{count} minute", "{count} minutes", count, decimals)
     else:
-        count = round(seconds, 1)
-        text = ngettext("{count} second", "{count} seconds", count)
-    return text.format(count=number(count, 0 if float(count).is_integer() else 1))
+        text = ngettext("{count} second", "{count} seconds", count, decimals)
+    return text.format(count=number(count, decimals))
 
 
 def closed_text(reason: ClosedReason | str) -> str:
