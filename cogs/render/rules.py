@@ -185,8 +185,10 @@ def channel_defaults_text(defaults: ChannelDefaults | None, *, changed: bool) ->
     if defaults is None:
         if changed:
             return _("This channel's defaults are cleared: tables start from the preset chosen.")
-        # Translators: "classic" is the preset's name as the command takes it.
-        return _("This channel has no defaults: `/ohhell start` uses the classic preset.")
+        # Translators: {preset} is the name of the rule system tables start from when nothing
+        # else is chosen, as the rules editor labels it ("classic").
+        text = _("This channel has no defaults: `/ohhell start` uses the {preset} preset.")
+        return text.format(preset=value_text(Settings().preset))
     head = _("New tables in this channel start with:") if changed else _("This channel's defaults:")
     lines = describe(defaults.settings, 4)
     return "\n".join([head, *lines, _timer_line(defaults.turn_timer)])
