@@ -4,7 +4,10 @@ message each `.format` fills and with what, and which expressions are translated
 A message is a literal marked where it is used (`_("…")`, `ngettext("…", "…", n)`,
 `pgettext(context, "…")`), or a local name bound to one in the same function. Translated text
 is a message, a message formatted, a local name bound to translated text, a join of translated
-parts, or a call of a render function that returns translated text."""
+parts, or a call of a render function that returns translated text.
+
+Glue is `+` or an f-string between two translated texts. A join with a separator is not: it
+lists items of one kind (stats, seats' names, sentences of a paragraph) and each is whole."""
 
 from __future__ import annotations
 
