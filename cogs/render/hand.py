@@ -115,10 +115,7 @@ def hand_message(state: HandState, table: TableView, where: str) -> Rendered:
         embed.add_field(
             name=_("Cards"), value=" ".join(card_text(o.card) for o in state.cards), inline=False
         )
-    trump = trump_text(state.trump, state.trump_decided)
-    if state.turned is not None:
-        # Translators: a trump and the card turned up to choose it: "♥ hearts (turned 7♥)".
-        trump = _("{trump} (turned {card})").format(trump=trump, card=card_text(state.turned))
+    trump = trump_text(state.trump, state.trump_decided, state.turned)
     embed.add_field(name=pgettext("heading", "Trump"), value=trump, inline=True)
     bid = "—" if state.bid is None else number(state.bid)
     embed.add_field(

@@ -52,10 +52,6 @@ def table_message(table: TableView) -> Rendered:
 
     names = [name_text(seat.name) for seat in table.seats]
     cards = game.cards_each
-    trump = trump_text(game.trump, game.trump_decided)
-    if game.turned is not None:
-        # Translators: a trump and the card turned up to choose it: "♥ hearts (turned 7♥)".
-        trump = _("{trump} (turned {card})").format(trump=trump, card=card_text(game.turned))
     # Translators: the table message's first line; {trump} is "♥ hearts", "no trumps"…
     header = ngettext(
         "Hand {hand} · {cards} card each · dealer {dealer} · trump: {trump}",
@@ -65,7 +61,7 @@ def table_message(table: TableView) -> Rendered:
         hand=number(game.hand_number),
         cards=number(cards),
         dealer=names[game.dealer],
-        trump=trump,
+        trump=trump_text(game.trump, game.trump_decided, game.turned),
     )
     if game.blind:
         header += "\n" + _(
