@@ -88,7 +88,9 @@ class Language:
         a fraction takes the form of the first whole number of the same CLDR category."""
         if not decimals and isinstance(count, int):
             return self._catalog.ngettext(singular, plural, count)
-        shown = Decimal(count).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_EVEN)
+        # As Babel rounds it for `number`: the float's shortest text, half to even.
+        exact = Decimal(str(count)) if isinstance(count, float) else Decimal(count)
+        shown = exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_EVEN)
         whole = self._whole(self._locale.plural_form(shown))
         return self._catalog.ngettext(singular, plural, whole)
 
