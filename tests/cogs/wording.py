@@ -76,17 +76,16 @@ class Scope:
         self.lines: dict[str, list[tuple[int, ast.expr]]] = {}
         """Each name's plain assignments (not `+=`), by line."""
         for node in ast.walk(function):
-            targets: list[ast.expr] = []
             if isinstance(node, ast.Assign):
-                targets = node.targets
+                targets, value = node.targets, node.value
             elif isinstance(node, ast.AnnAssign | ast.AugAssign) and node.value is not None:
-                targets = [node.target]
+                targets, value = [node.target], node.value
+            else:
+                continue
             for name in filter(None, map(_name, targets)):
-                assert isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign)
-                assert node.value is not None
-                self.bound.setdefault(name, []).append(node.value)
+                self.bound.setdefault(name, []).append(value)
                 if not isinstance(node, ast.AugAssign):
-                    self.lines.setdefault(name, []).append((node.lineno, node.value))
+                    self.lines.setdefault(name, []).append((node.lineno, value))
 
     def messages(self, node: ast.expr, seen: frozenset[str] = frozenset()) -> list[Message]:
         """The messages `node` may be, unformatted."""
