@@ -11,7 +11,9 @@ import pytest
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 
-from cogs.render.language import CATALOGS, DOMAIN, LANGUAGES, language
+from cogs.render.language import CATALOGS, DOMAIN, LANGUAGES, language, speaking
+from cogs.render.review import points_text as review_points
+from cogs.render.rules import duration_text
 from tools.catalogs import TEMPLATE, catalog, extracted, translated_languages
 
 PLACEHOLDER = re.compile(r"\{[^{}]*\}|<[@#t][^<>]*>|https?://\S+")
@@ -121,3 +123,25 @@ def test_numbers_follow_each_language() -> None:
     assert language("nl").number(1412) == "1.412"
     assert language("de").number(1412) == "1.412"
     assert language("de").signed(-18) == "-18"
+
+
+@pytest.mark.parametrize(
+    ("code", "shown"),
+    [
+        ("en", ["1 minute", "1.5 minutes", "2 minutes", "≈1.0 pts", "≈1.5 pts"]),
+        ("nl", ["1 minuut", "1,5 minuten", "2 minuten", "≈1,0 pt", "≈1,5 pt"]),
+        ("de", ["1 Minute", "1,5 Minuten", "2 Minuten", "≈1,0 Pkt.", "≈1,5 Pkt."]),
+        ("fr", ["1 minute", "1,5 minute", "2 minutes", "≈1,0 pt", "≈1,5 pt"]),
+        ("es", ["1 minuto", "1,5 minutos", "2 minutos", "≈1,0 pto", "≈1,5 ptos"]),
+        ("pt_BR", ["1 minuto", "1,5 minuto", "2 minutos", "≈1,0 pt", "≈1,5 pt"]),
+        ("ro", ["1 minut", "1,5 minute", "2 minute", "≈1,0 pct", "≈1,5 pct"]),
+    ],
+)
+def test_a_fraction_takes_the_form_cldr_gives_it(code: str, shown: list[str]) -> None:
+    """French and Brazilian Portuguese put 1.5 in the singular, English and German in the
+    plural; `1.0` is plural in English and singular in Spanish: the form is the number's as
+    it is written."""
+    with speaking(language(code)):
+        said = [duration_text(seconds) for seconds in (60, 90, 120)]
+        said += [review_points(cost) for cost in (1.0, 1.5)]
+    assert said == shown

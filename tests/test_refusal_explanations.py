@@ -115,7 +115,7 @@ async def test_rules_that_are_not_valid_are_refused_with_the_setting_the_bot_nam
     version = (await service.db.load_table(table_id)).version
     forged = await refused(service.lobby.set_rule(table_id, ANN, "max_cards", 0))
     assert forged.code == "rule_invalid"
-    assert explanation_text(forged.reason.params) == "max_cards can't take that value"
+    assert explanation_text(forged.reason.params) == "max cards can't take that value"
     assert (await service.db.load_table(table_id)).version == version
 
     not_a_preset = await refused(lobby(service, channel=CHANNEL + 1, preset="no-such-preset"))

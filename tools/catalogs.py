@@ -111,6 +111,19 @@ def pseudo_text(message: str) -> str:
     )
 
 
+_ENGLISH_WORD = re.compile(r"[A-Za-z]{2,}")
+_WRITTEN = frozenset("AaCcDdEeGgHhIiJjKkLlNnOoRrSsTtUuWwYyZz")
+"""The letters the pseudo-language accents: a word it gave has none of them."""
+
+
+def english_words(text: str) -> list[str]:
+    """The words of `text` that the pseudo-language did not give, inside its wrapped parts or
+    outside them (a value filled into a placeholder in English among them), but for what a
+    translation keeps as it is (commands in backticks, mentions, links)."""
+    kept = _KEPT.sub(" ", text)
+    return [word for word in _ENGLISH_WORD.findall(kept) if _WRITTEN.intersection(word)]
+
+
 def pseudo_language(template: Catalog | None = None) -> Language:
     """Every message of the template (the committed one unless given) in the pseudo-language,
     compiled as a catalog is; its numbers written as in German (`1.412`)."""

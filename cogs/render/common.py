@@ -112,11 +112,16 @@ def card_text(card: Card) -> str:
     return f"{spoken().rank(card.rank)}{SUIT_SYMBOLS[card.suit]}"
 
 
-def trump_text(trump: str | None, decided: bool) -> str:
+def trump_text(trump: str | None, decided: bool, turned: Card | None = None) -> str:
+    """A hand's trump, with the card turned up to choose it when there is one."""
     if not decided:
         # Translators: what trump is while the bids decide it ("trump: to be chosen by …").
         return _("to be chosen by the highest bidder")
-    return _("no trumps") if trump is None else suit_text(trump)
+    text = _("no trumps") if trump is None else suit_text(trump)
+    if turned is None:
+        return text
+    # Translators: a trump and the card turned up to choose it: "♥ hearts (turned 7♥)".
+    return _("{trump} (turned {card})").format(trump=text, card=card_text(turned))
 
 
 def level_text(level: str) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 from bot.engine import Card, EngineError
 from cogs.render.common import SUIT_SYMBOLS, card_text, suit_name, suit_text
 from cogs.render.language import _, ngettext, number
-from cogs.render.lobby import value_text
+from cogs.render.lobby import rule_text, value_text
 
 
 def _suit(letter: object) -> str:
@@ -33,6 +33,15 @@ def _names(names: Iterable[object]) -> str:
 
 def _number(params: Mapping[str, Any], name: str) -> str:
     return number(int(params[name]))
+
+
+def _labels(*rules: str, **values: str) -> dict[str, str]:
+    """Rules and values a sentence names, as the rules editor labels them: each rule by its
+    field (`end`), each value by the placeholder given for it (`sequence="sequence"`)."""
+    return {
+        **{rule: rule_text(rule) for rule in rules},
+        **{name: value_text(value) for name, value in values.items()},
+    }
 
 
 Wording = Callable[[Mapping[str, Any]], str]
@@ -127,53 +136,68 @@ RULES: dict[str, Wording] = {
         int(p["players"]),
     ).format(players=_number(p, "players"), low=_number(p, "low"), high=_number(p, "high")),
     # Translators: {preset} is the name of a rule system as the rules editor labels it (oh-hell,
-    # classic, …); pack 104 is a choice of the rules.
+    # classic, …); {pack} is the rule's name and {double} its value 104, as the editor labels
+    # them.
     "preset_players": lambda p: ngettext(
         "{preset} is for {low} to {high} players with one pack: for {players} player choose "
-        "pack 104 (the double pack), or seat fewer players",
+        "{pack} {double} (the double pack), or seat fewer players",
         "{preset} is for {low} to {high} players with one pack: for {players} players choose "
-        "pack 104 (the double pack), or seat fewer players",
+        "{pack} {double} (the double pack), or seat fewer players",
         int(p["players"]),
     ).format(
         preset=value_text(str(p["preset"])),
         low=_number(p, "low"),
         high=_number(p, "high"),
         players=_number(p, "players"),
+        **_labels("pack", double="104"),
     ),
-    # Translators: 'sequence' is a rule's value: write its label in the rules editor.
+    # Translators: {end} is a rule's name and {sequence} its value, as the rules editor labels
+    # them.
     "negative_target": lambda p: _(
         "negative scoring has the lowest total win, so a game can't end at a target score: "
-        "choose end 'sequence' or another scoring"
-    ),
+        "choose {end} '{sequence}' or another scoring"
+    ).format(**_labels("end", sequence="sequence")),
     "bid_changes_bidding": lambda p: (
-        # Translators: {bidding} is a rule's value (secret or knock) as the rules editor labels
-        # it; write 'hook' and 'open' as their labels too.
+        # Translators: {bid_changes} and {bidding} are rules' names, {hook} and {open} values of
+        # {bidding}, as the rules editor labels them; {chosen} is this table's bidding (secret
+        # or knock).
         _(
-            "bid changes need bidding in turn, not {bidding} bidding: choose bidding 'hook' or "
-            "'open', or turn bid changes off"
-        ).format(bidding=value_text(str(p["bidding"])))
+            "{bid_changes} need bidding in turn, not {chosen} bidding: choose {bidding} "
+            "'{hook}' or '{open}', or turn {bid_changes} off"
+        ).format(
+            chosen=value_text(str(p["bidding"])),
+            **_labels("bid_changes", "bidding", hook="hook", open="open"),
+        )
     ),
-    # Translators: 'all', 'none' and 'sequence' are rules' values: write their labels.
+    # Translators: {blind} and {end} are rules' names, {all}, {none} and {sequence} their
+    # values, as the rules editor labels them.
     "blind_target": lambda p: _(
-        "a game that ends at a target score has no last one-card hand: choose blind 'all' or "
-        "'none', or end 'sequence'"
-    ),
+        "a game that ends at a target score has no last one-card hand: choose {blind} '{all}' "
+        "or '{none}', or {end} '{sequence}'"
+    ).format(**_labels("blind", "end", all="all", none="none", sequence="sequence")),
     "spades_double_trump": lambda p: (
-        # Translators: {trump} is how trump is decided, a rule's value (spades, rotation or
-        # bidder) as the rules editor labels it; write 'turned' as its label too.
+        # Translators: {spades_double} and {trump} are rules' names and {turned} a value of
+        # {trump}, as the rules editor labels them; {chosen} is this table's trump (spades,
+        # rotation or bidder).
         _(
-            "spades double needs trump set by a turned card, not trump '{trump}': choose trump "
-            "'turned' or turn spades double off"
-        ).format(trump=value_text(str(p["trump"])))
+            "{spades_double} needs trump set by a turned card, not {trump} '{chosen}': choose "
+            "{trump} '{turned}' or turn {spades_double} off"
+        ).format(
+            chosen=value_text(str(p["trump"])),
+            **_labels("spades_double", "trump", turned="turned"),
+        )
     ),
     "ace_no_trumps_trump": lambda p: (
-        # Translators: {trump} is how trump is decided, a rule's value (spades, rotation or
-        # bidder) as the rules editor labels it; write 'turned' as its label too;
-        # ace_no_trumps is the rule's name as the commands write it.
+        # Translators: {ace_no_trumps} and {trump} are rules' names and {turned} a value of
+        # {trump}, as the rules editor labels them; {chosen} is this table's trump (spades,
+        # rotation or bidder).
         _(
-            "'an ace turned means no trumps' needs trump set by a turned card, not trump "
-            "'{trump}': choose trump 'turned' or turn ace_no_trumps off"
-        ).format(trump=value_text(str(p["trump"])))
+            "{ace_no_trumps} (an ace turned means no trumps) needs trump set by a turned card, "
+            "not {trump} '{chosen}': choose {trump} '{turned}' or turn {ace_no_trumps} off"
+        ).format(
+            chosen=value_text(str(p["trump"])),
+            **_labels("ace_no_trumps", "trump", turned="turned"),
+        )
     ),
     # Translators: {pack} is the number of cards in the pack (52, 63 or 104).
     "pack_too_small": lambda p: ngettext(
@@ -212,23 +236,28 @@ RULES: dict[str, Wording] = {
         int(p["players"]),
     ).format(pack=p["pack"], players=_number(p, "players")),
     "no_one_card_hand": lambda p: (
-        # Translators: {sequence} is a rule's value (the order of hand sizes, such as
-        # down-up) as the rules editor labels it; write 'none' as its label too.
+        # Translators: {sequence} and {blind} are rules' names and {none} a value of {blind},
+        # as the rules editor labels them; {chosen} is this table's sequence (the order of hand
+        # sizes, such as down-up).
         ngettext(
-            "sequence '{sequence}' with {cards} card has no one-card hand to play blind: "
-            "choose blind 'none' or a sequence that reaches one card",
-            "sequence '{sequence}' with {cards} cards has no one-card hand to play blind: "
-            "choose blind 'none' or a sequence that reaches one card",
+            "{sequence} '{chosen}' with {cards} card has no one-card hand to play blind: "
+            "choose {blind} '{none}' or a sequence that reaches one card",
+            "{sequence} '{chosen}' with {cards} cards has no one-card hand to play blind: "
+            "choose {blind} '{none}' or a sequence that reaches one card",
             int(p["cards"]),
-        ).format(sequence=value_text(str(p["sequence"])), cards=_number(p, "cards"))
+        ).format(
+            chosen=value_text(str(p["sequence"])),
+            cards=_number(p, "cards"),
+            **_labels("sequence", "blind", none="none"),
+        )
     ),
 }
 """Rules the engine cannot play (bot/engine/settings.py)."""
 
 SETTINGS: dict[str, Wording] = {
     "bad_setting": lambda p: (
-        # Translators: {setting} is the name of a rule as the rules write it (max_cards, …).
-        _("{setting} can't take that value").format(setting=p["setting"])
+        # Translators: {setting} is a rule's name as the rules editor labels it (max cards, …).
+        _("{setting} can't take that value").format(setting=rule_text(str(p["setting"])))
     ),
     "no_such_setting": lambda p: (
         # Translators: {setting} is the name given for a rule, written as it was given.

@@ -29,7 +29,7 @@ from cogs.render.common import (
     suit_text,
     trump_text,
 )
-from cogs.render.language import N_, _, number, pgettext
+from cogs.render.language import N_, _, ngettext, number, pgettext
 from cogs.render.reasons import (
     reason_text,
 )
@@ -115,10 +115,7 @@ def hand_message(state: HandState, table: TableView, where: str) -> Rendered:
         embed.add_field(
             name=_("Cards"), value=" ".join(card_text(o.card) for o in state.cards), inline=False
         )
-    trump = trump_text(state.trump, state.trump_decided)
-    if state.turned is not None:
-        # Translators: after the trump, the card turned up to choose it: "(turned 7♥)".
-        trump += " " + _("(turned {card})").format(card=card_text(state.turned))
+    trump = trump_text(state.trump, state.trump_decided, state.turned)
     embed.add_field(name=pgettext("heading", "Trump"), value=trump, inline=True)
     bid = "—" if state.bid is None else number(state.bid)
     embed.add_field(
@@ -147,8 +144,7 @@ def hand_message(state: HandState, table: TableView, where: str) -> Rendered:
             )
         return Rendered(None, embed, view)
     if state.bid_options:
-        verb = _("Your bid") if state.my_turn else _("Change your bid?")
-        embed.set_footer(text=verb + _hook_note(state))
+        embed.set_footer(text=_bid_footer(state))
         _bid_controls(view, state, t, h)
     elif state.trump_options:
         embed.set_footer(text=_("You bid highest: choose trump"))
@@ -198,15 +194,36 @@ def _now_text(state: HandState) -> str | None:
     return None
 
 
-def _hook_note(state: HandState) -> str:
-    # Translators: after "Your bid": a bid that is not allowed and why ("3 is not allowed: the
-    # hook: the bids would add up to 5").
-    note = _("{bid} is not allowed: {reason}")
-    return "".join(
-        " · " + note.format(bid=number(o.n), reason=reason_text(o.reason))
-        for o in state.bid_options
-        if o.reason
-    )
+def _bid_footer(state: HandState) -> str:
+    """What the bid buttons ask, and the bid the hook does not allow (one at most: the bid
+    that would make the bids add up to the tricks)."""
+    refused = next((o for o in state.bid_options if o.reason is not None), None)
+    if refused is None or refused.reason is None:
+        return _("Your bid") if state.my_turn else _("Change your bid?")
+    if refused.reason.code != "hook":
+        if state.my_turn:
+            # Translators: a bid that is not allowed and why.
+            text = _("Your bid · {bid} is not allowed: {reason}")
+        else:
+            # Translators: a bid that is not allowed and why.
+            text = _("Change your bid? {bid} is not allowed: {reason}")
+        return text.format(bid=number(refused.n), reason=reason_text(refused.reason))
+    total = int(refused.reason.params["total"])
+    if state.my_turn:
+        # Translators: the hook: the dealer may not bid so that the bids add up to the tricks.
+        text = ngettext(
+            "Your bid · not {bid}, the hook: the bids would add up to {total} trick",
+            "Your bid · not {bid}, the hook: the bids would add up to {total} tricks",
+            total,
+        )
+    else:
+        # Translators: the hook: the dealer may not bid so that the bids add up to the tricks.
+        text = ngettext(
+            "Change your bid? Not {bid}, the hook: the bids would add up to {total} trick",
+            "Change your bid? Not {bid}, the hook: the bids would add up to {total} tricks",
+            total,
+        )
+    return text.format(bid=number(refused.n), total=number(total))
 
 
 def _bid_controls(view: Controls, state: HandState, t: int, h: int) -> None:

@@ -12,6 +12,7 @@ import gettext
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from decimal import ROUND_HALF_EVEN, Decimal
 from functools import cache
 from pathlib import Path
 
@@ -63,13 +64,14 @@ FACES = (
 class Language:
     """One catalog, the CLDR locale its numbers follow, and the card ranks its players write."""
 
-    __slots__ = ("_catalog", "_locale", "_ranks", "code")
+    __slots__ = ("_catalog", "_forms", "_locale", "_ranks", "code")
 
     def __init__(self, code: str, catalog: gettext.NullTranslations, locale: Locale) -> None:
         self.code = code
         self._catalog = catalog
         self._locale = locale
         self._ranks: dict[str, str] = {}
+        self._forms: dict[str, int] = {}
 
     def __repr__(self) -> str:
         return f"Language({self.code!r})"
@@ -77,11 +79,32 @@ class Language:
     def gettext(self, message: str) -> str:
         return self._catalog.gettext(message)
 
-    def ngettext(self, singular: str, plural: str, count: float) -> str:
-        """The form for `count`. Catalogs choose forms for whole numbers: a fraction takes 2's,
-        the form CLDR gives a fraction in the bot's languages (the plural, Romanian's "few")."""
-        whole = int(count) if float(count).is_integer() else 2
+    def ngettext(
+        self, singular: str, plural: str, count: float | Decimal, decimals: int = 0
+    ) -> str:
+        """The form for `count` as `number(count, decimals)` writes it, by CLDR's plural rules:
+        `1.5` is singular in French and Brazilian Portuguese, plural in English, "few" in
+        Romanian, and `1.0` plural in English. A catalog chooses its forms for whole numbers, so
+        a fraction takes the form of the first whole number of the same CLDR category."""
+        if not decimals and isinstance(count, int):
+            return self._catalog.ngettext(singular, plural, count)
+        # As Babel rounds it for `number`: the float's shortest text, half to even.
+        exact = Decimal(str(count)) if isinstance(count, float) else Decimal(count)
+        shown = exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_EVEN)
+        whole = self._whole(self._locale.plural_form(shown))
         return self._catalog.ngettext(singular, plural, whole)
+
+    def _whole(self, category: str) -> int:
+        """The first whole number CLDR puts in `category` in this language (`other`'s for a
+        category only fractions take)."""
+        whole = self._forms.get(category)
+        if whole is None:
+            wholes = (*range(1000), 1_000_000)
+            whole = next((n for n in wholes if self._locale.plural_form(n) == category), None)
+            if whole is None:
+                whole = self._whole("other")
+            self._forms[category] = whole
+        return whole
 
     def pgettext(self, context: str, message: str) -> str:
         return self._catalog.pgettext(context, message)
@@ -181,9 +204,10 @@ def N_(message: str) -> str:
     return message
 
 
-def ngettext(singular: str, plural: str, count: float) -> str:
-    """The plural form CLDR gives `count` in the language being spoken."""
-    return _speaking.get().ngettext(singular, plural, count)
+def ngettext(singular: str, plural: str, count: float | Decimal, decimals: int = 0) -> str:
+    """The plural form CLDR gives `count`, written with `decimals` places as `number` writes
+    it, in the language being spoken."""
+    return _speaking.get().ngettext(singular, plural, count, decimals)
 
 
 def pgettext(context: str, message: str) -> str:

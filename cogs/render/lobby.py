@@ -19,7 +19,7 @@ from cogs.render.common import (
     name_text,
     timer_text,
 )
-from cogs.render.language import N_, NP_, _, number, pgettext
+from cogs.render.language import N_, NP_, _, ngettext, number, pgettext
 
 
 def _choices_of(field: str) -> tuple[str, ...]:
@@ -205,9 +205,12 @@ def rules_editor(table_id: int, settings: Settings, page: int) -> Rendered:
                 row=4,
             )
         )
-    text = _(
+    text = ngettext(
         "**Rules editor** (page {page} of {pages}) — each menu shows the current "
-        "choice. Changes apply to the lobby at once."
+        "choice. Changes apply to the lobby at once.",
+        "**Rules editor** (page {page} of {pages}) — each menu shows the current "
+        "choice. Changes apply to the lobby at once.",
+        len(RULE_PAGES),
     ).format(page=number(page + 1), pages=number(len(RULE_PAGES)))
     return Rendered(text, None, view)
 

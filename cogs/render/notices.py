@@ -51,11 +51,11 @@ def _hand_scored(p: Mapping[str, Any]) -> str:
         title = _("Hand {hand} scored").format(hand=number(p["hand"]))
     rows = [
         # Translators: a player's result in a hand: "Ann: bid 2, took 2, +22 → 61".
-        _("{name}: bid {bid}, took {took}, {points} → {total}").format(
+        _("{name}: bid {bid}, took {took}, {change} → {total}").format(
             name=name_text(name),
             bid=number(bid),
             took=number(took),
-            points=signed(points),
+            change=signed(points),
             total=number(total),
         )
         for name, bid, took, points, total in p["rows"]

@@ -47,10 +47,11 @@ def _action_text(action: Action) -> str:
     )
 
 
-def _points(cost: float) -> str:
+def points_text(cost: float) -> str:
+    """An estimated cost in points as the review writes it: `≈1.5 pts`."""
     rounded = round(cost, 1)
     # Translators: an estimated cost in points, abbreviated, e.g. "≈5.7 pts".
-    text = ngettext("≈{points} pt", "≈{points} pts", rounded)
+    text = ngettext("≈{points} pt", "≈{points} pts", rounded, 1)
     return text.format(points=number(rounded, 1))
 
 
@@ -69,7 +70,7 @@ def moment_text(moment: Moment) -> str:
         "hard": _hard(),
         "made": _action_text(moment.made),
         "better": _action_text(moment.better),
-        "cost": _points(moment.cost),
+        "cost": points_text(moment.cost),
     }
     if moment.kind == "bid":
         # Translators: {hard} is the computer level compared with; {cost} e.g. "≈1.0 pt".
@@ -106,36 +107,65 @@ def _bid(action: Action) -> str:
     return number(action.n) if isinstance(action, Bid) else "?"
 
 
+def _hard_bid(hand: HandReview) -> str:
+    """What ``hard`` would have bid, and the tricks it expected."""
+    if hand.hard_bid is None:
+        return _("no choice of bid")
+    # The form of "?" is the plural's.
+    tricks = 2 if hand.hard_tricks is None else hand.hard_tricks
+    if hand.hard_bid == hand.bid:
+        # Translators: {hard} is the computer level compared with; {tricks} a number with one
+        # decimal, e.g. "2.6", or "?".
+        text = ngettext(
+            "{hard} bids {bid} (the same), expecting {tricks} trick",
+            "{hard} bids {bid} (the same), expecting {tricks} tricks",
+            tricks,
+            1,
+        )
+    else:
+        # Translators: {hard} is the computer level compared with; {tricks} a number with one
+        # decimal, e.g. "2.6", or "?".
+        text = ngettext(
+            "{hard} bids {bid}, expecting {tricks} trick",
+            "{hard} bids {bid}, expecting {tricks} tricks",
+            tricks,
+            1,
+        )
+    return text.format(
+        hard=_hard(),
+        bid=number(hand.hard_bid),
+        tricks="?" if hand.hard_tricks is None else number(hand.hard_tricks, 1),
+    )
+
+
 def hand_text(hand: HandReview) -> str:
     """A hand's line: the person's bid and result beside ``hard``'s bid, then the plays
     ``hard`` would have made otherwise."""
-    # Translators: {cards} is the hand's cards, {trump} e.g. "♠ trumps".
-    line = _("**Hand {hand}** · {cards} · {trump}: you bid {bid}, took {taken}").format(
-        hand=number(hand.hand),
-        cards=" ".join(card_text(c) for c in hand.cards),
-        trump=_trump(hand),
-        bid="—" if hand.bid is None else number(hand.bid),
-        taken=number(hand.taken),
-    )
-    if hand.points is not None:
-        line += f" ({signed(hand.points)})"
-    if hand.hard_bid is None:
-        line += " · " + _("no choice of bid")
+    values = {
+        "hand": number(hand.hand),
+        "cards": " ".join(card_text(c) for c in hand.cards),
+        "trump": _trump(hand),
+        "bid": "—" if hand.bid is None else number(hand.bid),
+        "taken": number(hand.taken),
+        "judged": _hard_bid(hand),
+    }
+    if hand.points is None:
+        # Translators: {cards} is the hand's cards, {trump} e.g. "♠ trumps"; {judged} is the
+        # bid of the computer level compared with ("hard bids 2, expecting 2.6 tricks"), or
+        # "no choice of bid".
+        line = _("**Hand {hand}** · {cards} · {trump}: you bid {bid}, took {taken} · {judged}")
+        line = line.format(**values)
     else:
-        if hand.hard_bid == hand.bid:
-            # Translators: {hard} is the computer level compared with; {tricks} a number with
-            # one decimal, e.g. "2.6", or "?".
-            bids = _("{hard} bids {bid} (the same), expecting {tricks} tricks")
-        else:
-            # Translators: {hard} is the computer level compared with; {tricks} a number with
-            # one decimal, e.g. "2.6", or "?".
-            bids = _("{hard} bids {bid}, expecting {tricks} tricks")
-        tricks = "?" if hand.hard_tricks is None else number(hand.hard_tricks, 1)
-        line += " · " + bids.format(hard=_hard(), bid=number(hand.hard_bid), tricks=tricks)
+        # Translators: {cards} is the hand's cards, {trump} e.g. "♠ trumps"; {change} the points
+        # the hand scored ("+12"); {judged} is the bid of the computer level compared with
+        # ("hard bids 2, expecting 2.6 tricks"), or "no choice of bid".
+        line = _(
+            "**Hand {hand}** · {cards} · {trump}: you bid {bid}, took {taken} ({change}) · {judged}"
+        ).format(**values, change=signed(hand.points))
     for m in hand.moments:
         if not isinstance(m.made, Play | ChooseTrump):
             continue
-        made, better, cost = _action_text(m.made), _action_text(m.better), _points(m.cost)
+        made, better, cost = _action_text(m.made), _action_text(m.better), points_text(m.cost)
         if m.kind == "trump":
             # Translators: the trump chosen → the one `hard` would choose, and what it cost.
             play = _("trump: {made} → {better} ({cost})")
@@ -168,20 +198,21 @@ def _summary(review: Review) -> str:
         )
     elif other:
         # Translators: {agreed} and {other} are numbers of decisions.
-        agreed = _("It agreed with {agreed}; none of the other {other} was clearly worse.")
-    else:
-        # Translators: {agreed} is a number of decisions.
-        agreed = _("It agreed with {agreed}.")
-    return (
-        judged
-        + " "
-        + agreed.format(
-            agreed=number(review.agreed),
-            other=number(other),
-            count=number(review.clearly_worse),
-            cost=number(review.total_cost, 1),
+        agreed = ngettext(
+            "It agreed with {agreed}; the other one was not clearly worse.",
+            "It agreed with {agreed}; none of the other {other} was clearly worse.",
+            other,
         )
+    else:
+        # Translators: {agreed} is a number of decisions: all of them.
+        agreed = ngettext("It agreed with {agreed}.", "It agreed with all {agreed}.", review.agreed)
+    agreed = agreed.format(
+        agreed=number(review.agreed),
+        other=number(other),
+        count=number(review.clearly_worse),
+        cost=number(review.total_cost, 1),
     )
+    return f"{judged}\n{agreed}"
 
 
 def review_embed(review: Review) -> discord.Embed:

@@ -185,8 +185,10 @@ def channel_defaults_text(defaults: ChannelDefaults | None, *, changed: bool) ->
     if defaults is None:
         if changed:
             return _("This channel's defaults are cleared: tables start from the preset chosen.")
-        # Translators: "classic" is the preset's name as the command takes it.
-        return _("This channel has no defaults: `/ohhell start` uses the classic preset.")
+        # Translators: {preset} is the name of the rule system tables start from when nothing
+        # else is chosen, as the rules editor labels it ("classic").
+        text = _("This channel has no defaults: `/ohhell start` uses the {preset} preset.")
+        return text.format(preset=value_text(Settings().preset))
     head = _("New tables in this channel start with:") if changed else _("This channel's defaults:")
     lines = describe(defaults.settings, 4)
     return "\n".join([head, *lines, _timer_line(defaults.turn_timer)])
@@ -214,16 +216,15 @@ def rules_source_text(source: RulesSource | str) -> str:
 
 def duration_text(seconds: float) -> str:
     """15 minutes, 1 hour, 24 hours."""
+    count = round(seconds / (3600 if seconds >= 3600 else 60 if seconds >= 60 else 1), 1)
+    decimals = 0 if float(count).is_integer() else 1
     if seconds >= 3600:
-        count = round(seconds / 3600, 1)
-        text = ngettext("{count} hour", "{count} hours", count)
+        text = ngettext("{count} hour", "{count} hours", count, decimals)
     elif seconds >= 60:
-        count = round(seconds / 60, 1)
-        text = ngettext("{count} minute", "{count} minutes", count)
+        text = ngettext("{count} minute", "{count} minutes", count, decimals)
     else:
-        count = round(seconds, 1)
-        text = ngettext("{count} second", "{count} seconds", count)
-    return text.format(count=number(count, 0 if float(count).is_integer() else 1))
+        text = ngettext("{count} second", "{count} seconds", count, decimals)
+    return text.format(count=number(count, decimals))
 
 
 def closed_text(reason: ClosedReason | str) -> str:

@@ -58,8 +58,13 @@ def _rating(stats: PlayerStats, name: str) -> str:
         )
         parts.append(provisional.format(points=number(points)))
     elif stats.rating_rank is not None:
-        # Translators: a place on the leaderboard, e.g. "#3 of 120 on /leaderboard".
-        rank = _("#{rank} of {ranked} on /leaderboard")
+        # Translators: a place on the leaderboard among {ranked} players, e.g. "#3 of 120 on
+        # /leaderboard".
+        rank = ngettext(
+            "#{rank} of {ranked} on /leaderboard",
+            "#{rank} of {ranked} on /leaderboard",
+            stats.rating_ranked,
+        )
         parts.append(
             rank.format(rank=number(stats.rating_rank), ranked=number(stats.rating_ranked))
         )
@@ -94,11 +99,13 @@ def _games(stats: PlayerStats) -> str:
 
 
 def _places(stats: PlayerStats) -> str:
-    # Translators: a finishing place and how often the player finished there: "#1 ×5" is
-    # first place five times (write places as your language does, e.g. "{place}. ×{count}").
-    place = _("#{place} ×{count}")
     return " · ".join(
-        place.format(place=number(where), count=number(count)) for where, count in stats.places
+        # Translators: a finishing place and how often the player finished there: "#1 ×5" is
+        # first place five times (write places as your language does, e.g. "{place}. ×{count}").
+        ngettext("#{place} ×{count}", "#{place} ×{count}", count).format(
+            place=number(where), count=number(count)
+        )
+        for where, count in stats.places
     )
 
 
@@ -139,10 +146,12 @@ def stats_embed(stats: PlayerStats, name: str, *, chart: bool = False) -> discor
             value=favourite.format(preset=value_text(preset), count=number(count)),
             inline=True,
         )
-    # Translators: a computer level's name, and the player's wins in the games at tables with it.
-    record = _("{level}: {wins} won of {games}")
     computers = " · ".join(
-        record.format(level=level_text(r.level), wins=number(r.wins), games=number(r.games))
+        # Translators: a computer level's name, and the player's wins of the {games} games at
+        # tables with it.
+        ngettext(
+            "{level}: {wins} won of {games}", "{level}: {wins} won of {games}", r.games
+        ).format(level=level_text(r.level), wins=number(r.wins), games=number(r.games))
         for r in stats.computers
     )
     embed.add_field(

@@ -61,11 +61,8 @@ def table_message(table: TableView) -> Rendered:
         hand=number(game.hand_number),
         cards=number(cards),
         dealer=names[game.dealer],
-        trump=trump_text(game.trump, game.trump_decided),
+        trump=trump_text(game.trump, game.trump_decided, game.turned),
     )
-    if game.turned is not None:
-        # Translators: after the trump, the card turned up to choose it: "(turned 7♥)".
-        header += " " + _("(turned {card})").format(card=card_text(game.turned))
     if game.blind:
         header += "\n" + _(
             "Blind hand: everyone sees the others' cards in their DM, not their own."
@@ -241,17 +238,24 @@ def _closed_table(table: TableView) -> str:
 
 
 def _bidding(table: TableView) -> str:
-    """How far the bidding is: "2 of 4 have bid", "(round 2)" when bids go round again."""
+    """How far the bidding is: "1 of 4 has bid", "(round 2)" when bids go round again."""
     game = table.game
     assert game is not None
-    done = number(sum(game.has_bid[s] for s in game.seats_in_hand))
-    seats = number(len(game.seats_in_hand))
+    done = sum(game.has_bid[s] for s in game.seats_in_hand)
     if game.bid_round > 1:
-        # Translators: {round} counts the rounds of bidding (when players may change bids).
-        return _("{done} of {seats} have bid (round {round})").format(
-            done=done, seats=seats, round=number(game.bid_round)
+        # Translators: {done} of the {seats} players have bid; {round} counts the rounds of
+        # bidding (when players may change bids).
+        text = ngettext(
+            "{done} of {seats} has bid (round {round})",
+            "{done} of {seats} have bid (round {round})",
+            done,
         )
-    return _("{done} of {seats} have bid").format(done=done, seats=seats)
+    else:
+        # Translators: {done} of the {seats} players have bid.
+        text = ngettext("{done} of {seats} has bid", "{done} of {seats} have bid", done)
+    return text.format(
+        done=number(done), seats=number(len(game.seats_in_hand)), round=number(game.bid_round)
+    )
 
 
 AWAY_LABELS = {

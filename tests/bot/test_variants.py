@@ -28,7 +28,8 @@ NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus")
 
 
 def has_bid_count(table: Message, count: int) -> Any:
-    return lambda: f"{count} of 3 have bid" in str(table_embed(table))
+    said = f"{count} of 3 has bid" if count == 1 else f"{count} of 3 have bid"
+    return lambda: said in str(table_embed(table))
 
 
 async def set_rule(host: Person, table: Message, t: int, field: str, value: str) -> None:

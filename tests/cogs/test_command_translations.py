@@ -19,12 +19,23 @@ from discord.app_commands import TranslationContext, TranslationContextLocation,
 
 from bot.app import build
 from bot.config import BotSettings
+from bot.engine import PRESETS, Settings
 from bot.service.document import TURN_TIMERS
-from cogs.render.language import Language, language_of
+from cogs import render
+from cogs.render.language import (
+    DISCORD_LOCALES,
+    Language,
+    language,
+    language_of,
+    pgettext,
+    speaking,
+)
+from cogs.render.lobby import value_text
 from cogs.translator import TEXT_MAX, CatalogTranslator, commands_payload
 from standin.command_limits import check_commands
 from tests.catalogs import Rewriting, is_english, wrapped, wrapping_everywhere
-from tools.catalogs import KEYWORDS
+from tests.cogs.renders import a_table
+from tools.catalogs import KEYWORDS, translated_languages
 
 ROOT = Path(__file__).resolve().parents[2]
 ROUTE = "PUT /applications/{application_id}/commands"
@@ -163,3 +174,40 @@ async def test_english_names_and_untranslated_texts_are_left_to_discord() -> Non
     for locale in discord.Locale:
         unknown = locale_str("no catalog holds this text")
         assert await CatalogTranslator().translate(unknown, locale, description) is None
+
+
+GAME_NAMES = frozenset({"oh-hell", "oh-shit"})
+"""Presets named after the game itself, written in every language as the bot's name is. Every
+other preset's name is a word, translated (each catalog's GLOSSARY.md says so)."""
+SAME_WORD = frozenset({("fr", "nomination"), ("nl", "oh-shit-half")})
+"""A preset's name that a language writes as English does."""
+
+
+async def test_a_presets_name_is_one_translated_word_wherever_it_is_shown(
+    tree: app_commands.CommandTree[Any],
+) -> None:
+    """The table's title, /ohhell rules and /ohhell start's choices name a preset alike, in the
+    language's word for it; the Host button is translated too."""
+    payload = await commands_payload(tree)
+    start = next(item for item in described(payload) if item["name"] == "start")
+    offered = next(option for option in start["options"] if option["name"] == "preset")
+    assert [choice["value"] for choice in offered["choices"]] == list(PRESETS)
+    for choice in offered["choices"]:
+        preset = choice["value"]
+        localized = choice.get("name_localizations") or {}
+        for code in translated_languages():
+            with speaking(language(code)):
+                name = value_text(preset)
+                table = a_table(preset=preset, settings=Settings(preset=preset))
+                title = render.table_message(table).embed
+                rules = render.rules_reply(table)
+                host = pgettext("button", "Host")
+            assert title is not None and name in str(title.title), (code, preset)
+            assert f"**{name}**" in rules, (code, preset)
+            assert host != "Host", code
+            locales = [locale for locale, spoken in DISCORD_LOCALES.items() if spoken == code]
+            if preset in GAME_NAMES or (code, preset) in SAME_WORD:
+                assert name == preset and not set(locales) & set(localized), (code, preset)
+            else:
+                assert name != preset, f"{code} leaves the preset {preset} in English"
+                assert {localized[locale] for locale in locales} == {name}, (code, preset)

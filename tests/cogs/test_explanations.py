@@ -35,6 +35,7 @@ from cogs.render.explanations import EXPLANATIONS, engine_error_text, explanatio
 from cogs.render.language import Language, speaking
 from tests.catalogs import Rewriting, wrapped
 from tests.engine.helpers import bids, deal, plays
+from tools.catalogs import english_words, pseudo_language
 
 ROOT = Path(__file__).resolve().parents[2]
 RAISED = re.compile(r"""\bcode="([a-z_]+)"(?:\s+if\s+[^,)]*?else\s+"([a-z_]+)")?""")
@@ -179,8 +180,14 @@ BETTER = {
     "as the dealer you can't bid 0: the bids would add up to 1 tricks": (
         "as the dealer you can't bid 0: the bids would add up to 1 trick"
     ),
+    "'an ace turned means no trumps' needs trump set by a turned card, not trump 'bidder': "
+    "choose trump 'turned' or turn ace_no_trumps off": (
+        "ace no trumps (an ace turned means no trumps) needs trump set by a turned card, not "
+        "trump 'bidder': choose trump 'turned' or turn ace no trumps off"
+    ),
 }
-"""The engine's messages that read better in the bot (its plurals, its suits)."""
+"""The engine's messages that read better in the bot (its plurals, its suits, a rule named by
+its label in the rules editor)."""
 
 
 def as_people_read(error: EngineError) -> str:
@@ -241,3 +248,39 @@ def test_cards_names_and_suits_read_as_people_read_them() -> None:
     assert (
         explanation_text(waiting) == "bidding isn't over: waiting for Ann, Computer (hard) to bid"
     )
+
+
+PEOPLE = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Player")
+"""The seats' names the games above give."""
+
+
+def test_every_explanation_reads_in_the_pseudo_language(
+    refusals: dict[str, list[EngineError]],
+) -> None:
+    """Every word of every explanation comes from a catalog, the rules and values it names
+    among them: in the pseudo-language no English word is left, in a wrapped part or outside
+    (but a rule's name as someone typed it, which `no_such_setting` shows as typed)."""
+    explanations = [explained(error) for errors in refusals.values() for error in errors]
+    explanations += [
+        {"explanation_code": code, "setting": "max_cards"} for code in codes("bot/service", GIVEN)
+    ]
+    english: dict[str, list[str]] = {}
+    with speaking(pseudo_language()):
+        for params in explanations:
+            code = str(params["explanation_code"])
+            typed = ("max_cards",) if code == "no_such_setting" else ()
+            text = explanation_text(params)
+            for name in PEOPLE + typed:
+                text = text.replace(name, " ")
+            words = english_words(text)
+            if words:
+                english[code] = words
+    assert {str(params["explanation_code"]) for params in explanations} == set(EXPLANATIONS)
+    assert english == {}
+
+
+def test_the_pseudo_language_check_finds_english_filled_into_a_placeholder() -> None:
+    with speaking(pseudo_language()):
+        filled = explanation_text({"explanation_code": "no_such_setting", "setting": "max_cards"})
+    assert english_words(filled) == ["max", "cards"]
+    assert english_words(filled.replace("max_cards", "`max_cards`")) == []

@@ -140,6 +140,8 @@ def test_a_hand_message_reads_in_the_language(marked: Language) -> None:
     states = [
         a_hand(),
         a_hand(my_turn=False, bid_options=tuple(BidOption(n, True) for n in range(30))),
+        a_hand(my_turn=False),
+        a_hand(bid_options=(BidOption(0, True), BidOption(1, False, Reason("paused", {})))),
         a_hand(phase=Phase.TRUMP_CHOICE, bid_options=(), trump_options=("C", "S")),
         a_hand(**PLAYING, on_table=()),
         a_hand(
@@ -286,3 +288,15 @@ def test_english_reads_as_it_did_with_no_language_chosen() -> None:
     assert render.answer(None) == "Done." and render.answer(None, render.WELCOME_BACK) == (
         "Welcome back."
     )
+
+
+def test_the_bid_footer_is_one_sentence_with_one_colon() -> None:
+    table = a_table(status=TableStatus.PLAYING, game=a_game())
+    footers = [
+        render.hand_message(hand, table, "#cards").embed.footer.text  # type: ignore[union-attr]
+        for hand in (a_hand(), a_hand(my_turn=False))
+    ]
+    assert footers == [
+        "Your bid · not 1, the hook: the bids would add up to 1 trick",
+        "Change your bid? Not 1, the hook: the bids would add up to 1 trick",
+    ]

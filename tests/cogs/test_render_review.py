@@ -39,7 +39,7 @@ def test_moments_name_cards_and_what_hard_would_do() -> None:
     led = moment_text(moment(trick_cards=(), made=Play(JOKER, "S"), better=Play(card("AS"))))
     assert "you led 🃏 (as ♠); `hard` would play A♠" in led
     bid = moment_text(moment(kind="bid", trick=0, made=Bid(0), better=Bid(2), cost=1.0))
-    assert bid == "Hand 3, bidding: you bid 0; `hard` would bid 2 — ≈1.0 pt"
+    assert bid == "Hand 3, bidding: you bid 0; `hard` would bid 2 — ≈1.0 pts"
     trump = moment_text(
         moment(kind="trump", trick=0, made=ChooseTrump("H"), better=ChooseTrump("S"))
     )
