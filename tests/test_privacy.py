@@ -315,9 +315,19 @@ async def test_forget_me_leaves_nothing_and_every_other_game_stands(
         await one_move(service, found.playing, (BOB, CAT))
     assert (await service.table_view(found.playing)).status is TableStatus.FINISHED
     assert await places_holding(database_url, [str(ANN), ANN_NAME]) == {}
-    # Her seat's result is stored as the computer that finished it, and rates nobody.
+    # Her seat is nobody's game: not the computer's that finished it (no result, rating or
+    # totals of its), and Bob and Cat are rated between themselves.
     changes = await service.db.rating_changes(found.playing)
-    assert COMPUTER_IDS["normal"] not in changes and set(changes) == {BOB, CAT}
+    assert set(changes) == {BOB, CAT}
+    results = await service.db._db.fetchall(
+        "SELECT user_id FROM results WHERE table_id = ?", (found.playing,)
+    )
+    assert sorted(row[0] for row in results) == sorted([BOB, CAT])
+    computers = await service.db._db.fetchall(
+        "SELECT user_id FROM ratings WHERE guild_id = ? AND user_id = ?",
+        (HOME, COMPUTER_IDS["normal"]),
+    )
+    assert computers == []
 
     # The same confirmation again changes nothing.
     before = await every_row(database_url)
