@@ -114,6 +114,7 @@ class TablesCog(commands.Cog, name="Tables"):
             turn_timer=options.timer,
             place=_place(interaction),
         )
+        await self.presenter.speakers.acted(interaction)
         table = outcome.table
         with speaking(await self.presenter.speakers.channel(table.guild_id, table.channel_id)):
             rendered = render.table_message(table)
@@ -162,6 +163,7 @@ class TablesCog(commands.Cog, name="Tables"):
                 can_manage=can_manage(interaction),
             )
             await self.presenter.channel_language_changed(channel)
+            await self.presenter.speakers.acted(interaction)
         if not clear and options.empty:
             current = await self.service.channel_defaults(channel)
             text = (
@@ -177,6 +179,7 @@ class TablesCog(commands.Cog, name="Tables"):
             turn_timer=options.timer,
             can_manage=can_manage(interaction),
         )
+        await self.presenter.speakers.acted(interaction)
         text = render.channel_defaults_text(stored, changed=True)
         await reply(interaction, await self._with_language(text, guild_id, channel))
 
