@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -21,6 +22,10 @@ from cogs.items import CardChoice, Control, Controller, Move, whole_number
 from cogs.presenter import IN_FLIGHT_WAIT, Presenter
 from cogs.render.language import _, speaking
 
+_COMMITTED: contextvars.ContextVar[bool] = contextvars.ContextVar("committed", default=False)
+"""Whether the click being answered stored a change (its person acted: their language is
+remembered), set by `TableController.committed`."""
+
 
 class TableController(Controller):
     """Turns clicks into service calls and their answers; what a change stored is handed to
@@ -35,7 +40,9 @@ class TableController(Controller):
         counted, timed, and every failure answered by the one error handler."""
         started = time.perf_counter()
         metrics = metrics_of(interaction)
-        await self.presenter.ground.speakers.hear(interaction)
+        speakers = self.presenter.ground.speakers
+        await speakers.hear(interaction)
+        _COMMITTED.set(False)
         try:
             if interaction.guild_id is None and not control.in_dm:
                 raise Refused("not_for_you")  # no other control is ever sent in a DM
@@ -43,6 +50,8 @@ class TableController(Controller):
             await control.handle(self, interaction)
         except Exception as error:  # the one error handler answers every failure
             await answer_error(interaction, error)
+        if _COMMITTED.get():
+            await speakers.acted(interaction)
         metrics.answer_seconds.observe(time.perf_counter() - started)
 
     @contextlib.contextmanager
@@ -55,6 +64,7 @@ class TableController(Controller):
         itself), so the table message is edited here only if the answer failed. Then automatic
         moves go on."""
         self.presenter.ground.remember(outcome)
+        _COMMITTED.set(True)
         answered = False
         try:
             yield

@@ -111,6 +111,7 @@ class TablesCog(commands.Cog, name="Tables"):
             turn_timer=options.timer,
             place=_place(interaction),
         )
+        await self.presenter.ground.speakers.acted(interaction)
         table = outcome.table
         with speaking(
             await self.presenter.ground.speakers.channel(table.guild_id, table.channel_id)
@@ -161,6 +162,7 @@ class TablesCog(commands.Cog, name="Tables"):
                 can_manage=can_manage(interaction),
             )
             await self.presenter.channel_language_changed(channel)
+            await self.presenter.ground.speakers.acted(interaction)
         if not clear and options.empty:
             current = await self.service.lobby.channel_defaults(channel)
             text = (
@@ -176,6 +178,7 @@ class TablesCog(commands.Cog, name="Tables"):
             turn_timer=options.timer,
             can_manage=can_manage(interaction),
         )
+        await self.presenter.ground.speakers.acted(interaction)
         text = render.channel_defaults_text(stored, changed=True)
         await reply(interaction, await self._with_language(text, guild_id, channel))
 

@@ -123,6 +123,7 @@ class PrivacyCog(commands.Cog, name="Privacy"):
         except Exception as error:  # the one error handler answers every failure
             await answer_error(interaction, error)
             return
+        interaction.client.speakers.forget(user.id)
         try:
             await interaction.edit_original_response(content=forgotten_text(forgotten), view=None)
         except Exception as error:

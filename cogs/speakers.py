@@ -1,6 +1,6 @@
 """Who reads which language. A private reply, a hand DM or an ephemeral hand: the person's own
-client language (`interaction.locale`; remembered from their last interaction for the DMs the
-bot sends unasked). A table message and the channel's posts: the channel's language when someone
+client language (`interaction.locale`; remembered from their last action, for the DMs the bot
+sends unasked). A table message and the channel's posts: the channel's language when someone
 set one (`/ohhell settings language:`), else the server's (`preferred_locale`), else English."""
 
 from __future__ import annotations
@@ -33,20 +33,32 @@ class Speakers:
         self._channels: dict[int, str | None] = {}
 
     async def hear(self, interaction: Interaction) -> Language:
-        """Speak the person's language for the rest of this interaction's handling, and
-        remember it for the DMs sent them later. A database that cannot take it loses
-        nothing the person asked for: the answer goes on."""
-        locale = str(interaction.locale.value)
-        user_id = interaction.user.id
-        if self._people.get(user_id) != locale:
-            try:
-                await self.service.languages.remember_locale(user_id, locale)
-                self._keep(user_id, locale)
-            except Exception:
-                log.warning("could not remember the locale of user %s", user_id, exc_info=True)
-        spoken = language_of(locale)
+        """Speak the person's language for the rest of this interaction's handling. Nothing is
+        stored: a refused click, a forged one or a command that only reads stores nothing of
+        the person (`acted` does, for an action)."""
+        spoken = language_of(str(interaction.locale.value))
         speak(spoken)
         return spoken
+
+    async def acted(self, interaction: Interaction) -> None:
+        """The person's interaction changed something stored (a table's click the bot took,
+        `/ohhell start`, `/ohhell settings`): remember their client language for the DMs sent
+        them later, when it is not the one this process last stored or read for them. A
+        database that cannot take it loses nothing the person asked for."""
+        locale = str(interaction.locale.value)
+        user_id = interaction.user.id
+        if self._people.get(user_id) == locale:
+            return
+        try:
+            await self.service.languages.remember_locale(user_id, locale)
+            self._keep(user_id, locale)
+        except Exception:
+            log.warning("could not remember the locale of user %s", user_id, exc_info=True)
+
+    def forget(self, user_id: int) -> None:
+        """The person erased themselves: this process keeps nothing of theirs either, so their
+        next action stores their language again, as a new person's."""
+        self._people.pop(user_id, None)
 
     async def person(self, user_id: int) -> Language:
         """The language of a DM the bot sends unasked: the person's last client language."""

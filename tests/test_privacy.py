@@ -10,8 +10,10 @@ import contextlib
 import json
 import random
 import re
+import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -319,9 +321,19 @@ async def test_forget_me_leaves_nothing_and_every_other_game_stands(
         await one_move(service, found.playing, (BOB, CAT))
     assert (await service.lookups.table_view(found.playing)).status is TableStatus.FINISHED
     assert await places_holding(database_url, [str(ANN), ANN_NAME]) == {}
-    # Her seat's result is stored as the computer that finished it, and rates nobody.
+    # Her seat is nobody's game: not the computer's that finished it (no result, rating or
+    # totals of its), and Bob and Cat are rated between themselves.
     changes = await service.db.rating_changes(found.playing)
-    assert COMPUTER_IDS["normal"] not in changes and set(changes) == {BOB, CAT}
+    assert set(changes) == {BOB, CAT}
+    results = await service.db._db.fetchall(
+        "SELECT user_id FROM results WHERE table_id = ?", (found.playing,)
+    )
+    assert sorted(row[0] for row in results) == sorted([BOB, CAT])
+    computers = await service.db._db.fetchall(
+        "SELECT user_id FROM ratings WHERE guild_id = ? AND user_id = ?",
+        (HOME, COMPUTER_IDS["normal"]),
+    )
+    assert computers == []
 
     # The same confirmation again changes nothing.
     before = await every_row(database_url)
@@ -387,3 +399,43 @@ async def test_two_confirmations_at_once_erase_once(
     assert await places_holding(database_url, [str(ANN), ANN_NAME]) == {}
     row = await service.db.load_table(found.playing)
     assert Game.from_json(row.document["game"]).names[0] == "Former player 1"
+
+
+def traces(path: Path, user_id: int, name: str) -> dict[str, int]:
+    """How often the SQLite file and its write-ahead log hold the person's id (as text, and
+    as the 8-byte integer a record or an index stores) or name, byte for byte."""
+    needles = (str(user_id).encode(), user_id.to_bytes(8, "big"), name.encode())
+    found = {}
+    for file in (path, path.with_name(path.name + "-wal")):
+        data = file.read_bytes() if file.exists() else b""
+        found[file.name] = sum(data.count(needle) for needle in needles)
+    return found
+
+
+async def test_an_erased_person_is_not_left_in_the_sqlite_file_or_its_log(
+    tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Right after forget-me, neither the file's free pages nor its write-ahead log hold the
+    person's id or name (`secure_delete`, and a checkpoint that empties the log)."""
+    connect = sqlite3.connect
+
+    def insecure(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        # As SQLite itself builds (Debian's turns secure_delete on by default).
+        connection = connect(*args, **kwargs)
+        connection.execute("PRAGMA secure_delete=OFF")
+        return connection
+
+    monkeypatch.setattr(sqlite3, "connect", insecure)
+    path = tmp_path / "ohhell.sqlite3"
+    async with opened_service(f"sqlite:///{path}", clock) as service:
+        found = await scene(service)
+        assert traces(path, ANN, ANN_NAME)[path.name + "-wal"] > 0  # the scan finds her
+        # Copied into the file, as SQLite's automatic checkpoint does every 1,000 pages.
+        await service.db._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        assert traces(path, ANN, ANN_NAME)[path.name] > 0
+        await one_move(service, found.playing, (ANN, BOB, CAT))  # the log fills again
+        assert traces(path, BOB, "Bob")[path.name + "-wal"] > 0
+        offer = await service.offer_erasure(ANN)
+        await service.forget(ANN, offer.token, former, [ANN_NAME])
+        assert traces(path, ANN, ANN_NAME) == {path.name: 0, path.name + "-wal": 0}
+        assert traces(path, BOB, "Bob")[path.name] > 0  # the scan finds the others still

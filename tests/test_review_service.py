@@ -212,3 +212,40 @@ async def test_one_review_at_a_time_per_person_across_processes(postgres_url: st
     finally:
         await one.close()
         await other.close()
+
+
+async def test_a_review_stops_when_its_person_erases_themselves_and_stores_no_lease_again(
+    database: Database, tables: TableService
+) -> None:
+    """/ohhell forget-me while the person's own review runs deletes the review's lease: the
+    review's next renewal finds it gone, so it stores nothing of them again and stops."""
+    table_id = await play_a_game(tables, preset="classic", max_cards=2)
+    leases: list[list[Any]] = []
+
+    async def progress(done: int, total: int) -> None:
+        if done == 1:
+            offer = await tables.offer_erasure(ANN)
+            await tables.forget(ANN, offer.token, lambda n: f"Former player {n}")
+        if done >= 1:
+            leases.append(await database._db.fetchall("SELECT * FROM leases WHERE key = ?", (ANN,)))
+
+    with pytest.raises(Refused) as stopped:
+        await reviews_of(database).review(GUILD, ANN, table_id, progress)
+    assert stopped.value.code == "review_not_player"
+    assert leases == [[]]  # gone at the erasure, and not stored again by the review's renewal
+    assert await database._db.fetchall("SELECT * FROM leases WHERE key = ?", (ANN,)) == []
+
+
+async def test_a_review_whose_lease_ran_out_and_was_taken_stops(
+    database: Database, tables: TableService
+) -> None:
+    table_id = await play_a_game(tables, preset="classic", max_cards=2)
+
+    async def progress(done: int, total: int) -> None:
+        if done == 1:  # as if the lease ran out and another process's review took it
+            await database._db.execute("UPDATE leases SET holder = 'another' WHERE key = ?", (ANN,))
+
+    with pytest.raises(Refused, match="review_running"):
+        await reviews_of(database).review(GUILD, ANN, table_id, progress)
+    rows = await database._db.fetchall("SELECT holder FROM leases WHERE key = ?", (ANN,))
+    assert rows == [("another",)]

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import (
+    BOARD_ORDERS,
     MIGRATIONS,
     ChannelBusy,
     CorruptRow,
@@ -239,7 +240,19 @@ async def test_leaderboard_ranks_by_each_measure(db: Database) -> None:
     await finish(db, 2, "classic", {1: 1, 2: 2, 3: 3})
     await finish(db, 3, "classic", {2: 1, 3: 2})
     await finish(db, 4, "oh-shit", {3: 1, 2: 2})
-    assert (await db.leaderboard(1)).rows == []  # every rating still provisional
+    # Every rating still provisional: listed all the same, unranked, but ranked by wins.
+    unsettled = await db.leaderboard(1)
+    assert [(row.user_id, row.rank, row.provisional) for row in unsettled.rows] == [
+        (1, None, True),
+        (2, None, True),
+        (3, None, True),
+    ]
+    assert (unsettled.ranked, unsettled.unranked, unsettled.pages) == (0, 3, 1)
+    for by in BOARD_ORDERS:
+        listed = await db.leaderboard(1, by=by)
+        assert len(listed.rows) == 3 and listed.unranked == (0 if by == "wins" else 3), by
+    counted = await db.leaderboard(1, by="wins")
+    assert [(row.user_id, row.rank) for row in counted.rows] == [(1, 1), (2, 2), (3, 3)]
     await settle(db)
     by_wins = await db.leaderboard(1, by="wins")
     # Users 2 and 3 tie on wins (1); user 2's rating is higher (places 2, 2, 1, 2 against
@@ -283,15 +296,28 @@ async def test_leaderboard_pages_and_the_callers_row(db: Database) -> None:
     assert second.caller is None  # already on the page
     past = await db.leaderboard(1, page=9, page_size=3)
     assert past.rows == [] and past.pages == 3
-    await settle(db, 7.0, user=2)  # a provisional rating is not ranked: the caller sees theirs
+    await settle(db, 7.0, user=2)  # a provisional rating: listed below the ranked, unranked
     not_yet = await db.leaderboard(1, caller_id=2, page_size=3)
-    assert [row.user_id for row in not_yet.rows] == [1, 3, 4] and not_yet.ranked == 6
-    assert not_yet.caller is None and not_yet.caller_games == 3
+    assert [row.user_id for row in not_yet.rows] == [1, 3, 4]
+    assert (not_yet.ranked, not_yet.unranked, not_yet.pages) == (6, 1, 3)
+    assert not_yet.caller is not None and not_yet.caller.user_id == 2
+    assert not_yet.caller.rank is None and not_yet.caller.provisional
+    last = await db.leaderboard(1, caller_id=2, page=3, page_size=3)
+    assert [(row.user_id, row.rank) for row in last.rows] == [(2, None)]
+    assert last.caller is None
     mine = await db.player_rating(1, 2)
     assert mine is not None and mine.provisional and mine.rank is None
-    assert not_yet.caller_rating == mine.rating and mine.uncertainty == 105
+    assert not_yet.caller.rating == mine.rating and mine.uncertainty == 105
+    # Wins are a count: a provisional rating is ranked among them.
+    by_wins = await db.leaderboard(1, by="wins", caller_id=2, page_size=3)
+    assert (by_wins.ranked, by_wins.unranked) == (7, 0)
+    assert [(row.user_id, row.rank, row.provisional) for row in by_wins.rows] == [
+        (1, 1, False),
+        (2, 2, True),
+        (3, 3, False),
+    ]
     stranger = await db.leaderboard(1, caller_id=99)
-    assert stranger.caller is None and stranger.caller_games is stranger.caller_rating is None
+    assert stranger.caller is None
 
 
 async def test_a_version_1_database_is_migrated_with_its_tables_kept(tmp_path: Path) -> None:

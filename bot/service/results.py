@@ -67,16 +67,31 @@ def trick_plays(
     return plays, (game.names[trick.winner] if trick.winner >= 0 else None)
 
 
+NOBODY = 0
+"""What a former player's seat is rated as: nobody (`rated_as`)."""
+
+
+def is_former(seat: Seat) -> bool:
+    """A former player's seat: its person erased themselves during the game, and a computer
+    played it on from there (bot/service/forgetting.py)."""
+    return seat.user_id is None and seat.left
+
+
 def rated_as(seat: Seat) -> int:
-    """The identity a seat's result is stored and rated as: the person, or for a computer
-    player its level's reserved id (docs/ratings.md)."""
+    """The identity a seat's result is stored and rated as: the person, for a computer
+    player its level's reserved id (docs/ratings.md), for a former player's seat `NOBODY`."""
     if seat.user_id is not None:
         return seat.user_id
+    if is_former(seat):
+        return NOBODY
     return COMPUTER_IDS[seat.level or "normal"]
 
 
 def results_of(document: TableDocument, game: Game) -> list[PlayerResult]:
-    """Every seat's result, in seat order (computer players too)."""
+    """Every seat's result, in seat order (computer players too), but a former player's: that
+    seat is nobody's game (not the person's, who is erased, nor the computer's, which did not
+    play it from the start), so it has no result, rating or totals, and the other seats are
+    rated among themselves in the places they finished (as when the host removes a player)."""
     placing = game.placing or tuple(1 for _ in document.seats)
     made = [0] * len(document.seats)
     played = [0] * len(document.seats)
@@ -94,9 +109,9 @@ def results_of(document: TableDocument, game: Game) -> list[PlayerResult]:
             points=game.totals[index],
             bids_made=made[index],
             hands_played=played[index],
-            left_early=seat.left and seat.user_id is not None,
-            # A former player's seat (its person erased mid-game) is nobody's to rate.
-            removed=seat.away == "kicked" or (seat.left and seat.user_id is None),
+            left_early=seat.left,
+            removed=seat.away == "kicked",
         )
         for index, seat in enumerate(document.seats)
+        if not is_former(seat)
     ]

@@ -34,7 +34,8 @@ COSTLIEST = 3
 """How many of the costliest moments come first."""
 LEASE = 60.0
 """Seconds a review holds its person, renewed with each decision judged: the bot's processes
-share one review a person, and a review whose process died lets go of them after this."""
+share one review a person, and a review whose process died lets go of them after this. A
+review whose lease is gone when it renews it (its person erased themselves) stops there."""
 
 
 class Decision(Protocol):
@@ -220,10 +221,23 @@ class ReviewService:
                 self._assess, record, decision, self.budget_s, table_id, self.iterations
             )
             judged.append(judgement)
-            await self.db.take_lease("review", user_id, holder, LEASE)
+            if not await self.db.renew_lease("review", user_id, holder, LEASE):
+                raise await self._lost(table_id, user_id)
             if progress is not None:
                 await progress(len(judged), len(found))
         return _summary(table_id, played, seat, judged, len(everything) - len(found))
+
+    async def _lost(self, table_id: int, user_id: int) -> Refused:
+        """Why a review stops whose lease is gone: the person erased themselves meanwhile
+        (/ohhell forget-me deletes their leases; the game no longer seats them), or the lease
+        ran out and another review of theirs may hold it now."""
+        try:
+            seated = load_document(await self.db.load_table(table_id)).seat_of(user_id)
+        except KeyError:
+            seated = None
+        if seated is None:
+            return Refused("review_not_player", game=table_id)
+        return Refused("review_running")
 
 
 def _in_order(game: Game, dealt: tuple[int, ...], trump: str | None) -> tuple[Card, ...]:

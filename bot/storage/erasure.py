@@ -95,6 +95,10 @@ class Erasure(Privacy):
                 f"DELETE FROM leases WHERE key = ? AND kind IN ({marks(len(PERSON_LEASES))})",
                 (user_id, *PERSON_LEASES),
             )
+        if not self._db.dialect.is_postgres:
+            # The write-ahead log still holds every page as it was before (their names and
+            # ids): copied into the file (where `secure_delete` zeroed what went) and emptied.
+            await self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return Erased(erased.tables, erased.open_tables, deleted, erased.unreadable)
 
     @staticmethod

@@ -22,6 +22,18 @@ class Leases(Store):
             )
         return row is not None
 
+    async def renew_lease(self, kind: str, key: int, holder: str, seconds: float) -> bool:
+        """Hold (kind, key) `seconds` longer if `holder` still has it: whether it does. A lease
+        that is gone (an erasure deleted it, or it ran out and was dropped) is not taken again,
+        so a renewal never stores a row that something else deleted."""
+        async with self._transaction() as db:
+            row = await db.fetchone(
+                "UPDATE leases SET until = ? WHERE kind = ? AND key = ? AND holder = ?"
+                " RETURNING holder",
+                (self._clock() + seconds, kind, key, holder),
+            )
+        return row is not None
+
     async def end_lease(self, kind: str, key: int, holder: str) -> None:
         """Let (kind, key) go, if `holder` still has it."""
         async with self._transaction() as db:

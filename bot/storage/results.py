@@ -8,6 +8,7 @@ from bot.storage.base import Store
 from bot.storage.ratings import OVERALL, PROVISIONAL_SIGMA, is_provisional, uncertainty
 from bot.storage.rows import (
     BOARD_ORDERS,
+    COUNT_ORDERS,
     LastGame,
     Leaderboard,
     LeaderboardRow,
@@ -38,25 +39,30 @@ class Results(Store):
         caller_id: int | None = None,
         page_size: int = PAGE_SIZE,
     ) -> Leaderboard:
-        """One page of the server's players (people and computer levels) whose ratings are
-        settled (not provisional), ranked by `by` (then rating, games, id), and the caller's
-        row when it is not on the page (or their provisional rating). A page past the last
-        one has no rows (`pages` says how many)."""
-        key = _ORDER_KEYS[by]
+        """One page of the server's players (people and computer levels): the ranked ones by
+        `by` (then rating, games, id), then the unranked ones in the same order. An order that
+        is a count (`COUNT_ORDERS`) ranks everyone; the others rank settled ratings and list
+        the provisional ones below. With the caller's row when it is not on the page. A page
+        past the last one has no rows (`pages` says how many)."""
+        everyone = by in COUNT_ORDERS
         first = (page - 1) * page_size
         query = (
-            "WITH ranked AS (SELECT user_id, rating, games, wins, hands, bids_made, points,"
-            f" ROW_NUMBER() OVER (ORDER BY {key} DESC, rating DESC, games DESC, user_id)"
-            " AS rank, COUNT(*) OVER () AS total FROM ratings"
-            " WHERE guild_id = ? AND preset = ? AND sigma <= ?)"
-            " SELECT rank, user_id, rating, games, wins, hands, bids_made, points, total"
-            " FROM ranked WHERE (rank > ? AND rank <= ?) OR rank = 1 OR user_id = ?"
-            " ORDER BY rank"
+            "WITH scoped AS (SELECT user_id, rating, games, wins, hands, bids_made, points,"
+            " CASE WHEN sigma <= ? THEN 0 ELSE 1 END AS unsettled FROM ratings"
+            " WHERE guild_id = ? AND preset = ?),"
+            " listed AS (SELECT user_id, rating, games, wins, hands, bids_made, points,"
+            f" unsettled, ROW_NUMBER() OVER (ORDER BY {'' if everyone else 'unsettled, '}"
+            f"{_ORDER_KEYS[by]} DESC, rating DESC, games DESC, user_id) AS position,"
+            " COUNT(*) OVER () AS total, SUM(1 - unsettled) OVER () AS settled FROM scoped)"
+            " SELECT position, user_id, rating, games, wins, hands, bids_made, points,"
+            " unsettled, total, settled FROM listed"
+            " WHERE (position > ? AND position <= ?) OR position = 1 OR user_id = ?"
+            " ORDER BY position"
         )
         parameters = (
+            PROVISIONAL_SIGMA,
             guild_id,
             OVERALL if preset is None else preset,
-            PROVISIONAL_SIGMA,
             first,
             first + page_size,
             caller_id,
@@ -64,7 +70,7 @@ class Results(Store):
         raw = await self._db.fetchall(query, parameters)
         rows = [
             LeaderboardRow(
-                rank=r[0],
+                rank=int(r[0]) if everyone or not r[8] else None,
                 user_id=r[1],
                 rating=r[2],
                 games=r[3],
@@ -72,26 +78,25 @@ class Results(Store):
                 win_rate=r[4] / r[3],
                 exact_bid_rate=r[6] / r[5] if r[5] else 0.0,
                 points_per_hand=r[7] / r[5] if r[5] else 0.0,
+                provisional=bool(r[8]),
             )
             for r in raw
         ]
-        on_page = [row for row in rows if first < row.rank <= first + page_size]
+        on_page = [
+            row for row, r in zip(rows, raw, strict=True) if first < r[0] <= first + page_size
+        ]
         caller = next((row for row in rows if row.user_id == caller_id), None)
-        ranked = raw[0][8] if raw else 0
-        provisional = None
-        if caller is None and caller_id is not None:
-            theirs = await self.player_rating(guild_id, caller_id, preset)
-            provisional = theirs if theirs is not None and theirs.provisional else None
+        total = int(raw[0][9]) if raw else 0
+        ranked = total if everyone else int(raw[0][10] or 0) if raw else 0
         return Leaderboard(
             rows=on_page,
             caller=None if caller is None or caller in on_page else caller,
             by=by,
             preset=preset,
             page=page,
-            pages=max(1, -(-ranked // page_size)),
+            pages=max(1, -(-total // page_size)),
             ranked=ranked,
-            caller_rating=None if provisional is None else provisional.rating,
-            caller_games=None if provisional is None else provisional.games,
+            unranked=total - ranked,
         )
 
     async def rating_changes(

@@ -155,11 +155,16 @@ class LastGame:
 BOARD_ORDERS = ("rating", "wins", "win_rate", "exact_bids", "points")
 """What /leaderboard can rank by: the shown rating, wins, win rate, the share of hands bid
 exactly, average points a hand."""
+COUNT_ORDERS = ("wins",)
+"""The orders that are counts: they rank every player, a provisional rating or not. The others
+(a rating, rates over games) rank settled ratings only, and list the provisional ones below,
+unranked: a rate over a few games says little, as a provisional rating does."""
 
 
 @dataclass(frozen=True)
 class LeaderboardRow:
-    rank: int
+    rank: int | None
+    """None: not ranked (a provisional rating, in an order that ranks settled ones only)."""
     user_id: int
     """A person, or a computer level's identity (negative: `computer_level`)."""
     rating: int
@@ -168,24 +173,29 @@ class LeaderboardRow:
     win_rate: float
     exact_bid_rate: float
     points_per_hand: float
+    provisional: bool = False
+    """Their rating is provisional (shown with `?`)."""
 
 
 @dataclass(frozen=True)
 class Leaderboard:
     rows: list[LeaderboardRow]
-    """The page's rows, best first."""
+    """The page's rows: the ranked players best first, then the unranked ones."""
     caller: LeaderboardRow | None
-    """The caller's own row, when they are ranked but not on this page."""
+    """The caller's own row, when they have one but not on this page."""
     by: str = "rating"
     preset: str | None = None
     page: int = 1
     pages: int = 1
     ranked: int = 0
-    """How many are ranked (their ratings are settled)."""
-    caller_rating: int | None = None
-    """The caller's rating when it is provisional (not ranked yet)."""
-    caller_games: int | None = None
-    """The caller's games then."""
+    """How many are ranked (settled ratings; everyone in a count order)."""
+    unranked: int = 0
+    """How many are listed below them, unranked (provisional ratings)."""
+
+    @property
+    def ranks_everyone(self) -> bool:
+        """The order is a count (`COUNT_ORDERS`): a provisional rating is ranked too."""
+        return self.by in COUNT_ORDERS
 
 
 MAX_ID = 2**63 - 1

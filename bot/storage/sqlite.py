@@ -35,6 +35,9 @@ def _connect(path: str, *, writer: bool = True) -> sqlite3.Connection:
         # survives a killed process (only an OS crash or power loss can lose the last commits).
         connection.execute("PRAGMA journal_mode=WAL")
         connection.execute("PRAGMA synchronous=NORMAL")
+        # Deleted and rewritten rows are overwritten with zeros, not left readable in the
+        # file's free pages (an erased person stays erased on disk: PRIVACY.md).
+        connection.execute("PRAGMA secure_delete=ON")
     connection.execute("PRAGMA foreign_keys=ON")
     connection.execute("PRAGMA busy_timeout=5000")
     return connection

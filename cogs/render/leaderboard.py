@@ -1,4 +1,5 @@
-"""The server's leaderboard: one page of ten, Previous and Next, and your own row."""
+"""The server's leaderboard: one page of ten, the ranked players then, below a line, the ones
+not ranked yet (provisional ratings); Previous and Next, and your own row."""
 
 from __future__ import annotations
 
@@ -11,9 +12,12 @@ from cogs.items import BoardButton, board_id
 from cogs.render.common import COLOUR, level_text
 from cogs.render.language import N_, _, ngettext, number, percent
 from cogs.render.lobby import value_text
-from cogs.render.ratings import HELP_POINTER, SETTLES_AFTER, rating_number
+from cogs.render.ratings import HELP_POINTER, rating_number
 
 NO_SUCH_PAGE = N_("That page of the leaderboard does not exist: use /leaderboard.")
+
+# Translators: the line on the leaderboard above the players it lists but does not rank yet.
+UNRANKED = N_("Not ranked yet: provisional ratings (shown with ?)")
 
 BOARD_ORDER_NAMES = {
     # Translators: what the leaderboard ranks by, completing "Ranked by …" (also a choice of
@@ -37,43 +41,48 @@ def leaderboard_embed(board: Leaderboard, guild_name: str) -> discord.Embed:
     ).format(server=guild_name, preset=value_text(board.preset or ""))
     embed = discord.Embed(title=title[:256], colour=COLOUR)
     if not board.rows:
-        # Translators: {settles} says when a rating settles, e.g. "usually after a dozen games
-        # or so".
-        empty = _(
-            "Nobody here has a settled rating yet: a rating is provisional (shown with ?) "
-            "until the bot is surer of it, {settles}. Start a game with `/ohhell start`."
+        embed.description = _(
+            "Nobody here has a rating yet: a finished game gives its players one. Start a game "
+            "with `/ohhell start`."
         )
-        embed.description = empty.format(settles=_(SETTLES_AFTER))
     else:
-        lines = [board_row(row, board.by) for row in board.rows]
+        lines: list[str] = []
+        below = False
+        for row in board.rows:
+            if row.rank is None and not below:
+                lines.append(f"*{_(UNRANKED)}*")
+                below = True
+            lines.append(board_row(row, board.by))
         if board.caller is not None:
-            lines += ["…", board_row(board.caller, board.by)]
+            lines.append("…")
+            if board.caller.rank is None and not below:
+                lines.append(f"*{_(UNRANKED)}*")
+            lines.append(board_row(board.caller, board.by))
         embed.description = "\n".join(lines)[:4096]
-    if board.caller_rating is not None:
-        games = board.caller_games or 0
-        # Translators: {rating} is the reader's own rating, e.g. "1,084?".
-        provisional = ngettext(
-            "{rating} after {count} game: provisional, so not ranked yet.",
-            "{rating} after {count} games: provisional, so not ranked yet.",
-            games,
-        )
-        rating = rating_number(board.caller_rating, True)
-        embed.add_field(
-            # Translators: the title of the reader's own row on the leaderboard.
-            name=_("You"),
-            value=provisional.format(rating=rating, count=number(games)),
-        )
     by = BOARD_ORDER_NAMES.get(board.by)
-    # Translators: {order} is what the board ranks by, e.g. "rating"; {help} points to the
-    # ratings' help, e.g. "What the number means: /ohhell ratings".
-    footer = ngettext(
-        "Ranked by {order} · page {page} of {pages} · {ranked} ranked (settled ratings) · {help}",
-        "Ranked by {order} · page {page} of {pages} · {ranked} ranked (settled ratings) · {help}",
-        board.ranked,
-    )
+    order = board.by if by is None else _(by)
+    if board.ranks_everyone:
+        # Translators: {order} is what the board ranks by, e.g. "wins" (a count: everyone is
+        # ranked, provisional ratings too); {help} points to the ratings' help, e.g. "What
+        # the number means: /ohhell ratings".
+        footer = ngettext(
+            "Ranked by {order} · page {page} of {pages} · {ranked} player · {help}",
+            "Ranked by {order} · page {page} of {pages} · {ranked} players · {help}",
+            board.ranked,
+        )
+    else:
+        # Translators: {order} is what the board ranks by, e.g. "rating"; {help} points to the
+        # ratings' help, e.g. "What the number means: /ohhell ratings".
+        footer = ngettext(
+            "Ranked by {order} · page {page} of {pages} · {ranked} ranked (settled ratings) · "
+            "{help}",
+            "Ranked by {order} · page {page} of {pages} · {ranked} ranked (settled ratings) · "
+            "{help}",
+            board.ranked,
+        )
     embed.set_footer(
         text=footer.format(
-            order=board.by if by is None else _(by),
+            order=order,
             page=number(board.page),
             pages=number(board.pages),
             ranked=number(board.ranked),
@@ -84,21 +93,25 @@ def leaderboard_embed(board: Leaderboard, guild_name: str) -> discord.Embed:
 
 
 def board_row(row: LeaderboardRow, by: str = "rating") -> str:
-    """One ranked player: the measure ranked by first, in bold, then the rest and games."""
+    """One player: their rank (none when unranked), the measure ranked by first, in bold, then
+    the rest and games; a provisional rating with its `?`."""
     measures = {
-        "rating": number(row.rating),
+        "rating": rating_number(row.rating, row.provisional),
         "wins": ngettext("{count} win", "{count} wins", row.wins).format(count=number(row.wins)),
         # Translators: {rate} is a percentage of games won, e.g. "25%".
         "win_rate": _("{rate} won").format(rate=percent(row.win_rate)),
         # Translators: {rate} is a percentage of bids met exactly, e.g. "50%".
         "exact_bids": _("{rate} bids exact").format(rate=percent(row.exact_bid_rate)),
         # Translators: {points} is a number with one decimal, e.g. "3.2".
-        "points": _("{points} points a hand").format(points=number(row.points_per_hand, 1)),
+        "points": ngettext(
+            "{points} point a hand", "{points} points a hand", row.points_per_hand, 1
+        ).format(points=number(row.points_per_hand, 1)),
     }
     first = measures.pop(by) if by in measures else measures.pop("rating")
     games = ngettext("{count} game", "{count} games", row.games).format(count=number(row.games))
     rest = " · ".join([*measures.values(), games])
-    return f"**{number(row.rank)}.** {player_name(row.user_id)} — **{first}** · {rest}"
+    place = "" if row.rank is None else f"**{number(row.rank)}.** "
+    return f"{place}{player_name(row.user_id)} — **{first}** · {rest}"
 
 
 def player_name(user_id: int) -> str:

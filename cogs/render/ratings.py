@@ -63,10 +63,12 @@ def ratings_help(guide: RatingGuide) -> discord.Embed:
             ngettext(
                 "**?** after a rating: it is still a guess, and may be more than {points} point "
                 "off. The mark goes once the bot is surer, {settles}; until then /leaderboard "
-                "does not rank you.",
+                "lists you below the players it ranks, without a place (except by wins, which "
+                "ranks everyone).",
                 "**?** after a rating: it is still a guess, and may be more than {points} points "
                 "off. The mark goes once the bot is surer, {settles}; until then /leaderboard "
-                "does not rank you.",
+                "lists you below the players it ranks, without a place (except by wins, which "
+                "ranks everyone).",
                 guide.provisional_points,
             ).format(points=number(guide.provisional_points), settles=_(SETTLES_AFTER)),
             # Translators: {chances} lists rating differences with a share of games each,

@@ -57,10 +57,12 @@ async def test_three_people_play_a_short_classic_game(
         board = await ann.slash(standin.channel, "leaderboard")
         assert board.reply is not None
         (embed,) = board.reply.embeds  # one game each: provisional ratings, nobody ranked
-        assert embed["description"].startswith("Nobody here has a settled rating yet")
+        lines = embed["description"].splitlines()
+        assert lines[0] == "*Not ranked yet: provisional ratings (shown with ?)*"
         rating = await bot.tables.service.db.player_rating(standin.guild.id, ann.id)
         assert rating is not None and rating.provisional
-        assert embed["fields"][0]["value"].startswith(f"{rating.rating:,}? after 1 game")
+        assert f"<@{ann.id}> — **{rating.rating:,}?** · " in embed["description"]
+        assert "fields" not in embed or not embed["fields"]
 
 
 async def test_edits_that_discord_keeps_refusing_are_retried_until_they_land(

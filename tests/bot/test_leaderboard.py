@@ -102,9 +102,26 @@ async def test_leaderboard_pages_turn_and_forged_pages_are_refused(
         assert turned.response_type == 7
         text = board.embeds[0]["description"]
         assert text.startswith("**11.**") and "page 2 of 3" in board.embeds[0]["footer"]["text"]
-        (you,) = board.embeds[0]["fields"]  # Bob's own line
-        assert you["value"].endswith("? after 2 games: provisional, so not ranked yet.")
+        # Bob's own row, provisional: under the line, unranked, with its `?`.
+        assert text.splitlines()[-3:-1] == [
+            "…",
+            "*Not ranked yet: provisional ratings (shown with ?)*",
+        ]
+        assert re.match(rf"<@{bob.id}> — \*\*[\d,]+\?\*\* · .* · 2 games$", text.splitlines()[-1])
         assert "lb:prev:rating:all:1" in board.custom_ids()
+        assert "lb:next:rating:all:3" in board.custom_ids()
+
+        # The last page: the rest of the ranked, then the line and the provisional players.
+        last = await bob.click(board, "lb:next:rating:all:3")
+        assert last.response_type == 7
+        lines = board.embeds[0]["description"].splitlines()
+        assert lines[0].startswith("**21.**")
+        line = lines.index("*Not ranked yet: provisional ratings (shown with ?)*")
+        assert line == 4 and len(lines) == 7  # ranks 21 to 24, the line, Bob and 20,000
+        assert {row.split(" — ")[0] for row in lines[5:]} == {f"<@{bob.id}>", "<@20000>"}
+        assert "page 3 of 3" in board.embeds[0]["footer"]["text"]
+        assert "24 ranked (settled ratings)" in board.embeds[0]["footer"]["text"]
+        await bob.click(board, "lb:prev:rating:all:2")
 
         before = (board.embeds, board.custom_ids())
         for forged in (

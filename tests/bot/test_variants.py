@@ -3,6 +3,7 @@ each a real game through discord.py and the stand-in, checked for leaked cards."
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -191,7 +192,21 @@ async def test_the_leaderboard_after_several_games(standin: StandIn, start_bot: 
             await bot.presenter.ground.idle()
         provisional = await people[1].slash(standin.channel, "leaderboard")
         assert provisional.reply is not None  # three games: nobody's rating is settled yet
-        assert "Nobody here has a settled rating yet" in provisional.reply.embeds[0]["description"]
+        lines = provisional.reply.embeds[0]["description"].splitlines()
+        # Listed all the same, below the line, each with its `?` and no place.
+        assert lines[0] == "*Not ranked yet: provisional ratings (shown with ?)*"
+        assert len(lines) == 4 and {line.split(" — ")[0] for line in lines[1:]} == {
+            f"<@{p.id}>" for p in people
+        }
+        assert all(re.search(r" — \*\*[\d,]+\?\*\* · ", line) for line in lines[1:])
+        assert "0 ranked (settled ratings)" in provisional.reply.embeds[0]["footer"]["text"]
+        # Wins are a count: ranked without a settled rating.
+        counted = await people[1].slash(standin.channel, "leaderboard", by="wins")
+        assert counted.reply is not None
+        lines = counted.reply.embeds[0]["description"].splitlines()
+        assert [line.split(" ")[0] for line in lines] == ["**1.**", "**2.**", "**3.**"]
+        assert all("? · " in line for line in lines)
+        assert "· 3 players ·" in counted.reply.embeds[0]["footer"]["text"]
         # As if they had played enough games to settle their ratings.
         await bot.tables.service.db._db.execute("UPDATE ratings SET sigma = 1")
         board = await people[1].slash(standin.channel, "leaderboard")
@@ -209,4 +224,4 @@ async def test_the_leaderboard_after_several_games(standin: StandIn, start_bot: 
         assert sum(wins) >= 3  # shared first places count for each
         only_other = await people[1].slash(standin.channel, "leaderboard", preset="oh-hell")
         assert only_other.reply is not None
-        assert "Nobody here has a settled rating yet" in only_other.reply.embeds[0]["description"]
+        assert "Nobody here has a rating yet" in only_other.reply.embeds[0]["description"]

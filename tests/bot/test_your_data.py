@@ -185,3 +185,20 @@ async def test_forget_me_erases_you_everywhere_and_the_others_games_stand(
         await mine.wait_until_loaded()
         nothing = mine.followups[0] if mine.followups else mine.reply
         assert nothing is not None and "Rating" not in text_of(nothing)
+
+        # With her client in another language now, reading and a refused click store nothing
+        # of her (this process kept nothing of her either); her next action, joining a table,
+        # stores her language again, as a new person's.
+        assert ann.id not in bot.speakers._people
+        ann.set_locale("de")
+        await ann.slash(standin.channel, "ohhell ratings")
+        await ann.slash(standin.channel, "leaderboard")
+        refused = await ann.click_forged(newer.reply, button)
+        assert refused.ephemeral
+        assert await places_holding(database_url, [str(ann.id), ANN]) == {}
+        await open_table(standin, [bob, ann], preset="classic")
+        for _ in range(200):  # stored once the click is answered
+            if await service.languages.person_locale(ann.id) is not None:
+                break
+            await asyncio.sleep(0.01)
+        assert await service.languages.person_locale(ann.id) == "de"

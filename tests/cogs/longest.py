@@ -40,6 +40,7 @@ from bot.service.review import HandReview, Review
 from bot.service.summaries import RATING_GUIDE, GameDetail, HistoryEntry, HistoryPage, LevelResult
 from bot.service.turns import start_problem
 from bot.storage.ratings import COMPUTER_IDS
+from bot.storage.rows import COUNT_ORDERS
 from cogs import render
 from cogs.render import common, hand, leaderboard
 from cogs.render.explanations import EXPLANATIONS
@@ -362,12 +363,19 @@ def boards() -> Iterator[tuple[str, Leaderboard]]:
         page=9_999,
         pages=9_999,
         ranked=9_999_999,
-        caller_rating=12_345,
-        caller_games=123_456,
+        unranked=9_999_999,
     )
     for by in BOARD_ORDERS:
         yield by, dataclasses.replace(board, by=by)
-    yield "nobody ranked", Leaderboard(rows=[], caller=None, caller_rating=1_234, caller_games=3)
+        # Provisional players: below the line and unranked, but in a count (ranked there).
+        rank = None if by not in COUNT_ORDERS else 9_999_999
+        below = [dataclasses.replace(row, rank=rank, provisional=True) for row in board.rows[3:]]
+        caller = dataclasses.replace(board.caller, rank=rank, provisional=True)
+        yield (
+            f"{by}, provisional",
+            dataclasses.replace(board, by=by, rows=[*board.rows[:3], *below], caller=caller),
+        )
+    yield "nobody rated", Leaderboard(rows=[], caller=None)
 
 
 def community() -> Iterator[tuple[str, Message]]:

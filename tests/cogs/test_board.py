@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bot.service import BOARD_ORDERS, Leaderboard, LeaderboardRow
@@ -77,10 +79,42 @@ def test_the_board_words_every_measure_and_offers_pages() -> None:
     assert render.leaderboard_view(single) is None
 
 
-def test_a_caller_with_a_provisional_rating_sees_it_with_its_mark() -> None:
-    board = Leaderboard(rows=[], caller=None, caller_rating=1084, caller_games=5)
-    embed = render.leaderboard_embed(board, "Guild")
-    assert "Nobody here has a settled rating yet" in (embed.description or "")
-    assert [(f.name, f.value) for f in embed.fields] == [
-        ("You", "1,084? after 5 games: provisional, so not ranked yet.")
+def provisional(user_id: int) -> LeaderboardRow:
+    return LeaderboardRow(None, user_id, 1084, 5, 2, 0.4, 0.5, 3.25, provisional=True)
+
+
+def test_provisional_players_are_listed_below_a_line_unranked_with_their_mark() -> None:
+    board = Leaderboard(rows=[row(1, 5), provisional(6)], caller=None, ranked=1, unranked=1)
+    lines = (render.leaderboard_embed(board, "Guild").description or "").splitlines()
+    assert lines == [
+        "**1.** <@5> — **1,001** · 1 win · 25% won · 50% bids exact · 3.2 points a hand · 4 games",
+        "*Not ranked yet: provisional ratings (shown with ?)*",
+        "<@6> — **1,084?** · 2 wins · 40% won · 50% bids exact · 3.2 points a hand · 5 games",
     ]
+    # A page of provisional players only starts with the line; the caller's own row, when it
+    # is not on the page, comes below "…" (under the line too when theirs is provisional).
+    later = Leaderboard(
+        rows=[provisional(7)], caller=provisional(8), page=2, pages=2, ranked=10, unranked=5
+    )
+    lines = (render.leaderboard_embed(later, "Guild").description or "").splitlines()
+    assert lines[0] == "*Not ranked yet: provisional ratings (shown with ?)*"
+    assert lines[2] == "…" and lines[3].startswith("<@8> — **1,084?**") and len(lines) == 4
+    ranked_page = Leaderboard(rows=[row(1, 5)], caller=provisional(8), pages=2, ranked=10)
+    lines = (render.leaderboard_embed(ranked_page, "Guild").description or "").splitlines()
+    assert lines[1:] == ["…", "*Not ranked yet: provisional ratings (shown with ?)*", lines[3]]
+
+
+def test_a_count_ranks_provisional_ratings_and_says_how_many_players() -> None:
+    counted = replace(provisional(6), rank=2)
+    board = Leaderboard(rows=[row(1, 5), counted], caller=None, by="wins", ranked=2)
+    embed = render.leaderboard_embed(board, "Guild")
+    lines = (embed.description or "").splitlines()
+    assert lines[1] == (
+        "**2.** <@6> — **2 wins** · 1,084? · 40% won · 50% bids exact · 3.2 points a hand · 5 games"
+    )
+    assert embed.footer.text is not None and "· 2 players ·" in embed.footer.text
+
+
+def test_a_server_without_ratings_says_how_to_get_one() -> None:
+    embed = render.leaderboard_embed(Leaderboard(rows=[], caller=None), "Guild")
+    assert (embed.description or "").startswith("Nobody here has a rating yet")

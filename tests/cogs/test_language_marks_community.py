@@ -146,11 +146,13 @@ def board_texts() -> Iterator[str]:
         page=2,
         pages=4,
         ranked=35,
-        caller_rating=1084,
-        caller_games=5,
+        unranked=5,
     )
+    below = replace(row(1, 8), rank=None, provisional=True)
     for by in BOARD_ORDERS:
         yield from embed_texts(leaderboard_embed(replace(board, by=by), "Guild"))
+        with_line = replace(board, by=by, rows=[*board.rows, below])
+        yield from embed_texts(leaderboard_embed(with_line, "Guild"))
     yield from labels(leaderboard_view(board))
     yield from embed_texts(leaderboard_embed(Leaderboard(rows=[], caller=None), "Guild"))
 

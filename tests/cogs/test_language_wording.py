@@ -53,18 +53,12 @@ LABELS = frozenset(
 """Placeholders whose number no word of the message agrees with. Any other number a message
 with one form is given is a count, and its message must choose its form by it."""
 
-OWNED_ELSEWHERE = {
-    # cogs/render/leaderboard.py is being changed on another branch: the fix there is
-    # ngettext("{points} point a hand", "{points} points a hand", points, 1).
-    "{points} points a hand",
-}
-
 
 def counts_with_one_form(found: list[Filled]) -> list[str]:
     return sorted(
         f"{f.where}: {f.message.msgid!r} counts {sorted(f.numbers - LABELS)}"
         for f in found
-        if not f.message.plural and f.numbers - LABELS and f.message.msgid not in OWNED_ELSEWHERE
+        if not f.message.plural and f.numbers - LABELS
     )
 
 

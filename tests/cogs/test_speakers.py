@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import discord
 import pytest
@@ -59,3 +61,20 @@ async def test_a_channel_reads_its_setting_until_cleared_and_only_a_manager_sets
     await heard.set_channel(guild_id=1, channel_id=20, code=None, can_manage=True)
     heard.forget_channel(20)
     assert await heard.channel(1, 20) is ENGLISH
+
+
+async def test_a_person_s_language_is_stored_by_an_action_not_by_being_heard(
+    service: TableService,
+) -> None:
+    heard = Speakers(discord.Client(intents=discord.Intents.none()), service)
+    interaction: Any = SimpleNamespace(locale=discord.Locale.german, user=SimpleNamespace(id=7))
+    assert await heard.hear(interaction) is language("de")
+    assert await service.languages.person_locale(7) is None  # read-only, or refused
+    await heard.acted(interaction)
+    assert await service.languages.person_locale(7) == "de"
+    assert await heard.person(7) is language("de")
+    await service.db._db.execute("DELETE FROM person_locales")  # as an erasure does
+    heard.forget(7)
+    assert await heard.person(7) is ENGLISH
+    await heard.acted(interaction)  # a new person's first action
+    assert await service.languages.person_locale(7) == "de"
