@@ -91,7 +91,7 @@ async def play_on(url: str, table_id: int) -> None:
                 break
             await take_a_turn(service, table_id)
         assert (await service.table_view(table_id)).status is TableStatus.FINISHED
-        assert set(await database.rating_changes(table_id)) >= {ANN, BOB, CAT}
+        assert set(await database.results.rating_changes(table_id)) >= {ANN, BOB, CAT}
     finally:
         await database.close()
 

@@ -232,7 +232,7 @@ async def test_my_data_holds_everything_a_scan_finds_and_nobody_s_hidden_cards(
         "message_id": str(ANN + 2),
         "hand": 1,
     }
-    row = await service.db.load_table(found.playing)
+    row = await service.db.tables.load(found.playing)
     game = Game.from_json(row.document["game"])
     current = game.history()[-1]
     hidden = {str(game.pack.cards[c]) for seat in (1, 2) for c in current.dealt[seat]}
@@ -269,9 +269,9 @@ async def test_forget_me_leaves_nothing_and_every_other_game_stands(
         for guild, game in found.finished
     }
     # The board ranks settled ratings only: these stand in for many more games.
-    await service.db._db.execute("UPDATE ratings SET sigma = 1")
+    await service.db.store.backend.execute("UPDATE ratings SET sigma = 1")
     bob_stats = await service.player_stats(HOME, BOB)
-    board = await service.db.leaderboard(HOME)
+    board = await service.db.results.leaderboard(HOME)
     assert ANN in {row.user_id for row in board.rows}
 
     offer = await service.offer_erasure(ANN)
@@ -293,7 +293,7 @@ async def test_forget_me_leaves_nothing_and_every_other_game_stands(
     assert replace(bob_now, rating_rank=None, rating_ranked=0) == replace(
         bob_stats, rating_rank=None, rating_ranked=0
     )
-    after = await service.db.leaderboard(HOME)
+    after = await service.db.results.leaderboard(HOME)
     assert ANN not in {row.user_id for row in after.rows}
     assert {row.user_id: row.rating for row in after.rows} == {
         row.user_id: row.rating for row in board.rows if row.user_id != ANN
@@ -314,7 +314,7 @@ async def test_forget_me_leaves_nothing_and_every_other_game_stands(
     assert (await service.table_view(found.playing)).status is TableStatus.FINISHED
     assert await places_holding(database_url, [str(ANN), ANN_NAME]) == {}
     # Her seat's result is stored as the computer that finished it, and rates nobody.
-    changes = await service.db.rating_changes(found.playing)
+    changes = await service.db.results.rating_changes(found.playing)
     assert COMPUTER_IDS["normal"] not in changes and set(changes) == {BOB, CAT}
 
     # The same confirmation again changes nothing.
@@ -379,5 +379,5 @@ async def test_two_confirmations_at_once_erase_once(
     assert refused[0].reason.code == "erasure_not_offered"
     assert outcomes[2] is None, outcomes[2]
     assert await places_holding(database_url, [str(ANN), ANN_NAME]) == {}
-    row = await service.db.load_table(found.playing)
+    row = await service.db.tables.load(found.playing)
     assert Game.from_json(row.document["game"]).names[0] == "Former player 1"

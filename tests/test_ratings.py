@@ -43,15 +43,15 @@ def result(user: int, place: int, **flags: bool) -> PlayerResult:
 
 
 async def play(db: Database, results: list[PlayerResult], preset: str = "classic") -> int:
-    table = await db.create_table(
+    table = await db.tables.create(
         guild_id=GUILD, channel_id=10, host_id=100, preset=preset, document={}
     )
-    await db.save_table(table, document={}, status=TableStatus.FINISHED, results=results)
+    await db.tables.save(table, document={}, status=TableStatus.FINISHED, results=results)
     return table.id
 
 
 async def skill(db: Database, user: int, preset: str = OVERALL) -> tuple[float, float, int]:
-    row = await db._db.fetchone(
+    row = await db.store.backend.fetchone(
         "SELECT mu, sigma, rating FROM ratings WHERE guild_id = ? AND preset = ? AND user_id = ?",
         (GUILD, preset, user),
     )
@@ -64,7 +64,7 @@ async def test_a_win_raises_and_a_loss_lowers(db: Database) -> None:
     winner, loser = await skill(db, 1), await skill(db, 2)
     assert winner[0] > NEW.mu > loser[0]
     assert winner[2] > 1000 > loser[2]
-    changes = await db.rating_changes(table)
+    changes = await db.results.rating_changes(table)
     assert changes == {
         1: (winner[2], winner[2] - 1000, True),  # one game: still provisional
         2: (loser[2], loser[2] - 1000, True),
@@ -168,7 +168,7 @@ async def test_stored_ratings_equal_a_direct_openskill_computation(db: Database)
         mu, sigma, shown = await skill(db, user, scope)
         assert (mu, sigma) == pytest.approx((rating.mu, rating.sigma)), (scope, user)
         assert shown == shown_rating(mu) == round(1000 + 15 * (rating.mu - 25))
-    assert await db._db.fetchone("SELECT COUNT(*) FROM rating_history") == (history_rows,)
+    assert await db.store.backend.fetchone("SELECT COUNT(*) FROM rating_history") == (history_rows,)
     several = [r for _, results in games for r in results if r.left_early]
     assert len(several) > 10  # leavers, some of them in the same game
 
@@ -187,9 +187,9 @@ async def test_two_seats_of_one_computer_level_move_it_to_their_mean(db: Databas
     mu, sigma, _ = await skill(db, hard)
     assert mu == pytest.approx((second[0].mu + third[0].mu) / 2)
     assert sigma == pytest.approx((second[0].sigma + third[0].sigma) / 2)
-    played = await db._db.fetchall("SELECT user_id, games FROM ratings WHERE preset = ''")
+    played = await db.store.backend.fetchall("SELECT user_id, games FROM ratings WHERE preset = ''")
     assert dict(played) == {1: 1, hard: 2}
-    assert set(await db.rating_changes(table)) == {1, hard}
+    assert set(await db.results.rating_changes(table)) == {1, hard}
     # One seat alone is not a game to rate.
     assert rate_places({1: NEW}, [RatedSeat(1, 1)]) == {}
 
@@ -210,23 +210,25 @@ FAILING_TRIGGER = {
 
 async def test_a_failed_rating_update_stores_no_result(database_url: str) -> None:
     database = await Database.open(database_url)
-    table = await database.create_table(
+    table = await database.tables.create(
         guild_id=GUILD, channel_id=10, host_id=100, preset="classic", document={}
     )
-    async with database._db.transaction() as raw:
-        for statement in FAILING_TRIGGER[database.dialect_name]:
+    async with database.store.backend.transaction() as raw:
+        for statement in FAILING_TRIGGER[database.store.dialect_name]:
             await raw.execute(statement)
     try:
         with pytest.raises(Exception, match="rating insert failed"):
-            await database.save_table(
+            await database.tables.save(
                 table,
                 document={"over": True},
                 status=TableStatus.FINISHED,
                 results=[result(1, 1), result(2, 2)],
             )
         for name in ("results", "ratings", "rating_history"):
-            assert await database._db.fetchone(f"SELECT COUNT(*) FROM {name}") == (0,), name
-        kept = await database.load_table(table.id)
+            assert await database.store.backend.fetchone(f"SELECT COUNT(*) FROM {name}") == (0,), (
+                name
+            )
+        kept = await database.tables.load(table.id)
         assert (kept.version, kept.status, kept.document) == (1, TableStatus.LOBBY, {})
     finally:
         await database.close()
@@ -312,7 +314,7 @@ async def test_a_schema_2_database_upgrades_and_rates_its_past_in_order_of_play(
     await schema_2_database(database_url, games)
     database = await Database.open(database_url)
     try:
-        assert await database.schema_version() == len(MIGRATIONS)
+        assert await database.store.schema_version() == len(MIGRATIONS)
         played = sorted(games)
         expected = direct_openskill(
             [
@@ -323,11 +325,11 @@ async def test_a_schema_2_database_upgrades_and_rates_its_past_in_order_of_play(
         for (scope, user), rating in expected.items():
             mu, sigma, _ = await skill(database, user, scope)
             assert (mu, sigma) == pytest.approx((rating.mu, rating.sigma)), (scope, user)  # type: ignore[attr-defined]
-        seats = await database._db.fetchall(
+        seats = await database.store.backend.fetchall(
             "SELECT table_id, seat, user_id, removed FROM results ORDER BY table_id, seat"
         )
         assert seats[:3] == [(1, 0, 2, 0), (1, 1, 1, 0), (1, 2, 3, 0)]  # seats in place order
-        totals = await database._db.fetchall(
+        totals = await database.store.backend.fetchall(
             "SELECT user_id, games, wins FROM ratings WHERE preset = ''"
         )
         assert {user: (games, wins) for user, games, wins in totals} == {
@@ -336,18 +338,18 @@ async def test_a_schema_2_database_upgrades_and_rates_its_past_in_order_of_play(
             3: (2, 1),
         }
         # The history keeps every game, in order, for a chart.
-        rows = await database._db.fetchall(
+        rows = await database.store.backend.fetchall(
             "SELECT table_id FROM rating_history WHERE user_id = 1 AND preset = ''"
             " ORDER BY finished_at"
         )
         assert [row[0] for row in rows] == [2, 3, 1]
-        history = await database.rating_history(GUILD, 1)
+        history = await database.results.rating_history(GUILD, 1)
         assert [point.game for point in history] == [2, 3, 1]
         assert history[-1].rating == (await skill(database, 1))[2]
-        assert len(await database.rating_history(GUILD, 1, "classic")) == 2
+        assert len(await database.results.rating_history(GUILD, 1, "classic")) == 2
         # New games are rated on top of the replayed ones.
         table = await play(database, [result(3, 1), result(1, 2)])
-        assert set(await database.rating_changes(table)) == {1, 3}
+        assert set(await database.results.rating_changes(table)) == {1, 3}
     finally:
         await database.close()
 
@@ -383,8 +385,8 @@ async def test_the_upgrade_rates_exactly_as_a_live_game_does(
             " FROM rating_history ORDER BY table_id, preset, user_id",
         )
         for query in queries:
-            replayed = await upgraded._db.fetchall(query)
-            stored = await live._db.fetchall(query)
+            replayed = await upgraded.store.backend.fetchall(query)
+            stored = await live.store.backend.fetchall(query)
             assert rounded(replayed) == rounded(stored) and len(stored) > 20
     finally:
         await upgraded.close()

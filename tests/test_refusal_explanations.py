@@ -54,10 +54,10 @@ async def refused_move(
     service: TableService, table_id: int, user: int, action: Action | int
 ) -> Mapping[str, Any]:
     """The parameters of the refusal of `user`'s `action`, which changed nothing."""
-    version = (await service.db.load_table(table_id)).version
+    version = (await service.db.tables.load(table_id)).version
     move = await refused(service.act(table_id, user, 1, action))
     assert move.code == "illegal"
-    assert (await service.db.load_table(table_id)).version == version
+    assert (await service.db.tables.load(table_id)).version == version
     return move.reason.params
 
 
@@ -98,25 +98,25 @@ async def test_rules_that_cannot_be_played_are_refused_with_a_code_the_bot_words
     problem = (await service.table_view(table_id)).start_problem
     assert problem is not None and problem.code == "rules_unplayable"
     assert problem.params["explanation_code"] == "blind_target"
-    version = (await service.db.load_table(table_id)).version
+    version = (await service.db.tables.load(table_id)).version
     unplayable = await refused(service.start_game(table_id, ANN))
     assert unplayable.code == "rules_unplayable"
     assert explanation_text(unplayable.reason.params) == (
         "a game that ends at a target score has no last one-card hand: choose blind 'all' or "
         "'none', or end 'sequence'"
     )
-    assert (await service.db.load_table(table_id)).version == version
+    assert (await service.db.tables.load(table_id)).version == version
 
 
 async def test_rules_that_are_not_valid_are_refused_with_the_setting_the_bot_names(
     service: TableService,
 ) -> None:
     table_id = await lobby(service)
-    version = (await service.db.load_table(table_id)).version
+    version = (await service.db.tables.load(table_id)).version
     forged = await refused(service.set_rule(table_id, ANN, "max_cards", 0))
     assert forged.code == "rule_invalid"
     assert explanation_text(forged.reason.params) == "max_cards can't take that value"
-    assert (await service.db.load_table(table_id)).version == version
+    assert (await service.db.tables.load(table_id)).version == version
 
     not_a_preset = await refused(lobby(service, channel=CHANNEL + 1, preset="no-such-preset"))
     assert not_a_preset.code == "rules_invalid"

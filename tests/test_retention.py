@@ -104,10 +104,10 @@ async def test_servers_left_while_the_bot_was_stopped_are_found_at_start(
     # not this one's to judge.
     assert await service.servers_present({HOME}, lambda guild: guild == HOME) == []
     assert await service.servers_present({HOME}, mine) == [AWAY]
-    assert await service.db.servers_left() == {AWAY: clock.now}
+    assert await service.db.retention.servers_left() == {AWAY: clock.now}
     clock.now += 5 * DAY
     assert await service.servers_present({HOME}, mine) == []
-    assert await service.db.servers_left() == {AWAY: clock.now - 5 * DAY}
+    assert await service.db.retention.servers_left() == {AWAY: clock.now - 5 * DAY}
     # Added back while stopped.
     assert await service.servers_present({HOME, AWAY}, mine) == []
-    assert await service.db.servers_left() == {}
+    assert await service.db.retention.servers_left() == {}

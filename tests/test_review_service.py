@@ -33,7 +33,9 @@ async def database(tmp_path: Path):
 
 def reviews_of(database: Database) -> ReviewService:
     return ReviewService(
-        database,
+        database.tables,
+        database.results,
+        database.leases,
         find=ai_review.decisions,
         assess=ai_review.assess,
         run_blocking=run_inline,
@@ -60,7 +62,7 @@ async def test_a_player_s_review_judges_every_decision_with_progress(
     assert isinstance(review, Review)
     total = review.decisions
     assert total > 0 and seen == [(i, total) for i in range(total + 1)]
-    game = Game.from_json((await database.load_table(table_id)).document["game"])
+    game = Game.from_json((await database.tables.load(table_id)).document["game"])
     assert [h.hand for h in review.hands] == [log.number for log in game.history()]
     for hand, log in zip(review.hands, game.history(), strict=True):
         assert hand.bid == log.bids[0] and hand.taken == log.won[0]
@@ -96,7 +98,7 @@ async def test_decisions_a_computer_made_for_the_person_are_left_out(
 ) -> None:
     table_id = await play_a_game(tables, ann_leaves_after=3, preset="classic", max_cards=3)
     review = await reviews_of(database).review(GUILD, ANN, table_id)
-    game = Game.from_json((await database.load_table(table_id)).document["game"])
+    game = Game.from_json((await database.tables.load(table_id)).document["game"])
     everything = ai_review.decisions(record_from_game(game), 0)
     assert review.decisions == 3 and review.not_theirs == len(everything) - 3 > 0
 
@@ -157,7 +159,12 @@ async def test_a_refused_or_failed_review_frees_the_person(
         raise RuntimeError("a worker died")
 
     reviews = ReviewService(
-        database, find=ai_review.decisions, assess=broken, run_blocking=run_inline
+        database.tables,
+        database.results,
+        database.leases,
+        find=ai_review.decisions,
+        assess=broken,
+        run_blocking=run_inline,
     )
     with pytest.raises(RuntimeError):
         await reviews.review(GUILD, ANN, table_id)
@@ -173,8 +180,8 @@ async def test_a_finished_game_that_does_not_load_is_a_corrupt_row(
     """A stored game whose record no longer loads is answered as a corrupt row (a clear
     answer), not an unexpected error, and the person may review again at once."""
     mine = await play_a_game(tables, preset="classic", max_cards=1)
-    row = await database.load_table(mine)
-    await database.save_table(row, document={**row.document, "game": '{"v": 1}'})
+    row = await database.tables.load(mine)
+    await database.tables.save(row, document={**row.document, "game": '{"v": 1}'})
     reviews = reviews_of(database)
     with pytest.raises(CorruptRow):
         await reviews.review(GUILD, ANN, mine)
@@ -204,7 +211,7 @@ async def test_one_review_at_a_time_per_person_across_processes(postgres_url: st
         assert refusals == ["review_running"]
         assert (await there.review(GUILD, ANN, table_id)).table_id == table_id
         # A process that died mid-review: its lease holds the person until it runs out.
-        assert await one.take_lease("review", ANN, "a process that died", 60)
+        assert await one.leases.take_lease("review", ANN, "a process that died", 60)
         with pytest.raises(Refused, match="review_running"):
             await there.review(GUILD, ANN, table_id)
         now[0] += 61

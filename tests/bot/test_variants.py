@@ -53,7 +53,7 @@ async def finish_and_check(
 ) -> Game:
     await play_until_over(standin, people, table)
     await bot.presenter.idle()
-    row = await bot.tables.service.db.load_table(t)
+    row = await bot.tables.service.db.tables.load(t)
     game = Game.from_json(row.document["game"])
     seats = {seat["name"]: i for i, seat in enumerate(row.document["seats"])}
     checked = assert_private_hands_stay_private(standin, people, game, seats)
@@ -149,7 +149,7 @@ async def test_a_23_card_hand_plays_through_selects(
             result = await take_turn(found, message, ids[0])
             assert result.response_type == 7, result.content
         await bot.presenter.idle()
-        row = await bot.tables.service.db.load_table(t)
+        row = await bot.tables.service.db.tables.load(t)
         game = Game.from_json(row.document["game"])
         assert game.cards_each == 23 and len(game.history()[-1].tricks) == 1
         seats = {seat["name"]: i for i, seat in enumerate(row.document["seats"])}
@@ -173,7 +173,7 @@ async def test_bidder_trump_and_knocking_controls(
         table, t = await open_table(standin, people, **options)
         await people[0].click(table, f"oh:start:{t}")
         await finish_and_check(standin, bot, people, table, t)
-        kinds = [e.kind for e in await bot.tables.service.db.events(t)]
+        kinds = [e.kind for e in await bot.tables.service.db.tables.events(t)]
         if options.get("trump") == "bidder":
             assert "TrumpChosen" in kinds
         if options.get("bidding") == "knock":
@@ -192,7 +192,7 @@ async def test_the_leaderboard_after_several_games(standin: StandIn, start_bot: 
         assert provisional.reply is not None  # three games: nobody's rating is settled yet
         assert "Nobody here has a settled rating yet" in provisional.reply.embeds[0]["description"]
         # As if they had played enough games to settle their ratings.
-        await bot.tables.service.db._db.execute("UPDATE ratings SET sigma = 1")
+        await bot.tables.service.db.store.backend.execute("UPDATE ratings SET sigma = 1")
         board = await people[1].slash(standin.channel, "leaderboard")
         assert board.reply is not None
         rows = board.reply.embeds[0]["description"].splitlines()
