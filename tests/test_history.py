@@ -10,17 +10,10 @@ import pytest
 from bot.engine import Game
 from bot.engine.records import record_from_game, replay
 from bot.service import Refused, Seat, TableService
-from bot.storage import Database, TableStatus
+from bot.storage import TableStatus
 from tests.finished_games import people, store_finished
 
 GUILD, OTHER_GUILD = 1, 2
-
-
-@pytest.fixture
-async def service(database_url: str):
-    database = await Database.open(database_url)
-    yield TableService(database, decide=lambda *args: None)  # type: ignore[arg-type,return-value]
-    await database.close()
 
 
 async def test_a_server_sees_only_its_own_finished_games(service: TableService) -> None:

@@ -5,6 +5,7 @@ channel refuses them, dropped with their channel; and every notice kind read bac
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
@@ -17,11 +18,19 @@ from tests.clocks import Clock
 
 
 @pytest.fixture
-async def timed(database_url: str):
-    clock = Clock()
-    database = await Database.open(database_url, clock, post_lease=60.0)
-    yield database, clock
-    await database.close()
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def database_options(clock: Clock) -> dict[str, Any]:
+    """The database on a clock the test moves by hand, holding a post a minute."""
+    return {"clock": clock, "post_lease": 60.0}
+
+
+@pytest.fixture
+def timed(database: Database, clock: Clock) -> tuple[Database, Clock]:
+    return database, clock
 
 
 async def a_table(db: Database, channel_id: int = 10, guild_id: int = 1) -> TableRow:

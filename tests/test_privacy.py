@@ -6,17 +6,14 @@ score and rank as they did."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import random
 import re
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
 
-from bot.config import BotSettings
 from bot.engine import Game
 from bot.engine.records import replay
 from bot.service import DmRef, Refused, TableService, TableStatus
@@ -24,7 +21,8 @@ from bot.service.privacy import MY_DATA_EVERY
 from bot.storage import COMPUTER_IDS, Database
 from tests.clocks import Clock
 from tests.privacy_scan import Place, every_row, places_holding
-from tests.test_service import choose, first_legal, run_automatic
+from tests.services import service_on
+from tests.test_service import choose, run_automatic
 
 HOME, AWAY = 7_101_000_000_000_001, 7_101_000_000_000_002
 """Two servers."""
@@ -46,38 +44,15 @@ class Scene:
     kicked_from: int
 
 
-async def _run_inline(function: Any, *args: Any) -> Any:
-    return function(*args)
-
-
 @pytest.fixture
 async def clock() -> Clock:
     return Clock()
 
 
-@contextlib.asynccontextmanager
-async def opened_service(
-    url: str, clock: Clock, settings: BotSettings | None = None
-) -> AsyncIterator[TableService]:
-    """The service on the database at `url`, on a hand-moved clock, its work run inline."""
-    database = await Database.open(url)
-    try:
-        yield TableService(
-            database,
-            decide=first_legal,
-            run_blocking=_run_inline,
-            rng=random.Random(3),
-            clock=clock,
-            settings=settings,
-        )
-    finally:
-        await database.close()
-
-
 @pytest.fixture
-async def service(database_url: str, clock: Clock) -> AsyncIterator[TableService]:
-    async with opened_service(database_url, clock) as opened:
-        yield opened
+def service_options(clock: Clock) -> dict[str, Any]:
+    """The service on a clock the test moves by hand."""
+    return {"clock": clock, "rng": random.Random(3)}
 
 
 async def finish(service: TableService, guild: int, channel: int, people: dict[int, str]) -> int:
@@ -355,7 +330,7 @@ async def test_two_confirmations_at_once_erase_once(
     found = await scene(service)
     offer = await service.offer_erasure(ANN)
     other_db = await Database.open(database_url)
-    other = TableService(other_db, decide=first_legal, run_blocking=_run_inline, clock=clock)
+    other = service_on(other_db, clock=clock)
     try:
 
         async def play_on() -> None:

@@ -4,28 +4,22 @@ changes nothing."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Mapping
-from pathlib import Path
+from collections.abc import Awaitable, Mapping
 from typing import Any
 
 import pytest
 
 from bot.engine import Action, Bid
 from bot.service import Refused, TableService
-from bot.storage import Database
 from cogs.render.common import card_text
 from cogs.render.explanations import explanation_text
-from tests.played import service_on
+from tests.databases import sqlite_only
 from tests.test_service import ANN, BOB, CAT, CHANNEL, GUILD, whose_turn
 
 NAMES = {ANN: "Ann", BOB: "Bob", CAT: "Cat"}
 
 
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[TableService]:
-    database = await Database.open(f"sqlite:///{tmp_path / 'ohhell.sqlite3'}")
-    yield service_on(database)
-    await database.close()
+database_url = sqlite_only
 
 
 async def lobby(service: TableService, channel: int = CHANNEL, **settings: object) -> int:

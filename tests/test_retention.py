@@ -4,7 +4,8 @@ clock, on each backend."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import random
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ from bot.storage.catalog import read_tables
 from bot.storage.connection import quoted
 from tests.clocks import Clock
 from tests.privacy_scan import every_row, places_holding
-from tests.test_privacy import AWAY, HOME, Scene, opened_service, scene
+from tests.test_privacy import AWAY, HOME, Scene, scene
 
 
 @pytest.fixture
@@ -26,10 +27,10 @@ async def clock() -> Clock:
 
 
 @pytest.fixture
-async def service(database_url: str, clock: Clock) -> AsyncIterator[TableService]:
+def service_options(clock: Clock) -> dict[str, Any]:
+    """The service on a clock the test moves by hand, keeping a server's data a week."""
     settings = BotSettings.model_construct(retain_after_leave=7)
-    async with opened_service(database_url, clock, settings) as opened:
-        yield opened
+    return {"clock": clock, "rng": random.Random(3), "settings": settings}
 
 
 async def rows_of_tables(url: str, table_ids: set[int]) -> dict[str, int]:

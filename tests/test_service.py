@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from pathlib import Path
 
 import pytest
 
@@ -12,25 +11,10 @@ from bot.engine import Bid, Game, Phase, Play
 from bot.service import DmRef, HandState, Reason, Refused, TableGone, TableService
 from bot.storage import COMPUTER_IDS, CorruptRow, Database, TableStatus
 from tests.clocks import Clock
+from tests.services import first_legal, service_on
 
 GUILD, CHANNEL = 1, 10
 ANN, BOB, CAT = 101, 102, 103
-
-
-def first_legal(game_json: str, seat: int, level: str, seed: int):
-    game = Game.from_json(game_json)
-    return random.Random(seed).choice(game.legal_actions(seat))
-
-
-@pytest.fixture
-async def service(database_url: str):
-    database = await Database.open(database_url)
-
-    async def run_inline(function, *args):
-        return function(*args)
-
-    yield TableService(database, decide=first_legal, run_blocking=run_inline, rng=random.Random(7))
-    await database.close()
 
 
 async def open_lobby(service: TableService, **settings: object) -> int:
@@ -294,18 +278,10 @@ async def test_a_game_another_process_moved_on_is_caught_up_not_decoded_again(
 
 
 @pytest.fixture
-async def timed(tmp_path: Path):
-    database = await Database.open(tmp_path / "timed.sqlite3")
+def timed(database: Database) -> tuple[TableService, Clock]:
+    """The service on a clock the test moves by hand."""
     clock = Clock()
-
-    async def run_inline(function, *args):
-        return function(*args)
-
-    service = TableService(
-        database, decide=first_legal, run_blocking=run_inline, rng=random.Random(3), clock=clock
-    )
-    yield service, clock
-    await database.close()
+    return service_on(database, rng=random.Random(3), clock=clock), clock
 
 
 async def test_secret_bids_share_one_deadline_that_does_not_restart_as_people_bid(timed) -> None:
@@ -584,13 +560,12 @@ async def test_a_computer_move_that_meets_another_process_save_is_made_on_the_ne
 
 
 async def test_a_turn_deadline_at_a_table_cancelled_while_its_move_is_decided_is_let_go(
-    tmp_path: Path,
+    database: Database,
 ) -> None:
     """A person ran out of time; while a computer decides their move (outside the table's
     lock), the host cancels the table. The deadline is then let go quietly: nothing to do at
     a closed table, not a failure the scheduler logs and answers by giving the closed table a
     deadline again."""
-    database = await Database.open(tmp_path / "cancelled.sqlite3")
     clock = Clock()
     host = TableService(database, decide=first_legal, run_blocking=None, clock=clock)
 
@@ -601,15 +576,12 @@ async def test_a_turn_deadline_at_a_table_cancelled_while_its_move_is_decided_is
     service = TableService(
         database, decide=first_legal, run_blocking=cancelled_meanwhile, clock=clock
     )
-    try:
-        t = await started(service, preset="classic", max_cards=3)
-        clock.now += 121  # the two-minute timer ran out
-        assert await service.tick(t) is None
-        row = await database.tables.load(t)
-        assert row.status is TableStatus.CANCELLED and row.due_at is None
-        assert service.cached_tables() == set()
-    finally:
-        await database.close()
+    t = await started(service, preset="classic", max_cards=3)
+    clock.now += 121  # the two-minute timer ran out
+    assert await service.tick(t) is None
+    row = await database.tables.load(t)
+    assert row.status is TableStatus.CANCELLED and row.due_at is None
+    assert service.cached_tables() == set()
 
 
 async def test_one_finished_game_that_does_not_load_leaves_history_and_stats_working(

@@ -27,13 +27,6 @@ from bot.storage.tables import TableChange, changed_payload, read_changed
 from tests.databases import execute
 
 
-@pytest.fixture
-async def db(database_url: str):
-    database = await Database.open(database_url)
-    yield database
-    await database.close()
-
-
 async def test_a_sqlite_file_in_a_new_folder_is_created(tmp_path: Path) -> None:
     database = await Database.open(f"sqlite:///{tmp_path / 'nested' / 'ohhell.sqlite3'}")
     await database.close()
@@ -86,136 +79,146 @@ async def test_a_file_that_is_not_a_database_is_named_as_unusable(tmp_path: Path
     assert raised.value.where == str(path) and "not a database" in raised.value.reason
 
 
-async def test_one_open_table_per_channel(db: Database) -> None:
-    first = await new_table(db)
+async def test_one_open_table_per_channel(database: Database) -> None:
+    first = await new_table(database)
     with pytest.raises(ChannelBusy) as caught:
-        await new_table(db)
+        await new_table(database)
     assert caught.value.table_id == first.id
-    other_channel = await new_table(db, channel_id=11)
+    other_channel = await new_table(database, channel_id=11)
     assert other_channel.id != first.id
     # Once finished, the channel is free again.
-    await db.tables.save(first, document={}, status=TableStatus.FINISHED)
-    again = await new_table(db)
-    assert (await db.tables.open_in_channel(10)) == again
-    assert await db.tables.open_ids() == [other_channel.id, again.id]
+    await database.tables.save(first, document={}, status=TableStatus.FINISHED)
+    again = await new_table(database)
+    assert (await database.tables.open_in_channel(10)) == again
+    assert await database.tables.open_ids() == [other_channel.id, again.id]
 
 
-async def test_save_bumps_version_and_refuses_a_stale_copy(db: Database) -> None:
-    table = await new_table(db)
-    saved = await db.tables.save(table, document={"n": 1}, events=[Event("joined", {"seat": 0})])
+async def test_save_bumps_version_and_refuses_a_stale_copy(database: Database) -> None:
+    table = await new_table(database)
+    saved = await database.tables.save(
+        table, document={"n": 1}, events=[Event("joined", {"seat": 0})]
+    )
     assert saved.version == table.version + 1
     with pytest.raises(VersionConflict):
-        await db.tables.save(table, document={"n": 2}, events=[Event("joined", {"seat": 1})])
-    reloaded = await db.tables.load(table.id)
+        await database.tables.save(table, document={"n": 2}, events=[Event("joined", {"seat": 1})])
+    reloaded = await database.tables.load(table.id)
     assert reloaded.document == {"n": 1}
-    assert [event.payload for event in await db.tables.events(table.id)] == [{"seat": 0}]
+    assert [event.payload for event in await database.tables.events(table.id)] == [{"seat": 0}]
 
 
 async def test_a_known_row_of_the_stored_version_is_given_back_without_reading_it(
-    db: Database,
+    database: Database,
 ) -> None:
-    table = await new_table(db)
-    saved = await db.tables.save(table, document={"n": 1})
-    assert await db.tables.load(table.id, saved) is saved
+    table = await new_table(database)
+    saved = await database.tables.save(table, document={"n": 1})
+    assert await database.tables.load(table.id, saved) is saved
     # Another writer (another process) moves the table on: the stored row comes back.
-    elsewhere = await db.tables.load(table.id)
-    await db.tables.save(elsewhere, document={"n": 2})
-    fresh = await db.tables.load(table.id, saved)
+    elsewhere = await database.tables.load(table.id)
+    await database.tables.save(elsewhere, document={"n": 2})
+    fresh = await database.tables.load(table.id, saved)
     assert fresh is not saved and fresh.document == {"n": 2} and fresh.version == saved.version + 1
     with pytest.raises(KeyError):
-        await db.tables.load(table.id + 100, saved)
+        await database.tables.load(table.id + 100, saved)
 
 
 async def test_a_save_that_keeps_the_deadline_keeps_one_claimed_since_the_load(
-    db: Database,
+    database: Database,
 ) -> None:
     """`due_at=KEEP` (a hand DM's id, the table message's id stored) leaves the stored deadline
     as it is, even when it was claimed (or postponed) after the row was loaded: writing back
     the loaded one would end the claim's lease at once, and the deadline would be taken and
     handled a second time while its first handler is still at it."""
-    table = await new_table(db)
-    saved = await db.tables.save(table, document={"n": 1}, due_at=100.0)
-    loaded = await db.tables.load(table.id)
-    assert await db.deadlines.claim(table.id, 100.0, 130.0)  # another process takes the deadline
-    kept = await db.tables.save(loaded, document={"n": 2})
+    table = await new_table(database)
+    saved = await database.tables.save(table, document={"n": 1}, due_at=100.0)
+    loaded = await database.tables.load(table.id)
+    assert await database.deadlines.claim(
+        table.id, 100.0, 130.0
+    )  # another process takes the deadline
+    kept = await database.tables.save(loaded, document={"n": 2})
     assert kept.due_at == 130.0
-    stored = await db.tables.load(table.id)
+    stored = await database.tables.load(table.id)
     assert stored.due_at == 130.0 and stored.version == saved.version + 1
-    assert await db.tables.load(table.id, kept) is kept
-    assert await db.deadlines.next_due() == (table.id, 130.0)
-    assert not await db.deadlines.claim(table.id, 100.0, 160.0)  # not due a second time
+    assert await database.tables.load(table.id, kept) is kept
+    assert await database.deadlines.next_due() == (table.id, 130.0)
+    assert not await database.deadlines.claim(table.id, 100.0, 160.0)  # not due a second time
 
 
-async def test_a_known_row_comes_back_with_a_deadline_moved_since(db: Database) -> None:
+async def test_a_known_row_comes_back_with_a_deadline_moved_since(database: Database) -> None:
     """Claiming or postponing a deadline moves `due_at` without a new version: a known row
     must not bring back the old deadline."""
-    table = await new_table(db)
-    saved = await db.tables.save(table, document={"n": 1}, due_at=100.0)
-    assert await db.deadlines.claim(table.id, 100.0, 130.0)
-    claimed = await db.tables.load(table.id, saved)
+    table = await new_table(database)
+    saved = await database.tables.save(table, document={"n": 1}, due_at=100.0)
+    assert await database.deadlines.claim(table.id, 100.0, 130.0)
+    claimed = await database.tables.load(table.id, saved)
     assert claimed.due_at == 130.0 and claimed.version == saved.version
     assert claimed.document == saved.document
-    assert await db.deadlines.postpone(table.id, 130.0, 160.0)
-    assert (await db.tables.load(table.id, claimed)).due_at == 160.0
+    assert await database.deadlines.postpone(table.id, 130.0, 160.0)
+    assert (await database.tables.load(table.id, claimed)).due_at == 160.0
 
 
-async def test_a_failed_deadline_is_postponed_only_while_its_claim_stands(db: Database) -> None:
+async def test_a_failed_deadline_is_postponed_only_while_its_claim_stands(
+    database: Database,
+) -> None:
     """A deadline that could not be handled is put off, unless a change saved since its claim
     (another process's click) set the deadline that counts now, or closed the table."""
-    table = await new_table(db)
-    saved = await db.tables.save(table, document={"n": 1}, due_at=100.0)
-    assert await db.deadlines.claim(table.id, 100.0, 130.0)
-    clicked = await db.tables.save(saved, document={"n": 2}, due_at=200.0)
-    assert not await db.deadlines.postpone(table.id, 130.0, 190.0)
-    assert (await db.tables.load(table.id)).due_at == 200.0
-    assert await db.deadlines.claim(table.id, 200.0, 230.0)
-    await db.tables.save(clicked, document={"n": 3}, status=TableStatus.CANCELLED)
-    assert not await db.deadlines.postpone(table.id, 230.0, 290.0)
-    assert (await db.tables.load(table.id)).due_at is None
+    table = await new_table(database)
+    saved = await database.tables.save(table, document={"n": 1}, due_at=100.0)
+    assert await database.deadlines.claim(table.id, 100.0, 130.0)
+    clicked = await database.tables.save(saved, document={"n": 2}, due_at=200.0)
+    assert not await database.deadlines.postpone(table.id, 130.0, 190.0)
+    assert (await database.tables.load(table.id)).due_at == 200.0
+    assert await database.deadlines.claim(table.id, 200.0, 230.0)
+    await database.tables.save(clicked, document={"n": 3}, status=TableStatus.CANCELLED)
+    assert not await database.deadlines.postpone(table.id, 230.0, 290.0)
+    assert (await database.tables.load(table.id)).due_at is None
 
 
-async def test_concurrent_saves_of_one_version_apply_once(db: Database) -> None:
-    table = await new_table(db)
+async def test_concurrent_saves_of_one_version_apply_once(database: Database) -> None:
+    table = await new_table(database)
 
     async def click(n: int) -> bool:
         try:
-            await db.tables.save(table, document={"winner": n}, events=[Event("click", {"n": n})])
+            await database.tables.save(
+                table, document={"winner": n}, events=[Event("click", {"n": n})]
+            )
         except VersionConflict:
             return False
         return True
 
     outcomes = await asyncio.gather(*(click(n) for n in range(20)))
     assert sum(outcomes) == 1
-    assert len(await db.tables.events(table.id)) == 1
+    assert len(await database.tables.events(table.id)) == 1
 
 
-async def test_events_keep_their_order_and_user(db: Database) -> None:
-    table = await new_table(db)
-    table = await db.tables.save(
+async def test_events_keep_their_order_and_user(database: Database) -> None:
+    table = await new_table(database)
+    table = await database.tables.save(
         table, document={}, events=[Event("bid", {"n": 2}, user_id=5), Event("bid", {"n": 0})]
     )
-    await db.tables.save(table, document={}, events=[Event("play", {"card": "AS"}, user_id=6)])
-    events = await db.tables.events(table.id)
+    await database.tables.save(
+        table, document={}, events=[Event("play", {"card": "AS"}, user_id=6)]
+    )
+    events = await database.tables.events(table.id)
     assert [(e.kind, e.user_id) for e in events] == [("bid", 5), ("bid", None), ("play", 6)]
 
 
-async def test_a_corrupt_document_raises_a_clear_error(db: Database) -> None:
-    table = await new_table(db)
-    async with db.store.backend.transaction() as raw:
+async def test_a_corrupt_document_raises_a_clear_error(database: Database) -> None:
+    table = await new_table(database)
+    async with database.store.backend.transaction() as raw:
         await raw.execute("UPDATE tables SET document = '{not json' WHERE id = ?", (table.id,))
     with pytest.raises(CorruptRow, match=f"table #{table.id}"):
-        await db.tables.load(table.id)
+        await database.tables.load(table.id)
 
 
-async def test_an_id_no_table_can_have_is_no_table_and_no_query(db: Database) -> None:
-    table = await new_table(db)
-    await db.tables.save(table, document={}, status=TableStatus.FINISHED)
-    assert await db.history.finished_game(1, table.id) is not None
+async def test_an_id_no_table_can_have_is_no_table_and_no_query(database: Database) -> None:
+    table = await new_table(database)
+    await database.tables.save(table, document={}, status=TableStatus.FINISHED)
+    assert await database.history.finished_game(1, table.id) is not None
     for number in (MAX_ID, MAX_ID + 1, 2**64, 2**70, 0, -1, -(2**63) - 1):
         with pytest.raises(KeyError):
-            await db.tables.load(number)
-        assert await db.history.finished_game(1, number) is None, number
-    assert (await db.tables.load(table.id)).version == table.version + 1
+            await database.tables.load(number)
+        assert await database.history.finished_game(1, number) is None, number
+    assert (await database.tables.load(table.id)).version == table.version + 1
 
 
 async def finish(db: Database, channel_id: int, preset: str, places: dict[int, int]) -> None:
@@ -234,14 +237,14 @@ async def settle(db: Database, sigma: float = 1.0, user: int | None = None) -> N
     await db.store.backend.execute(f"UPDATE ratings SET sigma = ?{which}", (sigma,))
 
 
-async def test_leaderboard_ranks_by_each_measure(db: Database) -> None:
-    await finish(db, 1, "classic", {1: 1, 2: 2, 3: 3})
-    await finish(db, 2, "classic", {1: 1, 2: 2, 3: 3})
-    await finish(db, 3, "classic", {2: 1, 3: 2})
-    await finish(db, 4, "oh-shit", {3: 1, 2: 2})
-    assert (await db.results.leaderboard(1)).rows == []  # every rating still provisional
-    await settle(db)
-    by_wins = await db.results.leaderboard(1, by="wins")
+async def test_leaderboard_ranks_by_each_measure(database: Database) -> None:
+    await finish(database, 1, "classic", {1: 1, 2: 2, 3: 3})
+    await finish(database, 2, "classic", {1: 1, 2: 2, 3: 3})
+    await finish(database, 3, "classic", {2: 1, 3: 2})
+    await finish(database, 4, "oh-shit", {3: 1, 2: 2})
+    assert (await database.results.leaderboard(1)).rows == []  # every rating still provisional
+    await settle(database)
+    by_wins = await database.results.leaderboard(1, by="wins")
     # Users 2 and 3 tie on wins (1); user 2's rating is higher (places 2, 2, 1, 2 against
     # 3, 3, 2, 1).
     assert [(row.user_id, row.wins, row.games, row.rank) for row in by_wins.rows] == [
@@ -254,43 +257,45 @@ async def test_leaderboard_ranks_by_each_measure(db: Database) -> None:
     # bids_made = place in this fixture, 4 hands each game; points 50 - place
     assert first.exact_bid_rate == pytest.approx(2 / 8)
     assert first.points_per_hand == pytest.approx(98 / 8)
-    by_rating = await db.results.leaderboard(1)
+    by_rating = await database.results.leaderboard(1)
     assert [row.user_id for row in by_rating.rows] == [1, 2, 3]
     assert by_rating.rows[0].rating > by_rating.rows[1].rating > by_rating.rows[2].rating
-    by_exact = await db.results.leaderboard(1, by="exact_bids")
+    by_exact = await database.results.leaderboard(1, by="exact_bids")
     assert [row.user_id for row in by_exact.rows] == [3, 2, 1]  # more bids made, higher place
-    by_points = await db.results.leaderboard(1, by="points")
+    by_points = await database.results.leaderboard(1, by="points")
     assert [row.user_id for row in by_points.rows] == [1, 2, 3]
-    by_rate = await db.results.leaderboard(1, by="win_rate")
+    by_rate = await database.results.leaderboard(1, by="win_rate")
     assert [row.user_id for row in by_rate.rows] == [1, 2, 3]  # 2 and 3 tie: rating decides
-    only_classic = await db.results.leaderboard(1, preset="classic")
+    only_classic = await database.results.leaderboard(1, preset="classic")
     assert sum(row.games for row in only_classic.rows) == 8
-    empty = await db.results.leaderboard(2)
+    empty = await database.results.leaderboard(2)
     assert (empty.rows, empty.caller, empty.pages, empty.ranked) == ([], None, 1, 0)
 
 
-async def test_leaderboard_pages_and_the_callers_row(db: Database) -> None:
+async def test_leaderboard_pages_and_the_callers_row(database: Database) -> None:
     for channel in range(3):
-        await finish(db, channel + 1, "classic", {u: u for u in range(1, 8)})
-    await settle(db)
-    board = await db.results.leaderboard(1, caller_id=7, page_size=3)
+        await finish(database, channel + 1, "classic", {u: u for u in range(1, 8)})
+    await settle(database)
+    board = await database.results.leaderboard(1, caller_id=7, page_size=3)
     assert [row.user_id for row in board.rows] == [1, 2, 3]
     assert (board.pages, board.ranked) == (3, 7)
     assert board.caller is not None
     assert (board.caller.user_id, board.caller.rank) == (7, 7)
-    second = await db.results.leaderboard(1, caller_id=5, page=2, page_size=3)
+    second = await database.results.leaderboard(1, caller_id=5, page=2, page_size=3)
     assert [row.rank for row in second.rows] == [4, 5, 6]
     assert second.caller is None  # already on the page
-    past = await db.results.leaderboard(1, page=9, page_size=3)
+    past = await database.results.leaderboard(1, page=9, page_size=3)
     assert past.rows == [] and past.pages == 3
-    await settle(db, 7.0, user=2)  # a provisional rating is not ranked: the caller sees theirs
-    not_yet = await db.results.leaderboard(1, caller_id=2, page_size=3)
+    await settle(
+        database, 7.0, user=2
+    )  # a provisional rating is not ranked: the caller sees theirs
+    not_yet = await database.results.leaderboard(1, caller_id=2, page_size=3)
     assert [row.user_id for row in not_yet.rows] == [1, 3, 4] and not_yet.ranked == 6
     assert not_yet.caller is None and not_yet.caller_games == 3
-    mine = await db.results.player_rating(1, 2)
+    mine = await database.results.player_rating(1, 2)
     assert mine is not None and mine.provisional and mine.rank is None
     assert not_yet.caller_rating == mine.rating and mine.uncertainty == 105
-    stranger = await db.results.leaderboard(1, caller_id=99)
+    stranger = await database.results.leaderboard(1, caller_id=99)
     assert stranger.caller is None and stranger.caller_games is stranger.caller_rating is None
 
 
@@ -312,29 +317,33 @@ async def test_a_version_1_database_is_migrated_with_its_tables_kept(tmp_path: P
         await database.close()
 
 
-async def test_the_earliest_deadline_of_an_open_table_comes_first(db: Database) -> None:
-    first = await new_table(db, channel_id=10)
-    second = await new_table(db, channel_id=11)
-    third = await new_table(db, channel_id=12)
-    await db.tables.save(first, document={}, due_at=300.0)
-    second = await db.tables.save(second, document={}, due_at=200.0)
-    await db.tables.save(third, document={}, due_at=100.0, status=TableStatus.CANCELLED)
-    assert await db.deadlines.next_due() == (second.id, 200.0)
-    assert await db.deadlines.due_before(250.0) == [(second.id, 200.0)]
-    kept = await db.tables.save(second, document={"x": 1})  # KEEP: the deadline stays
+async def test_the_earliest_deadline_of_an_open_table_comes_first(database: Database) -> None:
+    first = await new_table(database, channel_id=10)
+    second = await new_table(database, channel_id=11)
+    third = await new_table(database, channel_id=12)
+    await database.tables.save(first, document={}, due_at=300.0)
+    second = await database.tables.save(second, document={}, due_at=200.0)
+    await database.tables.save(third, document={}, due_at=100.0, status=TableStatus.CANCELLED)
+    assert await database.deadlines.next_due() == (second.id, 200.0)
+    assert await database.deadlines.due_before(250.0) == [(second.id, 200.0)]
+    kept = await database.tables.save(second, document={"x": 1})  # KEEP: the deadline stays
     assert kept.due_at == 200.0
-    await db.tables.save(kept, document={}, status=TableStatus.FINISHED)
-    assert await db.deadlines.next_due() == (first.id, 300.0)
+    await database.tables.save(kept, document={}, status=TableStatus.FINISHED)
+    assert await database.deadlines.next_due() == (first.id, 300.0)
 
 
-async def test_channel_defaults_are_stored_replaced_and_cleared(db: Database) -> None:
-    assert await db.channels.defaults(10) is None
-    await db.channels.set_defaults(guild_id=1, channel_id=10, settings={"preset": "x"}, set_by=5)
-    await db.channels.set_defaults(guild_id=1, channel_id=10, settings={"preset": "y"}, set_by=6)
-    stored = await db.channels.defaults(10)
+async def test_channel_defaults_are_stored_replaced_and_cleared(database: Database) -> None:
+    assert await database.channels.defaults(10) is None
+    await database.channels.set_defaults(
+        guild_id=1, channel_id=10, settings={"preset": "x"}, set_by=5
+    )
+    await database.channels.set_defaults(
+        guild_id=1, channel_id=10, settings={"preset": "y"}, set_by=6
+    )
+    stored = await database.channels.defaults(10)
     assert stored is not None and stored.settings == {"preset": "y"} and stored.set_by == 6
-    await db.channels.set_defaults(guild_id=1, channel_id=10, settings=None, set_by=6)
-    assert await db.channels.defaults(10) is None
+    await database.channels.set_defaults(guild_id=1, channel_id=10, settings=None, set_by=6)
+    assert await database.channels.defaults(10) is None
 
 
 # -- several processes on one PostgreSQL: each `Database` here is one process's pool ----------
@@ -376,7 +385,7 @@ async def test_processes_starting_together_sync_the_commands_once(postgres_url: 
 
 
 async def test_commands_are_synced_again_only_when_changed_and_after_a_failed_sync(
-    db: Database,
+    database: Database,
 ) -> None:
     calls: list[str] = []
 
@@ -388,15 +397,15 @@ async def test_commands_are_synced_again_only_when_changed_and_after_a_failed_sy
 
         return sync
 
-    assert await db.command_syncs.sync_when_changed(7, 0, "a", sync_of("first"))
-    assert not await db.command_syncs.sync_when_changed(7, 0, "a", sync_of("same"))
-    assert await db.command_syncs.sync_when_changed(8, 0, "a", sync_of("another application"))
-    assert await db.command_syncs.sync_when_changed(7, 42, "a", sync_of("a server"))
+    assert await database.command_syncs.sync_when_changed(7, 0, "a", sync_of("first"))
+    assert not await database.command_syncs.sync_when_changed(7, 0, "a", sync_of("same"))
+    assert await database.command_syncs.sync_when_changed(8, 0, "a", sync_of("another application"))
+    assert await database.command_syncs.sync_when_changed(7, 42, "a", sync_of("a server"))
     with pytest.raises(RuntimeError):
-        await db.command_syncs.sync_when_changed(7, 0, "b", sync_of("refused", fails=True))
-    assert await db.command_syncs.sync_when_changed(7, 0, "b", sync_of("changed"))
-    await db.command_syncs.forget()
-    assert await db.command_syncs.sync_when_changed(7, 0, "b", sync_of("forced"))
+        await database.command_syncs.sync_when_changed(7, 0, "b", sync_of("refused", fails=True))
+    assert await database.command_syncs.sync_when_changed(7, 0, "b", sync_of("changed"))
+    await database.command_syncs.forget()
+    assert await database.command_syncs.sync_when_changed(7, 0, "b", sync_of("forced"))
     assert calls == ["first", "another application", "a server", "refused", "changed", "forced"]
 
 
@@ -528,18 +537,22 @@ def test_a_database_url_of_no_known_kind_is_refused(url: str) -> None:
 
 
 async def test_a_due_deadline_is_taken_once_and_falls_due_again_after_the_lease(
-    db: Database,
+    database: Database,
 ) -> None:
-    table = await new_table(db)
-    await db.tables.save(table, document={}, due_at=100.0)
-    taken = await asyncio.gather(*(db.deadlines.claim(table.id, 100.0, 130.0) for _ in range(5)))
+    table = await new_table(database)
+    await database.tables.save(table, document={}, due_at=100.0)
+    taken = await asyncio.gather(
+        *(database.deadlines.claim(table.id, 100.0, 130.0) for _ in range(5))
+    )
     assert taken.count(True) == 1
-    assert await db.deadlines.next_due() == (
+    assert await database.deadlines.next_due() == (
         table.id,
         130.0,
     )  # if the taker dies, it is due again then
-    assert not await db.deadlines.claim(table.id, 100.0, 160.0)  # an old look at it takes nothing
-    assert await db.deadlines.claim(table.id, 130.0, 160.0)
+    assert not await database.deadlines.claim(
+        table.id, 100.0, 160.0
+    )  # an old look at it takes nothing
+    assert await database.deadlines.claim(table.id, 130.0, 160.0)
 
 
 async def test_two_processes_take_a_deadline_once(postgres_url: str) -> None:

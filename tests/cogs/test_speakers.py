@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import discord
 import pytest
 
 from bot.service import Refused, TableService
-from bot.storage import Database
 from cogs import speakers
 from cogs.render.language import ENGLISH, language
 from cogs.speakers import Speakers
-from tests.played import service_on
+from tests.databases import sqlite_only
 
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[TableService]:
-    database = await Database.open(f"sqlite:///{tmp_path / 'tables.db'}")
-    yield service_on(database)
-    await database.close()
+database_url = sqlite_only
 
 
 async def test_a_person_reads_the_locale_stored_for_them_and_others_english(
