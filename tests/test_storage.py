@@ -4,11 +4,15 @@ version checks, events, leaderboard; and two processes' connections on one Postg
 from __future__ import annotations
 
 import asyncio
+import importlib
+import inspect
+import pkgutil
 import sqlite3
 from pathlib import Path
 
 import pytest
 
+import bot.storage
 from bot.storage import (
     MIGRATIONS,
     ChannelBusy,
@@ -23,8 +27,34 @@ from bot.storage import (
 )
 from bot.storage.backends import sqlite_path
 from bot.storage.rows import MAX_ID
+from bot.storage.store import Repository
 from bot.storage.tables import TableChange, changed_payload, read_changed
 from tests.databases import execute
+
+
+def test_each_repository_stands_on_the_store_alone() -> None:
+    """No mixins: a class of bot/storage has at most one base of its own package, and a
+    repository's is `Repository` (one that needs another's queries is given that one)."""
+    repositories = 0
+    for found in pkgutil.iter_modules(bot.storage.__path__, "bot.storage."):
+        module = importlib.import_module(found.name)
+        for klass in vars(module).values():
+            if not inspect.isclass(klass) or klass.__module__ != module.__name__:
+                continue
+            own = [base for base in klass.__bases__ if base.__module__.startswith("bot.storage")]
+            assert len(own) <= 1, klass
+            if issubclass(klass, Repository) and klass is not Repository:
+                assert klass.__bases__ == (Repository,), klass
+                repositories += 1
+    assert repositories >= 10
+
+
+async def test_an_open_database_is_its_store_and_the_repositories_on_it(
+    database: Database,
+) -> None:
+    parts = [part for part in vars(database).values() if isinstance(part, Repository)]
+    assert len(parts) == 13
+    assert all(part._store is database.store for part in parts)
 
 
 async def test_a_sqlite_file_in_a_new_folder_is_created(tmp_path: Path) -> None:
