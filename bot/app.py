@@ -70,7 +70,7 @@ async def build(
     thread: tests); `decide` and `clock` stand in for the real ones in tests."""
     database = await _open(settings)
     metrics = Metrics()
-    database.on_transaction = metrics.transaction_seconds.observe
+    database.store.on_transaction = metrics.transaction_seconds.observe
     pool: concurrent.futures.Executor | None = None
     if workers != 0:
         pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1)
@@ -101,7 +101,9 @@ async def build(
     from bot.ai import review
 
     reviews = ReviewService(
-        database,
+        database.tables,
+        database.results,
+        database.leases,
         find=review.decisions,
         assess=review.assess,
         run_blocking=run_blocking,
@@ -111,7 +113,7 @@ async def build(
     bot = OhHellBot(
         settings,
         service,
-        sync_when_changed=database.sync_when_changed,
+        sync_when_changed=database.command_syncs.sync_when_changed,
         clock=clock,
         reviews=reviews,
         run_blocking=run_blocking,
@@ -129,7 +131,7 @@ def _point_at_stand_in(settings: BotSettings) -> None:
 
 async def run(settings: BotSettings) -> Database:
     """Run the bot until it is closed (SIGTERM, or Ctrl-C). Returns its database, closed: what
-    it served (`table_loads`, `table_saves`) can still be read."""
+    it served (`tables.loads`, `tables.saves`) can still be read."""
     _point_at_stand_in(settings)
     bot, database, pool = await build(settings, workers=settings.computer_workers)
     assert settings.discord_token is not None
@@ -170,7 +172,7 @@ async def sync_commands(settings: BotSettings) -> None:
     bot, database, _ = await build(settings, workers=0)
     assert settings.discord_token is not None
     try:
-        await database.forget_command_syncs()
+        await database.command_syncs.forget()
         async with bot:
             # Logging in runs setup_hook, which finds nothing stored, so syncs and stores.
             await bot.login(settings.discord_token.get_secret_value())
@@ -191,7 +193,7 @@ async def person_data(settings: BotSettings, user_id: int) -> bytes:
     cannot use it (they are in no server with the bot). Not paced: the operator asks."""
     database = await _open(settings)
     try:
-        rows = await database.person_rows(user_id)
+        rows = await database.privacy.person_rows(user_id)
         return export_of(rows, time.time()).data
     finally:
         await database.close()

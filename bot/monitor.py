@@ -33,7 +33,7 @@ async def health(bot: OhHellBot, database: Database) -> str | None:
     if down:
         return f"gateway shards not connected: {', '.join(map(str, down))}"
     try:
-        await asyncio.wait_for(database.answer(), DATABASE_ANSWER_TIMEOUT)
+        await asyncio.wait_for(database.store.answer(), DATABASE_ANSWER_TIMEOUT)
     except TimeoutError:
         return f"the database did not answer within {DATABASE_ANSWER_TIMEOUT:g} s"
     except Exception as error:
@@ -48,7 +48,7 @@ def watch(metrics: Metrics, bot: OhHellBot, database: Database) -> None:
     pacer = bot.presenter.ground.pacer
 
     async def tables() -> None:
-        for phase, count in (await database.open_tables()).items():
+        for phase, count in (await database.tables.open_by_phase()).items():
             metrics.tables_open(phase).set(count)
 
     async def process() -> None:
@@ -59,11 +59,11 @@ def watch(metrics: Metrics, bot: OhHellBot, database: Database) -> None:
             metrics.gateway_latency(str(shard_id)).set(latency)
 
     async def shared_budget() -> None:
-        level = await database.rest_budget_level(rate=pacer.rate, burst=pacer.burst)
+        level = await database.budget.level(rate=pacer.rate, burst=pacer.burst)
         metrics.rest_tokens("shared").set(level)
 
     async def outbox() -> None:
-        waiting, oldest = await database.outbox_waiting()
+        waiting, oldest = await database.outbox.waiting()
         metrics.outbox_waiting.set(waiting)
         metrics.outbox_oldest.set(0.0 if oldest is None else max(0.0, time.time() - oldest))
 

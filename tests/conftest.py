@@ -1,7 +1,11 @@
 """Shared fixtures.
 
 - `database_url`: a new database on each backend in turn (a SQLite file, a fresh schema on a
-  real PostgreSQL server); `postgres_url`: one on PostgreSQL only.
+  real PostgreSQL server); `postgres_url`: one on PostgreSQL only. A module whose tests need one
+  backend only takes `sqlite_only` (tests/databases.py) as its `database_url`.
+- `database`: the database at `database_url`, open (with a module's `database_options`: a
+  clock); `service`: the service on it (tests/services.py), with a module's `service_options`
+  (a clock, settings, another generator).
 - `standin`: a running local Discord (standin) that fails the test at teardown when the bot
   broke one of Discord's rules the test did not take with `standin.take_violations()`.
   Options: `@pytest.mark.standin(ack_deadline=0.5, ...)`.
@@ -11,12 +15,16 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bot.service import TableService
+from bot.storage import Database
 from standin.server import StandIn
 from standin.testing import running_standin, violations_report
 from tests.databases import BACKENDS, drop_schema, fresh_schema, start_postgres
+from tests.services import service_on
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -60,3 +68,29 @@ async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncI
     schema, url = await fresh_schema(server)
     yield url
     await drop_schema(server, schema)
+
+
+@pytest.fixture
+def database_options() -> dict[str, Any]:
+    """What a module's `database` is opened with besides its URL (a clock): nothing."""
+    return {}
+
+
+@pytest.fixture
+async def database(database_url: str, database_options: dict[str, Any]) -> AsyncIterator[Database]:
+    """The database at `database_url`, opened (and migrated) for the test, closed after it."""
+    opened = await Database.open(database_url, **database_options)
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+def service_options() -> dict[str, Any]:
+    """What a module's `service` is given besides `service_on`'s (a clock, settings): none."""
+    return {}
+
+
+@pytest.fixture
+def service(database: Database, service_options: dict[str, Any]) -> TableService:
+    """The service on `database` (tests/services.py)."""
+    return service_on(database, **service_options)

@@ -96,3 +96,11 @@ async def execute(url: str, sql: str, parameters: tuple[Any, ...] = ()) -> int:
             return await connection.execute(sql, parameters)
     finally:
         await backend.close()
+
+
+@pytest.fixture(name="database_url")
+def sqlite_only(tmp_path: Path) -> str:
+    """An empty SQLite database, for a module whose tests are of what the service or the cogs
+    answer, not of storage: `database_url = sqlite_only` there runs them once, not once a
+    backend."""
+    return f"sqlite:///{tmp_path / 'ohhell.sqlite3'}"

@@ -33,14 +33,14 @@ async def store_finished(
     them. Returns the game's number and the game."""
     game = played_out([s.name for s in seats], seed, preset)
     document = TableDocument(seats=seats, game=game.to_json())
-    row = await database.create_table(
+    row = await database.tables.create(
         guild_id=guild_id,
         channel_id=channel_id,
         host_id=seats[0].user_id or 1,
         preset=preset,
         document=document.model_dump(),
     )
-    await database.save_table(
+    await database.tables.save(
         row,
         document=document.model_dump(),
         status=TableStatus.FINISHED,

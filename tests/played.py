@@ -4,7 +4,6 @@ a game in play whose third person left it."""
 
 from __future__ import annotations
 
-import random
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -13,26 +12,19 @@ from typing import Any
 from bot.engine import PRESETS
 from bot.service import TableService
 from bot.storage import Database, TableStatus
+from tests.services import service_on
 from tests.test_service import (
     ANN,
     BOB,
     CAT,
     GUILD,
     choose,
-    first_legal,
     open_lobby,
     play_a_game,
     run_automatic,
 )
 
 LOBBY_CHANNEL = 11
-
-
-def service_on(database: Database) -> TableService:
-    async def run_inline(function: Any, *args: Any) -> Any:
-        return function(*args)
-
-    return TableService(database, decide=first_legal, run_blocking=run_inline, rng=random.Random(7))
 
 
 async def play_everything(url: str) -> int:
@@ -91,7 +83,7 @@ async def play_on(url: str, table_id: int) -> None:
                 break
             await take_a_turn(service, table_id)
         assert (await service.lookups.table_view(table_id)).status is TableStatus.FINISHED
-        assert set(await database.rating_changes(table_id)) >= {ANN, BOB, CAT}
+        assert set(await database.results.rating_changes(table_id)) >= {ANN, BOB, CAT}
     finally:
         await database.close()
 

@@ -56,11 +56,11 @@ async def test_a_played_database_goes_to_postgres_and_back_equal_and_plays_on(
     # The copy's table ids go on after the copied ones (PostgreSQL's identity sequence).
     database = await Database.open(postgres_url)
     try:
-        row = await database.create_table(
+        row = await database.tables.create(
             guild_id=GUILD, channel_id=99, host_id=1, preset="classic", document={}
         )
         assert row.id == copied["tables"] + 1
-        assert (await database.open_table_in_channel(LOBBY_CHANNEL)) is not None
+        assert (await database.tables.open_in_channel(LOBBY_CHANNEL)) is not None
     finally:
         await database.close()
 
@@ -73,7 +73,7 @@ async def test_a_table_a_later_migration_adds_is_copied_with_its_sequence(
         CREATE TABLE later_outbox (id INTEGER PRIMARY KEY, body TEXT NOT NULL);
         CREATE TABLE later_bag (value REAL)
     """
-    monkeypatch.setattr("bot.storage.base.MIGRATIONS", (*MIGRATIONS, later))
+    monkeypatch.setattr("bot.storage.store.MIGRATIONS", (*MIGRATIONS, later))
     source = sqlite_url(tmp_path / "later.sqlite3")
     await play_everything(source)
     await execute(source, "INSERT INTO later_settings VALUES ('synced', 'abc'), ('é', '')")
@@ -106,8 +106,8 @@ async def test_a_row_postgres_cannot_take_fails_the_copy_naming_its_table_and_co
         await copy_database(source, postgres_url)
     database = await Database.open(postgres_url)
     try:
-        assert await database.open_table_ids() == []
-        assert (await database.leaderboard(GUILD)).rows == []
+        assert await database.tables.open_ids() == []
+        assert (await database.results.leaderboard(GUILD)).rows == []
     finally:
         await database.close()
 

@@ -10,30 +10,23 @@ import pytest
 from bot.engine import Game
 from bot.engine.records import record_from_game, replay
 from bot.service import Refused, Seat, TableService
-from bot.storage import Database, TableStatus
+from bot.storage import TableStatus
 from tests.finished_games import people, store_finished
 
 GUILD, OTHER_GUILD = 1, 2
-
-
-@pytest.fixture
-async def service(database_url: str):
-    database = await Database.open(database_url)
-    yield TableService(database, decide=lambda *args: None)  # type: ignore[arg-type,return-value]
-    await database.close()
 
 
 async def test_a_server_sees_only_its_own_finished_games(service: TableService) -> None:
     db = service.db
     mine, _ = await store_finished(db, GUILD, 10, people("Ann", "Bob", "Cat"), seed=1)
     theirs, _ = await store_finished(db, OTHER_GUILD, 20, people("Zed", "Yan", "Xi"), seed=2)
-    lobby = await db.create_table(
+    lobby = await db.tables.create(
         guild_id=GUILD, channel_id=11, host_id=1, preset="classic", document={"seats": []}
     )
-    cancelled = await db.create_table(
+    cancelled = await db.tables.create(
         guild_id=GUILD, channel_id=12, host_id=1, preset="classic", document={"seats": []}
     )
-    await db.save_table(cancelled, document={"seats": []}, status=TableStatus.CANCELLED)
+    await db.tables.save(cancelled, document={"seats": []}, status=TableStatus.CANCELLED)
     page = await service.finished_games.history(GUILD, 1)
     assert [e.game for e in page.entries] == [mine] and not page.has_next
     assert page.entries[0].players == ("Ann", "Bob", "Cat")
@@ -101,16 +94,16 @@ async def test_stats_sum_a_players_games(service: TableService) -> None:
     (hard,) = stats.computers  # from the stored computer seats, every game
     assert (hard.level, hard.games) == ("hard", 3)
     assert hard.wins == sum(1 for i in (1, 3) if placing[i] == 1)  # game 5 was left early
-    history = await db.rating_history(GUILD, ann)
+    history = await db.results.rating_history(GUILD, ann)
     assert stats.rating_history == tuple((p.game, p.rating) for p in history)
     assert [game for game, _ in stats.rating_history] == [number for number, _ in games]
     assert stats.rating == history[-1].rating and stats.rating_change == history[-1].change
     assert stats.rating_change_game == games[-1][0] and stats.unrated_game is None
     # Six games: still provisional, so not ranked (the board ranks settled ratings only).
     assert stats.rating_provisional and stats.rating_history_provisional == (True,) * 6
-    mine = await db.player_rating(GUILD, ann)
+    mine = await db.results.player_rating(GUILD, ann)
     assert mine is not None and stats.rating_uncertainty == mine.uncertainty > 100
-    board = await db.leaderboard(GUILD)
+    board = await db.results.leaderboard(GUILD)
     assert stats.rating_rank is None and stats.rating_ranked == board.ranked == 0
     assert [preset for preset, _, _ in stats.preset_ratings] == ["classic", "oh-hell"]
     nobody = await service.finished_games.player_stats(GUILD, 4242)
@@ -130,7 +123,7 @@ async def test_stats_name_the_game_of_the_last_change_and_why_a_last_game_did_no
     stats = await service.finished_games.player_stats(GUILD, ann)
     assert (stats.rating_change_game, stats.unrated_game) == (rated, removed)
     assert stats.unrated_reason == "removed"
-    assert stats.rating_change == (await db.rating_history(GUILD, ann))[-1].change
+    assert stats.rating_change == (await db.results.rating_history(GUILD, ann))[-1].change
     # Bob's last game rated him; a game where everyone else was removed did not.
     bob = await service.finished_games.player_stats(GUILD, 1001)
     assert (bob.rating_change_game, bob.unrated_game) == (removed, None)
@@ -162,7 +155,7 @@ async def test_a_table_with_two_computers_of_one_level_counts_once(service: Tabl
     _, game = await store_finished(db, GUILD, 10, seats, seed=3)
     await store_finished(db, GUILD, 10, people("Ann", "Bob", "Cat"), seed=4)
     won = int(game.placing[0] == 1)
-    assert await db.computer_tables(GUILD, ann) == [("easy", 1, won), ("hard", 1, won)]
-    assert await db.computer_tables(OTHER_GUILD, ann) == []
+    assert await db.history.computer_tables(GUILD, ann) == [("easy", 1, won), ("hard", 1, won)]
+    assert await db.history.computer_tables(OTHER_GUILD, ann) == []
     # The stats count people's games only: the computer seats are not Ann's.
     assert (await service.finished_games.player_stats(GUILD, ann)).games == 2

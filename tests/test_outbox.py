@@ -5,6 +5,7 @@ channel refuses them, dropped with their channel; and every notice kind read bac
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
@@ -17,15 +18,23 @@ from tests.clocks import Clock
 
 
 @pytest.fixture
-async def timed(database_url: str):
-    clock = Clock()
-    database = await Database.open(database_url, clock, post_lease=60.0)
-    yield database, clock
-    await database.close()
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def database_options(clock: Clock) -> dict[str, Any]:
+    """The database on a clock the test moves by hand, holding a post a minute."""
+    return {"clock": clock, "post_lease": 60.0}
+
+
+@pytest.fixture
+def timed(database: Database, clock: Clock) -> tuple[Database, Clock]:
+    return database, clock
 
 
 async def a_table(db: Database, channel_id: int = 10, guild_id: int = 1) -> TableRow:
-    return await db.create_table(
+    return await db.tables.create(
         guild_id=guild_id, channel_id=channel_id, host_id=100, preset="classic", document={}
     )
 
@@ -37,56 +46,56 @@ def post(text: str, channel_id: int = 10) -> NewPost:
 async def test_posts_are_stored_with_their_change_and_numbered_by_it(timed) -> None:
     db, clock = timed
     table = await a_table(db)
-    saved = await db.save_table(table, document={}, posts=[post("a"), post("b")])
-    assert await db.outbox_waiting() == (2, clock.now)
+    saved = await db.tables.save(table, document={}, posts=[post("a"), post("b")])
+    assert await db.outbox.waiting() == (2, clock.now)
     # The process that stored them holds them: nobody else takes them before the lease ends.
-    assert await db.claim_posts() == []
+    assert await db.outbox.claim() == []
     clock.now += 61
-    taken = await db.claim_posts()
+    taken = await db.outbox.claim()
     assert [(p.table_id, p.version, p.index, p.payload) for p in taken] == [
         (table.id, saved.version, 0, "a"),
         (table.id, saved.version, 1, "b"),
     ]
     # Taken: not again until this lease runs out too.
-    assert await db.claim_posts() == []
-    await db.post_done(p.key for p in taken)
-    assert await db.outbox_waiting() == (0, None)
+    assert await db.outbox.claim() == []
+    await db.outbox.done(p.key for p in taken)
+    assert await db.outbox.waiting() == (0, None)
 
 
 async def test_a_change_that_is_not_stored_stores_no_post(timed) -> None:
     db, clock = timed
     table = await a_table(db)
-    await db.save_table(table, document={"moved": 1})
+    await db.tables.save(table, document={"moved": 1})
     with pytest.raises(VersionConflict):
-        await db.save_table(table, document={}, posts=[post("lost with its change")])
+        await db.tables.save(table, document={}, posts=[post("lost with its change")])
     clock.now += 61
-    assert await db.claim_posts() == []
+    assert await db.outbox.claim() == []
 
 
 async def test_posts_of_a_new_table_are_its_first_version(timed) -> None:
     db, clock = timed
-    table = await db.create_table(
+    table = await db.tables.create(
         guild_id=1, channel_id=11, host_id=100, preset="classic", document={}, posts=[post("r")]
     )
     clock.now += 61
-    (taken,) = await db.claim_posts()
+    (taken,) = await db.outbox.claim()
     assert taken.key == (table.id, 1, 0)
 
 
 async def test_a_refused_post_waits_for_its_channel(timed) -> None:
     db, clock = timed
     table = await a_table(db)
-    await db.save_table(table, document={}, posts=[post("x")])
+    await db.tables.save(table, document={}, posts=[post("x")])
     clock.now += 61
-    (taken,) = await db.claim_posts()
-    await db.post_refused([taken.key])
-    assert await db.has_refused_posts(table.id)
-    assert await db.refused_channels() == [10]
+    (taken,) = await db.outbox.claim()
+    await db.outbox.refused([taken.key])
+    assert await db.outbox.has_refused(table.id)
+    assert await db.outbox.refused_channels() == [10]
     clock.now += 600
-    assert await db.claim_posts() == []  # the sweep leaves it to the channel's catch-up
-    assert await db.claim_refused(99) == []
-    (again,) = await db.claim_refused(10)
-    assert again.key == taken.key and not await db.has_refused_posts(table.id)
+    assert await db.outbox.claim() == []  # the sweep leaves it to the channel's catch-up
+    assert await db.outbox.claim_refused(99) == []
+    (again,) = await db.outbox.claim_refused(10)
+    assert again.key == taken.key and not await db.outbox.has_refused(table.id)
 
 
 async def test_posts_go_with_their_channel_or_server(timed) -> None:
@@ -95,11 +104,11 @@ async def test_posts_go_with_their_channel_or_server(timed) -> None:
     second = await a_table(db, channel_id=20, guild_id=1)
     third = await a_table(db, channel_id=30, guild_id=2)
     for table, channel in ((first, 10), (second, 20), (third, 30)):
-        await db.save_table(table, document={}, posts=[post("p", channel)])
-    assert await db.drop_posts([10]) == 1
-    assert await db.drop_posts([], guild_id=1) == 1
+        await db.tables.save(table, document={}, posts=[post("p", channel)])
+    assert await db.outbox.drop([10]) == 1
+    assert await db.outbox.drop([], guild_id=1) == 1
     clock.now += 61
-    assert [p.channel_id for p in await db.claim_posts()] == [30]
+    assert [p.channel_id for p in await db.outbox.claim()] == [30]
 
 
 async def test_two_processes_never_take_the_same_post(postgres_url: str) -> None:
@@ -109,10 +118,10 @@ async def test_two_processes_never_take_the_same_post(postgres_url: str) -> None
     try:
         for channel in range(40):
             table = await a_table(one, channel_id=100 + channel)
-            await one.save_table(table, document={}, posts=[post(str(channel), 100 + channel)])
+            await one.tables.save(table, document={}, posts=[post(str(channel), 100 + channel)])
         clock.now += 61
-        first, second = await asyncio.gather(one.claim_posts(20), other.claim_posts(20))
-        third = await one.claim_posts(20)
+        first, second = await asyncio.gather(one.outbox.claim(20), other.outbox.claim(20))
+        third = await one.outbox.claim(20)
         keys = [p.key for p in first + second + third]
         assert len(keys) == 40 and len(set(keys)) == 40
     finally:
@@ -159,9 +168,9 @@ NOTICES = [
 async def test_every_notice_reads_back_as_it_was_written(timed, notice: Notice) -> None:
     db, clock = timed
     table = await a_table(db)
-    await db.save_table(table, document={}, posts=[new_post(10, notice, (5,))])
+    await db.tables.save(table, document={}, posts=[new_post(10, notice, (5,))])
     clock.now += 61
-    (stored,) = await db.claim_posts()
+    (stored,) = await db.outbox.claim()
     read = stored_post(stored)
     assert read.notice == notice
     assert read.mention == (5,) and read.channel_id == 10 and read.guild_id == 1

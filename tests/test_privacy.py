@@ -6,19 +6,16 @@ score and rank as they did."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import random
 import re
 import sqlite3
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.config import BotSettings
 from bot.engine import Game
 from bot.engine.records import replay
 from bot.service import DmRef, Refused, TableService, TableStatus
@@ -26,7 +23,8 @@ from bot.service.privacy import MY_DATA_EVERY
 from bot.storage import COMPUTER_IDS, Database
 from tests.clocks import Clock
 from tests.privacy_scan import Place, every_row, places_holding
-from tests.test_service import choose, first_legal, run_automatic
+from tests.services import service_on
+from tests.test_service import choose, run_automatic
 
 HOME, AWAY = 7_101_000_000_000_001, 7_101_000_000_000_002
 """Two servers."""
@@ -48,38 +46,15 @@ class Scene:
     kicked_from: int
 
 
-async def _run_inline(function: Any, *args: Any) -> Any:
-    return function(*args)
-
-
 @pytest.fixture
 async def clock() -> Clock:
     return Clock()
 
 
-@contextlib.asynccontextmanager
-async def opened_service(
-    url: str, clock: Clock, settings: BotSettings | None = None
-) -> AsyncIterator[TableService]:
-    """The service on the database at `url`, on a hand-moved clock, its work run inline."""
-    database = await Database.open(url)
-    try:
-        yield TableService(
-            database,
-            decide=first_legal,
-            run_blocking=_run_inline,
-            rng=random.Random(3),
-            clock=clock,
-            settings=settings,
-        )
-    finally:
-        await database.close()
-
-
 @pytest.fixture
-async def service(database_url: str, clock: Clock) -> AsyncIterator[TableService]:
-    async with opened_service(database_url, clock) as opened:
-        yield opened
+def service_options(clock: Clock) -> dict[str, Any]:
+    """The service on a clock the test moves by hand."""
+    return {"clock": clock, "rng": random.Random(3)}
 
 
 async def finish(service: TableService, guild: int, channel: int, people: dict[int, str]) -> int:
@@ -240,7 +215,7 @@ async def test_my_data_holds_everything_a_scan_finds_and_nobody_s_hidden_cards(
         "message_id": str(ANN + 2),
         "hand": 1,
     }
-    row = await service.db.load_table(found.playing)
+    row = await service.db.tables.load(found.playing)
     game = Game.from_json(row.document["game"])
     current = game.history()[-1]
     hidden = {str(game.pack.cards[c]) for seat in (1, 2) for c in current.dealt[seat]}
@@ -277,9 +252,9 @@ async def test_forget_me_leaves_nothing_and_every_other_game_stands(
         for guild, game in found.finished
     }
     # The board ranks settled ratings only: these stand in for many more games.
-    await service.db._db.execute("UPDATE ratings SET sigma = 1")
+    await service.db.store.backend.execute("UPDATE ratings SET sigma = 1")
     bob_stats = await service.finished_games.player_stats(HOME, BOB)
-    board = await service.db.leaderboard(HOME)
+    board = await service.db.results.leaderboard(HOME)
     assert ANN in {row.user_id for row in board.rows}
 
     offer = await service.privacy.offer_erasure(ANN)
@@ -301,7 +276,7 @@ async def test_forget_me_leaves_nothing_and_every_other_game_stands(
     assert replace(bob_now, rating_rank=None, rating_ranked=0) == replace(
         bob_stats, rating_rank=None, rating_ranked=0
     )
-    after = await service.db.leaderboard(HOME)
+    after = await service.db.results.leaderboard(HOME)
     assert ANN not in {row.user_id for row in after.rows}
     assert {row.user_id: row.rating for row in after.rows} == {
         row.user_id: row.rating for row in board.rows if row.user_id != ANN
@@ -323,13 +298,13 @@ async def test_forget_me_leaves_nothing_and_every_other_game_stands(
     assert await places_holding(database_url, [str(ANN), ANN_NAME]) == {}
     # Her seat is nobody's game: not the computer's that finished it (no result, rating or
     # totals of its), and Bob and Cat are rated between themselves.
-    changes = await service.db.rating_changes(found.playing)
+    changes = await service.db.results.rating_changes(found.playing)
     assert set(changes) == {BOB, CAT}
-    results = await service.db._db.fetchall(
+    results = await service.db.store.backend.fetchall(
         "SELECT user_id FROM results WHERE table_id = ?", (found.playing,)
     )
     assert sorted(row[0] for row in results) == sorted([BOB, CAT])
-    computers = await service.db._db.fetchall(
+    computers = await service.db.store.backend.fetchall(
         "SELECT user_id FROM ratings WHERE guild_id = ? AND user_id = ?",
         (HOME, COMPUTER_IDS["normal"]),
     )
@@ -373,7 +348,7 @@ async def test_two_confirmations_at_once_erase_once(
     found = await scene(service)
     offer = await service.privacy.offer_erasure(ANN)
     other_db = await Database.open(database_url)
-    other = TableService(other_db, decide=first_legal, run_blocking=_run_inline, clock=clock)
+    other = service_on(other_db, clock=clock)
     try:
 
         async def play_on() -> None:
@@ -397,7 +372,7 @@ async def test_two_confirmations_at_once_erase_once(
     assert refused[0].reason.code == "erasure_not_offered"
     assert outcomes[2] is None, outcomes[2]
     assert await places_holding(database_url, [str(ANN), ANN_NAME]) == {}
-    row = await service.db.load_table(found.playing)
+    row = await service.db.tables.load(found.playing)
     assert Game.from_json(row.document["game"]).names[0] == "Former player 1"
 
 
@@ -427,15 +402,19 @@ async def test_an_erased_person_is_not_left_in_the_sqlite_file_or_its_log(
 
     monkeypatch.setattr(sqlite3, "connect", insecure)
     path = tmp_path / "ohhell.sqlite3"
-    async with opened_service(f"sqlite:///{path}", clock) as service:
+    database = await Database.open(f"sqlite:///{path}")
+    try:
+        service = service_on(database, clock=clock, rng=random.Random(3))
         found = await scene(service)
         assert traces(path, ANN, ANN_NAME)[path.name + "-wal"] > 0  # the scan finds her
         # Copied into the file, as SQLite's automatic checkpoint does every 1,000 pages.
-        await service.db._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        await service.db.store.backend.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         assert traces(path, ANN, ANN_NAME)[path.name] > 0
         await one_move(service, found.playing, (ANN, BOB, CAT))  # the log fills again
         assert traces(path, BOB, "Bob")[path.name + "-wal"] > 0
-        offer = await service.offer_erasure(ANN)
-        await service.forget(ANN, offer.token, former, [ANN_NAME])
+        offer = await service.privacy.offer_erasure(ANN)
+        await service.privacy.forget(ANN, offer.token, former, [ANN_NAME])
         assert traces(path, ANN, ANN_NAME) == {path.name: 0, path.name + "-wal": 0}
         assert traces(path, BOB, "Bob")[path.name] > 0  # the scan finds the others still
+    finally:
+        await database.close()

@@ -36,7 +36,7 @@ async def test_the_migration_rates_the_past_again_to_show_the_mean(database_url:
     )
     database = await Database.open(database_url)
     try:
-        assert await database.schema_version() == len(MIGRATIONS)
+        assert await database.store.schema_version() == len(MIGRATIONS)
         await assert_one_order(database, GUILD)
         expected = direct_openskill(
             [
@@ -44,7 +44,7 @@ async def test_the_migration_rates_the_past_again_to_show_the_mean(database_url:
                 for _, preset, rows in GAMES
             ]
         )
-        stored = await database._db.fetchall(
+        stored = await database.store.backend.fetchall(
             "SELECT preset, user_id, mu, sigma, rating FROM ratings"
         )
         assert len(stored) == len(expected) == 12
@@ -55,7 +55,7 @@ async def test_the_migration_rates_the_past_again_to_show_the_mean(database_url:
         new = [(row[1], row[4]) for row in sorted(stored) if row[0] == ""]
         assert new != old
         # Both leavers of game 3 lost rating there.
-        changes = await database.rating_changes(3)
+        changes = await database.results.rating_changes(3)
         assert changes[1][1] < 0 and changes[4][1] < 0
     finally:
         await database.close()

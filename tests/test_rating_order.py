@@ -62,17 +62,17 @@ async def assert_one_order(database: Database, guild_id: int) -> None:
     """The stored ratings and history are the recomputation in the stored order, the history
     chains, and the final standings of each player's last game, /leaderboard and /ohhell
     stats show the same rating."""
-    recomputed = await recompute_ratings(database._db, guild_id)
-    ratings = await database._db.fetchall(
+    recomputed = await recompute_ratings(database.store.backend, guild_id)
+    ratings = await database.store.backend.fetchall(
         f"SELECT {RATING_COLUMNS} FROM ratings WHERE guild_id = ?", (guild_id,)
     )
-    history = await database._db.fetchall(
+    history = await database.store.backend.fetchall(
         f"SELECT {HISTORY_COLUMNS} FROM rating_history WHERE guild_id = ?", (guild_id,)
     )
     assert sorted(ratings) == recomputed.rating_rows() and ratings
     assert sorted(history) == sorted(recomputed.history) and history
 
-    chained = await database._db.fetchall(
+    chained = await database.store.backend.fetchall(
         "SELECT user_id, preset, rating, change, table_id FROM rating_history"
         " WHERE guild_id = ? ORDER BY user_id, preset, rating_order",
         (guild_id,),
@@ -85,14 +85,14 @@ async def assert_one_order(database: Database, guild_id: int) -> None:
     now = {(row[2], row[1]): row[5] for row in ratings}
     assert {key: rating for key, (rating, _) in last.items()} == now
 
-    board = await database.leaderboard(guild_id, page_size=len(last))
+    board = await database.results.leaderboard(guild_id, page_size=len(last))
     ranked = {row.user_id: row.rating for row in board.rows if row.rank is not None}
     service = TableService(database, decide=lambda *args: None)  # type: ignore[arg-type,return-value]
     for (user, preset), (rating, table_id) in last.items():
         if preset:
             continue
-        standings = await database.rating_changes(table_id)
-        mine = await database.player_rating(guild_id, user)
+        standings = await database.results.rating_changes(table_id)
+        mine = await database.results.player_rating(guild_id, user)
         assert mine is not None and standings[user][0] == rating, user
         assert mine.rating == rating and ranked.get(user, rating) == rating, user
         assert (user in ranked) == (not mine.provisional) == (not standings[user][2]), user
@@ -109,20 +109,20 @@ async def test_games_finishing_at_once_are_rated_and_shown_in_the_order_of_the_l
     after it (on PostgreSQL: three processes, each save queued on the held lock in turn)."""
     clock = Backwards()
     processes = [await Database.open(database_url, clock)]
-    if processes[0].dialect_name == "postgres":
+    if processes[0].store.dialect_name == "postgres":
         processes += [await Database.open(database_url, clock) for _ in range(2)]
     try:
         tables = [
-            await processes[n % len(processes)].create_table(
+            await processes[n % len(processes)].tables.create(
                 guild_id=GUILD, channel_id=10 + n, host_id=1, preset=preset, document={}
             )
             for n, (preset, _) in enumerate(GAMES)
         ]
-        async with processes[0]._db.hold("ratings", GUILD) as held:
+        async with processes[0].store.backend.hold("ratings", GUILD) as held:
             saves = []
             for n, (table, (_, places)) in enumerate(zip(tables, GAMES, strict=True)):
                 process = processes[n % len(processes)]
-                save = process.save_table(
+                save = process.tables.save(
                     table, document={}, status=TableStatus.FINISHED, results=results_of(places)
                 )
                 saves.append(asyncio.create_task(save))
@@ -130,7 +130,7 @@ async def test_games_finishing_at_once_are_rated_and_shown_in_the_order_of_the_l
                     await queued_for_ratings(held, n + 1)
         await asyncio.gather(*saves)
 
-        stored = await processes[0]._db.fetchall(
+        stored = await processes[0].store.backend.fetchall(
             "SELECT table_id, rating_order, finished_at FROM results WHERE seat = 0"
             " ORDER BY rating_order"
         )
@@ -142,7 +142,7 @@ async def test_games_finishing_at_once_are_rated_and_shown_in_the_order_of_the_l
         # The ratings are the games' in the order they were rated, not in their clocks'.
         played = [(preset, results_of(places)) for preset, places in GAMES]
         in_turn, by_clock = direct_openskill(played), direct_openskill(played[::-1])
-        row = await processes[0]._db.fetchone(
+        row = await processes[0].store.backend.fetchone(
             "SELECT mu FROM ratings WHERE guild_id = ? AND preset = '' AND user_id = ?",
             (GUILD, HARD),
         )
@@ -166,16 +166,16 @@ async def test_many_games_racing_on_postgres_keep_one_order(postgres_url: str) -
             saves = []
             for n, (preset, places) in enumerate(GAMES[:4]):
                 channel += 1
-                table = await processes[n].create_table(
+                table = await processes[n].tables.create(
                     guild_id=GUILD, channel_id=channel, host_id=1, preset=preset, document={}
                 )
                 saves.append(
-                    processes[n].save_table(
+                    processes[n].tables.save(
                         table, document={}, status=TableStatus.FINISHED, results=results_of(places)
                     )
                 )
             await asyncio.gather(*saves)
-        orders = await processes[0]._db.fetchall(
+        orders = await processes[0].store.backend.fetchall(
             "SELECT rating_order FROM results WHERE seat = 0 ORDER BY rating_order"
         )
         assert [row[0] for row in orders] == list(range(1, 13))
@@ -209,31 +209,31 @@ async def test_the_migration_numbers_an_older_database_in_finish_order_and_rates
     )
     database = await Database.open(database_url)
     try:
-        assert await database.schema_version() == len(MIGRATIONS)
-        orders = await database._db.fetchall(
+        assert await database.store.schema_version() == len(MIGRATIONS)
+        orders = await database.store.backend.fetchall(
             "SELECT DISTINCT table_id, rating_order FROM results ORDER BY rating_order"
         )
         assert orders == [(2, 1), (1, 2), (3, 3), (4, 4)]
         await assert_one_order(database, GUILD)
-        rated_after = await database._db.fetchall(
+        rated_after = await database.store.backend.fetchall(
             "SELECT preset, user_id, mu FROM ratings ORDER BY preset, user_id"
         )
         assert rated_after != rated_before
         # A game finished after the upgrade comes next in the order.
-        table = await database.create_table(
+        table = await database.tables.create(
             guild_id=GUILD, channel_id=10, host_id=1, preset="classic", document={}
         )
-        await database.save_table(
+        await database.tables.save(
             table, document={}, status=TableStatus.FINISHED, results=results_of({2: 1, 3: 2})
         )
-        row = await database._db.fetchone(
+        row = await database.store.backend.fetchone(
             "SELECT rating_order FROM results WHERE table_id = ?", (table.id,)
         )
         assert row == (5,)
         await assert_one_order(database, GUILD)
         # Two games of a server never share a place (seat 2 of the game in place 2).
         with pytest.raises(Exception, match="rating_order"):
-            await database._db.execute(
+            await database.store.backend.execute(
                 "INSERT INTO results (table_id, seat, guild_id, user_id, preset, place, players,"
                 " points, bids_made, hands_played, finished_at, rating_order)"
                 " VALUES (?, 2, ?, 9, 'classic', 1, 3, 0, 0, 0, 0, 2)",

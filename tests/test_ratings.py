@@ -29,13 +29,6 @@ from bot.storage.schema import Migration
 GUILD = 1
 
 
-@pytest.fixture
-async def db(database_url: str):
-    database = await Database.open(database_url)
-    yield database
-    await database.close()
-
-
 def result(user: int, place: int, **flags: bool) -> PlayerResult:
     return PlayerResult(
         user_id=user, place=place, points=10 - place, bids_made=1, hands_played=3, **flags
@@ -43,15 +36,15 @@ def result(user: int, place: int, **flags: bool) -> PlayerResult:
 
 
 async def play(db: Database, results: list[PlayerResult], preset: str = "classic") -> int:
-    table = await db.create_table(
+    table = await db.tables.create(
         guild_id=GUILD, channel_id=10, host_id=100, preset=preset, document={}
     )
-    await db.save_table(table, document={}, status=TableStatus.FINISHED, results=results)
+    await db.tables.save(table, document={}, status=TableStatus.FINISHED, results=results)
     return table.id
 
 
 async def skill(db: Database, user: int, preset: str = OVERALL) -> tuple[float, float, int]:
-    row = await db._db.fetchone(
+    row = await db.store.backend.fetchone(
         "SELECT mu, sigma, rating FROM ratings WHERE guild_id = ? AND preset = ? AND user_id = ?",
         (GUILD, preset, user),
     )
@@ -59,24 +52,24 @@ async def skill(db: Database, user: int, preset: str = OVERALL) -> tuple[float, 
     return float(row[0]), float(row[1]), int(row[2])
 
 
-async def test_a_win_raises_and_a_loss_lowers(db: Database) -> None:
-    table = await play(db, [result(1, 1), result(2, 2)])
-    winner, loser = await skill(db, 1), await skill(db, 2)
+async def test_a_win_raises_and_a_loss_lowers(database: Database) -> None:
+    table = await play(database, [result(1, 1), result(2, 2)])
+    winner, loser = await skill(database, 1), await skill(database, 2)
     assert winner[0] > NEW.mu > loser[0]
     assert winner[2] > 1000 > loser[2]
-    changes = await db.rating_changes(table)
+    changes = await database.results.rating_changes(table)
     assert changes == {
         1: (winner[2], winner[2] - 1000, True),  # one game: still provisional
         2: (loser[2], loser[2] - 1000, True),
     }
     assert changes[1][1] > 0 > changes[2][1]
     # The preset's rating moved the same way (first game there too).
-    assert await skill(db, 1, "classic") == winner
+    assert await skill(database, 1, "classic") == winner
 
 
-async def test_a_tie_shares_a_place(db: Database) -> None:
-    await play(db, [result(1, 1), result(2, 1), result(3, 3)])
-    first, second, third = [await skill(db, u) for u in (1, 2, 3)]
+async def test_a_tie_shares_a_place(database: Database) -> None:
+    await play(database, [result(1, 1), result(2, 1), result(3, 3)])
+    first, second, third = [await skill(database, u) for u in (1, 2, 3)]
     assert first == pytest.approx(second)
     assert first[0] > third[0]
 
@@ -140,7 +133,7 @@ def direct_openskill(games: list[tuple[str, list[PlayerResult]]]) -> dict[tuple[
     return ratings
 
 
-async def test_stored_ratings_equal_a_direct_openskill_computation(db: Database) -> None:
+async def test_stored_ratings_equal_a_direct_openskill_computation(database: Database) -> None:
     """Random games of 3 to 7 seats: ties, leavers, removed players, computer levels (two
     seats of one level at times)."""
     rng = random.Random(15)
@@ -159,16 +152,18 @@ async def test_stored_ratings_equal_a_direct_openskill_computation(db: Database)
         games.append((rng.choice(["classic", "oh-hell"]), results))
     history_rows = 0
     for preset, results in games:
-        await play(db, results, preset)
+        await play(database, results, preset)
         rated = [r for r in results if not r.removed]
         if len(rated) > 1 and not all(r.left_early for r in rated):
             history_rows += 2 * len({r.user_id for r in rated})
     expected = direct_openskill(games)
     for (scope, user), rating in expected.items():
-        mu, sigma, shown = await skill(db, user, scope)
+        mu, sigma, shown = await skill(database, user, scope)
         assert (mu, sigma) == pytest.approx((rating.mu, rating.sigma)), (scope, user)
         assert shown == shown_rating(mu) == round(1000 + 15 * (rating.mu - 25))
-    assert await db._db.fetchone("SELECT COUNT(*) FROM rating_history") == (history_rows,)
+    assert await database.store.backend.fetchone("SELECT COUNT(*) FROM rating_history") == (
+        history_rows,
+    )
     several = [r for _, results in games for r in results if r.left_early]
     assert len(several) > 10  # leavers, some of them in the same game
 
@@ -178,18 +173,20 @@ async def test_leavers_rank_last_and_the_removed_are_not_rated() -> None:
     assert rated_seats(results) == [RatedSeat(1, 4, left=True), RatedSeat(2, 2)]
 
 
-async def test_two_seats_of_one_computer_level_move_it_to_their_mean(db: Database) -> None:
+async def test_two_seats_of_one_computer_level_move_it_to_their_mean(database: Database) -> None:
     hard = COMPUTER_IDS["hard"]
-    table = await play(db, [result(1, 1), result(hard, 2), result(hard, 3)])
+    table = await play(database, [result(1, 1), result(hard, 2), result(hard, 3)])
     model = PlackettLuce()
     teams = [[model.rating()], [model.rating()], [model.rating()]]
     _, second, third = model.rate(teams, ranks=[1, 2, 3])
-    mu, sigma, _ = await skill(db, hard)
+    mu, sigma, _ = await skill(database, hard)
     assert mu == pytest.approx((second[0].mu + third[0].mu) / 2)
     assert sigma == pytest.approx((second[0].sigma + third[0].sigma) / 2)
-    played = await db._db.fetchall("SELECT user_id, games FROM ratings WHERE preset = ''")
+    played = await database.store.backend.fetchall(
+        "SELECT user_id, games FROM ratings WHERE preset = ''"
+    )
     assert dict(played) == {1: 1, hard: 2}
-    assert set(await db.rating_changes(table)) == {1, hard}
+    assert set(await database.results.rating_changes(table)) == {1, hard}
     # One seat alone is not a game to rate.
     assert rate_places({1: NEW}, [RatedSeat(1, 1)]) == {}
 
@@ -208,28 +205,24 @@ FAILING_TRIGGER = {
 }
 
 
-async def test_a_failed_rating_update_stores_no_result(database_url: str) -> None:
-    database = await Database.open(database_url)
-    table = await database.create_table(
+async def test_a_failed_rating_update_stores_no_result(database: Database) -> None:
+    table = await database.tables.create(
         guild_id=GUILD, channel_id=10, host_id=100, preset="classic", document={}
     )
-    async with database._db.transaction() as raw:
-        for statement in FAILING_TRIGGER[database.dialect_name]:
+    async with database.store.backend.transaction() as raw:
+        for statement in FAILING_TRIGGER[database.store.dialect_name]:
             await raw.execute(statement)
-    try:
-        with pytest.raises(Exception, match="rating insert failed"):
-            await database.save_table(
-                table,
-                document={"over": True},
-                status=TableStatus.FINISHED,
-                results=[result(1, 1), result(2, 2)],
-            )
-        for name in ("results", "ratings", "rating_history"):
-            assert await database._db.fetchone(f"SELECT COUNT(*) FROM {name}") == (0,), name
-        kept = await database.load_table(table.id)
-        assert (kept.version, kept.status, kept.document) == (1, TableStatus.LOBBY, {})
-    finally:
-        await database.close()
+    with pytest.raises(Exception, match="rating insert failed"):
+        await database.tables.save(
+            table,
+            document={"over": True},
+            status=TableStatus.FINISHED,
+            results=[result(1, 1), result(2, 2)],
+        )
+    for name in ("results", "ratings", "rating_history"):
+        assert await database.store.backend.fetchone(f"SELECT COUNT(*) FROM {name}") == (0,), name
+    kept = await database.tables.load(table.id)
+    assert (kept.version, kept.status, kept.document) == (1, TableStatus.LOBBY, {})
 
 
 async def schema_2_database(
@@ -312,7 +305,7 @@ async def test_a_schema_2_database_upgrades_and_rates_its_past_in_order_of_play(
     await schema_2_database(database_url, games)
     database = await Database.open(database_url)
     try:
-        assert await database.schema_version() == len(MIGRATIONS)
+        assert await database.store.schema_version() == len(MIGRATIONS)
         played = sorted(games)
         expected = direct_openskill(
             [
@@ -323,11 +316,11 @@ async def test_a_schema_2_database_upgrades_and_rates_its_past_in_order_of_play(
         for (scope, user), rating in expected.items():
             mu, sigma, _ = await skill(database, user, scope)
             assert (mu, sigma) == pytest.approx((rating.mu, rating.sigma)), (scope, user)  # type: ignore[attr-defined]
-        seats = await database._db.fetchall(
+        seats = await database.store.backend.fetchall(
             "SELECT table_id, seat, user_id, removed FROM results ORDER BY table_id, seat"
         )
         assert seats[:3] == [(1, 0, 2, 0), (1, 1, 1, 0), (1, 2, 3, 0)]  # seats in place order
-        totals = await database._db.fetchall(
+        totals = await database.store.backend.fetchall(
             "SELECT user_id, games, wins FROM ratings WHERE preset = ''"
         )
         assert {user: (games, wins) for user, games, wins in totals} == {
@@ -336,18 +329,18 @@ async def test_a_schema_2_database_upgrades_and_rates_its_past_in_order_of_play(
             3: (2, 1),
         }
         # The history keeps every game, in order, for a chart.
-        rows = await database._db.fetchall(
+        rows = await database.store.backend.fetchall(
             "SELECT table_id FROM rating_history WHERE user_id = 1 AND preset = ''"
             " ORDER BY finished_at"
         )
         assert [row[0] for row in rows] == [2, 3, 1]
-        history = await database.rating_history(GUILD, 1)
+        history = await database.results.rating_history(GUILD, 1)
         assert [point.game for point in history] == [2, 3, 1]
         assert history[-1].rating == (await skill(database, 1))[2]
-        assert len(await database.rating_history(GUILD, 1, "classic")) == 2
+        assert len(await database.results.rating_history(GUILD, 1, "classic")) == 2
         # New games are rated on top of the replayed ones.
         table = await play(database, [result(3, 1), result(1, 2)])
-        assert set(await database.rating_changes(table)) == {1, 3}
+        assert set(await database.results.rating_changes(table)) == {1, 3}
     finally:
         await database.close()
 
@@ -383,8 +376,8 @@ async def test_the_upgrade_rates_exactly_as_a_live_game_does(
             " FROM rating_history ORDER BY table_id, preset, user_id",
         )
         for query in queries:
-            replayed = await upgraded._db.fetchall(query)
-            stored = await live._db.fetchall(query)
+            replayed = await upgraded.store.backend.fetchall(query)
+            stored = await live.store.backend.fetchall(query)
             assert rounded(replayed) == rounded(stored) and len(stored) > 20
     finally:
         await upgraded.close()

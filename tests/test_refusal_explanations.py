@@ -4,28 +4,22 @@ changes nothing."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Mapping
-from pathlib import Path
+from collections.abc import Awaitable, Mapping
 from typing import Any
 
 import pytest
 
 from bot.engine import Action, Bid
 from bot.service import Refused, TableService
-from bot.storage import Database
 from cogs.render.common import card_text
 from cogs.render.explanations import explanation_text
-from tests.played import service_on
+from tests.databases import sqlite_only
 from tests.test_service import ANN, BOB, CAT, CHANNEL, GUILD, whose_turn
 
 NAMES = {ANN: "Ann", BOB: "Bob", CAT: "Cat"}
 
 
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[TableService]:
-    database = await Database.open(f"sqlite:///{tmp_path / 'ohhell.sqlite3'}")
-    yield service_on(database)
-    await database.close()
+database_url = sqlite_only
 
 
 async def lobby(service: TableService, channel: int = CHANNEL, **settings: object) -> int:
@@ -54,10 +48,10 @@ async def refused_move(
     service: TableService, table_id: int, user: int, action: Action | int
 ) -> Mapping[str, Any]:
     """The parameters of the refusal of `user`'s `action`, which changed nothing."""
-    version = (await service.db.load_table(table_id)).version
+    version = (await service.db.tables.load(table_id)).version
     move = await refused(service.playing.act(table_id, user, 1, action))
     assert move.code == "illegal"
-    assert (await service.db.load_table(table_id)).version == version
+    assert (await service.db.tables.load(table_id)).version == version
     return move.reason.params
 
 
@@ -98,25 +92,25 @@ async def test_rules_that_cannot_be_played_are_refused_with_a_code_the_bot_words
     problem = (await service.lookups.table_view(table_id)).start_problem
     assert problem is not None and problem.code == "rules_unplayable"
     assert problem.params["explanation_code"] == "blind_target"
-    version = (await service.db.load_table(table_id)).version
+    version = (await service.db.tables.load(table_id)).version
     unplayable = await refused(service.lobby.start_game(table_id, ANN))
     assert unplayable.code == "rules_unplayable"
     assert explanation_text(unplayable.reason.params) == (
         "a game that ends at a target score has no last one-card hand: choose blind 'all' or "
         "'none', or end 'sequence'"
     )
-    assert (await service.db.load_table(table_id)).version == version
+    assert (await service.db.tables.load(table_id)).version == version
 
 
 async def test_rules_that_are_not_valid_are_refused_with_the_setting_the_bot_names(
     service: TableService,
 ) -> None:
     table_id = await lobby(service)
-    version = (await service.db.load_table(table_id)).version
+    version = (await service.db.tables.load(table_id)).version
     forged = await refused(service.lobby.set_rule(table_id, ANN, "max_cards", 0))
     assert forged.code == "rule_invalid"
     assert explanation_text(forged.reason.params) == "max cards can't take that value"
-    assert (await service.db.load_table(table_id)).version == version
+    assert (await service.db.tables.load(table_id)).version == version
 
     not_a_preset = await refused(lobby(service, channel=CHANNEL + 1, preset="no-such-preset"))
     assert not_a_preset.code == "rules_invalid"

@@ -4,7 +4,6 @@ a time, progress, and the result's shape (hard judging with a few samples)."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,25 +14,21 @@ from bot.engine.records import record_from_game
 from bot.service import Refused, TableService
 from bot.service.review import COSTLIEST, MIN_COST, SURE, Review, ReviewService
 from bot.storage import CorruptRow, Database
-from tests.test_service import ANN, BOB, CAT, GUILD, first_legal, play_a_game
+from tests.databases import sqlite_only
+from tests.services import run_inline, service_on
+from tests.test_service import ANN, BOB, CAT, GUILD, play_a_game
 
 OTHER_GUILD = 2
 
 
-async def run_inline(function: Any, *args: Any) -> Any:
-    return function(*args)
-
-
-@pytest.fixture
-async def database(tmp_path: Path):
-    db = await Database.open(tmp_path / "ohhell.sqlite3")
-    yield db
-    await db.close()
+database_url = sqlite_only
 
 
 def reviews_of(database: Database) -> ReviewService:
     return ReviewService(
-        database,
+        database.tables,
+        database.results,
+        database.leases,
         find=ai_review.decisions,
         assess=ai_review.assess,
         run_blocking=run_inline,
@@ -43,14 +38,14 @@ def reviews_of(database: Database) -> ReviewService:
 
 
 @pytest.fixture
-async def tables(database: Database) -> TableService:
-    return TableService(database, decide=first_legal, run_blocking=run_inline, rng=random.Random(3))
+def service_options() -> dict[str, Any]:
+    return {"rng": random.Random(3)}
 
 
 async def test_a_player_s_review_judges_every_decision_with_progress(
-    database: Database, tables: TableService
+    database: Database, service: TableService
 ) -> None:
-    table_id = await play_a_game(tables, preset="classic", max_cards=3)
+    table_id = await play_a_game(service, preset="classic", max_cards=3)
     seen: list[tuple[int, int]] = []
 
     async def progress(done: int, total: int) -> None:
@@ -60,7 +55,7 @@ async def test_a_player_s_review_judges_every_decision_with_progress(
     assert isinstance(review, Review)
     total = review.decisions
     assert total > 0 and seen == [(i, total) for i in range(total + 1)]
-    game = Game.from_json((await database.load_table(table_id)).document["game"])
+    game = Game.from_json((await database.tables.load(table_id)).document["game"])
     assert [h.hand for h in review.hands] == [log.number for log in game.history()]
     for hand, log in zip(review.hands, game.history(), strict=True):
         assert hand.bid == log.bids[0] and hand.taken == log.won[0]
@@ -92,21 +87,21 @@ async def test_a_player_s_review_judges_every_decision_with_progress(
 
 
 async def test_decisions_a_computer_made_for_the_person_are_left_out(
-    database: Database, tables: TableService
+    database: Database, service: TableService
 ) -> None:
-    table_id = await play_a_game(tables, ann_leaves_after=3, preset="classic", max_cards=3)
+    table_id = await play_a_game(service, ann_leaves_after=3, preset="classic", max_cards=3)
     review = await reviews_of(database).review(GUILD, ANN, table_id)
-    game = Game.from_json((await database.load_table(table_id)).document["game"])
+    game = Game.from_json((await database.tables.load(table_id)).document["game"])
     everything = ai_review.decisions(record_from_game(game), 0)
     assert review.decisions == 3 and review.not_theirs == len(everything) - 3 > 0
 
 
-async def test_refusals(database: Database, tables: TableService) -> None:
+async def test_refusals(database: Database, service: TableService) -> None:
     reviews = reviews_of(database)
     with pytest.raises(Refused, match="review_no_games"):
         await reviews.review(GUILD, ANN)
     elsewhere = await play_a_game(
-        tables, guild=OTHER_GUILD, channel=20, preset="classic", max_cards=1
+        service, guild=OTHER_GUILD, channel=20, preset="classic", max_cards=1
     )
     with pytest.raises(Refused, match="review_no_games"):
         await reviews.review(GUILD, ANN)  # no game in this server
@@ -115,10 +110,10 @@ async def test_refusals(database: Database, tables: TableService) -> None:
     for forged in (0, -5, 10**6):
         with pytest.raises(Refused, match="review_no_game"):
             await reviews.review(GUILD, ANN, forged)
-    mine = await play_a_game(tables, preset="classic", max_cards=1)
+    mine = await play_a_game(service, preset="classic", max_cards=1)
     with pytest.raises(Refused, match="review_not_player"):
         await reviews.review(GUILD, CAT, mine)
-    lobby = await tables.lobby.open_table(
+    lobby = await service.lobby.open_table(
         guild_id=GUILD, channel_id=30, user_id=ANN, name="Ann", settings={"preset": "classic"}
     )
     with pytest.raises(Refused, match="review_not_finished") as refused:
@@ -128,8 +123,8 @@ async def test_refusals(database: Database, tables: TableService) -> None:
     assert reviews.running() == set()
 
 
-async def test_one_review_at_a_time_per_person(database: Database, tables: TableService) -> None:
-    table_id = await play_a_game(tables, preset="classic", max_cards=2)
+async def test_one_review_at_a_time_per_person(database: Database, service: TableService) -> None:
+    table_id = await play_a_game(service, preset="classic", max_cards=2)
     reviews = reviews_of(database)
     refusals: list[str] = []
     others: list[Review] = []
@@ -149,15 +144,20 @@ async def test_one_review_at_a_time_per_person(database: Database, tables: Table
 
 
 async def test_a_refused_or_failed_review_frees_the_person(
-    database: Database, tables: TableService
+    database: Database, service: TableService
 ) -> None:
-    table_id = await play_a_game(tables, preset="classic", max_cards=1)
+    table_id = await play_a_game(service, preset="classic", max_cards=1)
 
     def broken(*args: Any) -> Any:
         raise RuntimeError("a worker died")
 
     reviews = ReviewService(
-        database, find=ai_review.decisions, assess=broken, run_blocking=run_inline
+        database.tables,
+        database.results,
+        database.leases,
+        find=ai_review.decisions,
+        assess=broken,
+        run_blocking=run_inline,
     )
     with pytest.raises(RuntimeError):
         await reviews.review(GUILD, ANN, table_id)
@@ -168,13 +168,13 @@ async def test_a_refused_or_failed_review_frees_the_person(
 
 
 async def test_a_finished_game_that_does_not_load_is_a_corrupt_row(
-    database: Database, tables: TableService
+    database: Database, service: TableService
 ) -> None:
     """A stored game whose record no longer loads is answered as a corrupt row (a clear
     answer), not an unexpected error, and the person may review again at once."""
-    mine = await play_a_game(tables, preset="classic", max_cards=1)
-    row = await database.load_table(mine)
-    await database.save_table(row, document={**row.document, "game": '{"v": 1}'})
+    mine = await play_a_game(service, preset="classic", max_cards=1)
+    row = await database.tables.load(mine)
+    await database.tables.save(row, document={**row.document, "game": '{"v": 1}'})
     reviews = reviews_of(database)
     with pytest.raises(CorruptRow):
         await reviews.review(GUILD, ANN, mine)
@@ -188,8 +188,8 @@ async def test_one_review_at_a_time_per_person_across_processes(postgres_url: st
     one = await Database.open(postgres_url, lambda: now[0])
     other = await Database.open(postgres_url, lambda: now[0])
     try:
-        tables = TableService(one, decide=first_legal, run_blocking=run_inline)
-        table_id = await play_a_game(tables, preset="classic", max_cards=2)
+        service = service_on(one)
+        table_id = await play_a_game(service, preset="classic", max_cards=2)
         here, there = reviews_of(one), reviews_of(other)
         refusals: list[str] = []
 
@@ -204,7 +204,7 @@ async def test_one_review_at_a_time_per_person_across_processes(postgres_url: st
         assert refusals == ["review_running"]
         assert (await there.review(GUILD, ANN, table_id)).table_id == table_id
         # A process that died mid-review: its lease holds the person until it runs out.
-        assert await one.take_lease("review", ANN, "a process that died", 60)
+        assert await one.leases.take_lease("review", ANN, "a process that died", 60)
         with pytest.raises(Refused, match="review_running"):
             await there.review(GUILD, ANN, table_id)
         now[0] += 61
@@ -215,37 +215,41 @@ async def test_one_review_at_a_time_per_person_across_processes(postgres_url: st
 
 
 async def test_a_review_stops_when_its_person_erases_themselves_and_stores_no_lease_again(
-    database: Database, tables: TableService
+    database: Database, service: TableService
 ) -> None:
     """/ohhell forget-me while the person's own review runs deletes the review's lease: the
     review's next renewal finds it gone, so it stores nothing of them again and stops."""
-    table_id = await play_a_game(tables, preset="classic", max_cards=2)
+    table_id = await play_a_game(service, preset="classic", max_cards=2)
     leases: list[list[Any]] = []
 
     async def progress(done: int, total: int) -> None:
         if done == 1:
-            offer = await tables.offer_erasure(ANN)
-            await tables.forget(ANN, offer.token, lambda n: f"Former player {n}")
+            offer = await service.privacy.offer_erasure(ANN)
+            await service.privacy.forget(ANN, offer.token, lambda n: f"Former player {n}")
         if done >= 1:
-            leases.append(await database._db.fetchall("SELECT * FROM leases WHERE key = ?", (ANN,)))
+            leases.append(
+                await database.store.backend.fetchall("SELECT * FROM leases WHERE key = ?", (ANN,))
+            )
 
     with pytest.raises(Refused) as stopped:
         await reviews_of(database).review(GUILD, ANN, table_id, progress)
     assert stopped.value.code == "review_not_player"
     assert leases == [[]]  # gone at the erasure, and not stored again by the review's renewal
-    assert await database._db.fetchall("SELECT * FROM leases WHERE key = ?", (ANN,)) == []
+    assert await database.store.backend.fetchall("SELECT * FROM leases WHERE key = ?", (ANN,)) == []
 
 
 async def test_a_review_whose_lease_ran_out_and_was_taken_stops(
-    database: Database, tables: TableService
+    database: Database, service: TableService
 ) -> None:
-    table_id = await play_a_game(tables, preset="classic", max_cards=2)
+    table_id = await play_a_game(service, preset="classic", max_cards=2)
 
     async def progress(done: int, total: int) -> None:
         if done == 1:  # as if the lease ran out and another process's review took it
-            await database._db.execute("UPDATE leases SET holder = 'another' WHERE key = ?", (ANN,))
+            await database.store.backend.execute(
+                "UPDATE leases SET holder = 'another' WHERE key = ?", (ANN,)
+            )
 
     with pytest.raises(Refused, match="review_running"):
         await reviews_of(database).review(GUILD, ANN, table_id, progress)
-    rows = await database._db.fetchall("SELECT holder FROM leases WHERE key = ?", (ANN,))
+    rows = await database.store.backend.fetchall("SELECT holder FROM leases WHERE key = ?", (ANN,))
     assert rows == [("another",)]

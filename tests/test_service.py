@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from pathlib import Path
 
 import pytest
 
@@ -12,25 +11,10 @@ from bot.engine import Bid, Game, Phase, Play
 from bot.service import DmRef, HandState, Reason, Refused, TableGone, TableService
 from bot.storage import COMPUTER_IDS, CorruptRow, Database, TableStatus
 from tests.clocks import Clock
+from tests.services import first_legal, service_on
 
 GUILD, CHANNEL = 1, 10
 ANN, BOB, CAT = 101, 102, 103
-
-
-def first_legal(game_json: str, seat: int, level: str, seed: int):
-    game = Game.from_json(game_json)
-    return random.Random(seed).choice(game.legal_actions(seat))
-
-
-@pytest.fixture
-async def service(database_url: str):
-    database = await Database.open(database_url)
-
-    async def run_inline(function, *args):
-        return function(*args)
-
-    yield TableService(database, decide=first_legal, run_blocking=run_inline, rng=random.Random(7))
-    await database.close()
 
 
 async def open_lobby(service: TableService, **settings: object) -> int:
@@ -133,7 +117,7 @@ async def test_a_whole_game_with_people_and_computers(service: TableService) -> 
     assert final.game is not None and final.game.placing is not None
     assert max(final.game.totals) >= 30
     # Both computers are `easy`: one rated identity, two games (one a seat).
-    rows = await service.db._db.fetchall(
+    rows = await service.db.store.backend.fetchall(
         "SELECT user_id, games FROM ratings WHERE guild_id = ? AND preset = ''", (GUILD,)
     )
     assert dict(rows) == {ANN: 1, BOB: 1, COMPUTER_IDS["easy"]: 2}
@@ -154,10 +138,10 @@ async def test_refusals_change_nothing(service: TableService) -> None:
         await service.lobby.set_rule(table_id, ANN, "max_cards", 0)
     with pytest.raises(Refused, match="join_first"):
         await service.lobby.add_computer(table_id, CAT, "easy")
-    version = (await service.db.load_table(table_id)).version
+    version = (await service.db.tables.load(table_id)).version
     await service.lobby.join(table_id, CAT, "Cat")
     await service.lobby.start_game(table_id, ANN)
-    game_version = (await service.db.load_table(table_id)).version
+    game_version = (await service.db.tables.load(table_id)).version
     assert game_version == version + 2
     states = {user: await service.lookups.hand_state(table_id, user) for user in (ANN, BOB, CAT)}
     waiting = next(u for u, s in states.items() if not s.my_turn)
@@ -168,7 +152,7 @@ async def test_refusals_change_nothing(service: TableService) -> None:
         await service.playing.act(table_id, mover, 0, Bid(0))
     with pytest.raises(Refused, match="not_seated"):
         await service.playing.act(table_id, 999, 1, Bid(0))
-    assert (await service.db.load_table(table_id)).version == game_version
+    assert (await service.db.tables.load(table_id)).version == game_version
     # A refused click leaves the decoded game cached for the next one (no replay).
     assert service.session.cached_tables() >= {table_id}
     assert service.session._games[table_id][0] == game_version
@@ -203,7 +187,7 @@ async def test_the_hook_bid_is_shown_disabled_with_its_reason(service: TableServ
 async def test_concurrent_clicks_apply_once(service: TableService) -> None:
     table_id = await started(service, preset="classic")
     mover = await whose_turn(service, table_id)
-    before = (await service.db.load_table(table_id)).version
+    before = (await service.db.tables.load(table_id)).version
     results = await asyncio.gather(
         *(service.playing.act(table_id, mover, 1, Bid(0)) for _ in range(20)),
         return_exceptions=True,
@@ -211,7 +195,7 @@ async def test_concurrent_clicks_apply_once(service: TableService) -> None:
     applied = [r for r in results if not isinstance(r, Exception)]
     assert len(applied) == 1
     assert all(isinstance(r, Refused) for r in results if isinstance(r, Exception))
-    assert (await service.db.load_table(table_id)).version == before + 1
+    assert (await service.db.tables.load(table_id)).version == before + 1
 
 
 def another_process_saves_first(
@@ -219,7 +203,7 @@ def another_process_saves_first(
 ) -> list[object]:
     """Make the next save of `service` meet another process's change first: `elsewhere`
     stores a hand DM's id (a new version) just before it. The list gets that change's outcome."""
-    save = service.db.save_table
+    save = service.db.tables.save
     interrupted: list[object] = []
 
     async def another_process_first(*args, **kwargs):
@@ -231,7 +215,7 @@ def another_process_saves_first(
             )
         return await save(*args, **kwargs)
 
-    service.db.save_table = another_process_first  # type: ignore[method-assign]
+    service.db.tables.save = another_process_first  # type: ignore[method-assign]
     return interrupted
 
 
@@ -248,13 +232,13 @@ async def test_a_click_that_meets_another_process_save_is_applied_on_the_newer_s
         table_id = await started(service, preset="classic")
         mover = await whose_turn(service, table_id)
         interrupted = another_process_saves_first(service, elsewhere, table_id)
-        before = (await service.db.load_table(table_id)).version
+        before = (await service.db.tables.load(table_id)).version
         outcome = await service.playing.act(table_id, mover, 1, Bid(0))
         assert interrupted and interrupted[0] is not None
-        row = await service.db.load_table(table_id)
+        row = await service.db.tables.load(table_id)
         assert row.version == before + 2 == outcome.table.version
         assert row.document["dms"][str(BOB)]["message_id"] == 8
-        events = [e for e in await service.db.events(table_id) if e.kind == "BidMade"]
+        events = [e for e in await service.db.tables.events(table_id) if e.kind == "BidMade"]
         assert len(events) == 1
         assert not (await service.lookups.hand_state(table_id, mover)).my_turn
     finally:
@@ -297,18 +281,10 @@ async def test_a_game_another_process_moved_on_is_caught_up_not_decoded_again(
 
 
 @pytest.fixture
-async def timed(tmp_path: Path):
-    database = await Database.open(tmp_path / "timed.sqlite3")
+def timed(database: Database) -> tuple[TableService, Clock]:
+    """The service on a clock the test moves by hand."""
     clock = Clock()
-
-    async def run_inline(function, *args):
-        return function(*args)
-
-    service = TableService(
-        database, decide=first_legal, run_blocking=run_inline, rng=random.Random(3), clock=clock
-    )
-    yield service, clock
-    await database.close()
+    return service_on(database, rng=random.Random(3), clock=clock), clock
 
 
 async def test_secret_bids_share_one_deadline_that_does_not_restart_as_people_bid(timed) -> None:
@@ -338,7 +314,7 @@ async def test_pause_stops_the_clock_and_resume_gives_back_the_time_left(timed) 
     await service.host.set_paused(t, ANN, True)
     assert (await service.lookups.table_view(t)).deadline is None
     # While paused, only abandonment (a day after the last action, the pause) is due.
-    assert (await service.db.load_table(t)).due_at == clock.now + 24 * 3600
+    assert (await service.db.tables.load(t)).due_at == clock.now + 24 * 3600
     with pytest.raises(Refused, match="paused"):
         await service.playing.act(t, await whose_turn(service, t), 1, Bid(0))
     clock.now += 3600
@@ -359,20 +335,20 @@ async def test_a_nudge_comes_once_halfway(timed) -> None:
     outcome = await service.deadlines.tick(t)
     assert outcome is not None and outcome.nudge == (waiting,)
     assert await service.deadlines.tick(t) is None
-    row = await service.db.load_table(t)
+    row = await service.db.tables.load(t)
     assert row.due_at == (await service.lookups.table_view(t)).deadline
 
 
 async def test_a_table_saved_before_deadlines_existed_gets_them_without_expiring(timed) -> None:
     service, clock = timed
     t = await started(service, preset="classic", max_cards=3)
-    row = await service.db.load_table(t)
+    row = await service.db.tables.load(t)
     old = {k: v for k, v in row.document.items() if k not in ("last_activity", "turn")}
     # As the previous schema left it: no deadline, no activity time.
-    await service.db.save_table(row, document=old, due_at=None)
-    clock.now = (await service.db.load_table(t)).updated_at + 5
+    await service.db.tables.save(row, document=old, due_at=None)
+    clock.now = (await service.db.tables.load(t)).updated_at + 5
     await service.deadlines.allow_grace()
-    row = await service.db.load_table(t)
+    row = await service.db.tables.load(t)
     assert row.due_at == clock.now + service.session.settings.deadline_grace
     clock.now += service.session.settings.deadline_grace
     outcome = await service.deadlines.tick(t)  # the turn timer, started at restart, is halfway
@@ -420,8 +396,8 @@ async def test_a_stored_game_or_rules_that_do_not_load_are_a_corrupt_row(
     """Answered as a corrupt table (and skipped by the start-up's resume, which catches
     CorruptRow per table), not as an unexpected error that stops whatever met it."""
     table_id = await started(service, preset="classic")
-    row = await service.db.load_table(table_id)
-    await service.db.save_table(row, document={**row.document, part: damaged})
+    row = await service.db.tables.load(table_id)
+    await service.db.tables.save(row, document={**row.document, part: damaged})
     for read in (service.lookups.table_view, lambda t: service.lookups.hand_state(t, ANN)):
         with pytest.raises(CorruptRow):
             await read(table_id)
@@ -451,19 +427,19 @@ async def test_a_table_whose_game_does_not_load_does_not_stop_the_start_up_grace
     gets its grace (the scheduler starts only after this)."""
     service, clock = timed
     t = await started(service, preset="classic", max_cards=3)
-    row = await service.db.load_table(t)
-    await service.db.save_table(
+    row = await service.db.tables.load(t)
+    await service.db.tables.save(
         row, document={**row.document, "game": '{"v": 1, "hands": "not a list"}'}, due_at=None
     )
-    broken = await service.db.load_table(t)
+    broken = await service.db.tables.load(t)
     other = await service.lobby.open_table(
         guild_id=GUILD, channel_id=CHANNEL + 1, user_id=BOB, name="Bob", settings={}
     )
     # The other table's lobby expired while the bot was down.
     clock.now += service.session.settings.lobby_timeout + 5
     assert await service.deadlines.allow_grace() == 1
-    assert await service.db.load_table(t) == broken  # the corrupt row: nothing changed
-    lobby = await service.db.load_table(other.table.table_id)
+    assert await service.db.tables.load(t) == broken  # the corrupt row: nothing changed
+    lobby = await service.db.tables.load(other.table.table_id)
     assert lobby.due_at == clock.now + service.session.settings.deadline_grace
 
 
@@ -520,18 +496,21 @@ async def test_a_deadline_that_meets_another_process_save_is_handled_on_the_newe
     it as a failure and put the table's deadlines off by a minute."""
     service, clock = timed
     elsewhere = TableService(
-        await Database.open(service.db.url), decide=first_legal, run_blocking=None, clock=clock
+        await Database.open(service.db.store.url),
+        decide=first_legal,
+        run_blocking=None,
+        clock=clock,
     )
     try:
         t = await started(service, preset="classic", max_cards=3)
         waiting = await whose_turn(service, t)
         clock.now += 61  # the two-minute timer is past halfway: the nudge is due
         interrupted = another_process_saves_first(service, elsewhere, t)
-        before = (await service.db.load_table(t)).version
+        before = (await service.db.tables.load(t)).version
         outcome = await service.deadlines.tick(t)
         assert interrupted and interrupted[0] is not None
         assert outcome is not None and outcome.nudge == (waiting,)
-        row = await service.db.load_table(t)
+        row = await service.db.tables.load(t)
         assert row.version == before + 2 and row.document["dms"][str(BOB)]["message_id"] == 8
         assert row.document["turn"]["nudged"]
         assert (
@@ -566,18 +545,18 @@ async def test_a_computer_move_that_meets_another_process_save_is_made_on_the_ne
         else:
             raise AssertionError("the computer never had a turn")
         interrupted = another_process_saves_first(service, elsewhere, table_id)
-        before = (await service.db.load_table(table_id)).version
-        events = len(await service.db.events(table_id))
+        before = (await service.db.tables.load(table_id)).version
+        events = len(await service.db.tables.events(table_id))
         outcome = await service.playing.step(table_id)
         assert interrupted and interrupted[0] is not None
         assert outcome is not None
-        row = await service.db.load_table(table_id)
+        row = await service.db.tables.load(table_id)
         assert row.version == before + 2 == outcome.table.version
         assert row.document["dms"][str(BOB)]["message_id"] == 8
         computer = 2
         moves = [
             e
-            for e in (await service.db.events(table_id))[events:]
+            for e in (await service.db.tables.events(table_id))[events:]
             if e.kind in ("BidMade", "TrumpChosen", "CardPlayed") and e.payload["seat"] == computer
         ]
         assert len(moves) == 1  # made once, on the newer state
@@ -586,13 +565,12 @@ async def test_a_computer_move_that_meets_another_process_save_is_made_on_the_ne
 
 
 async def test_a_turn_deadline_at_a_table_cancelled_while_its_move_is_decided_is_let_go(
-    tmp_path: Path,
+    database: Database,
 ) -> None:
     """A person ran out of time; while a computer decides their move (outside the table's
     lock), the host cancels the table. The deadline is then let go quietly: nothing to do at
     a closed table, not a failure the scheduler logs and answers by giving the closed table a
     deadline again."""
-    database = await Database.open(tmp_path / "cancelled.sqlite3")
     clock = Clock()
     host = TableService(database, decide=first_legal, run_blocking=None, clock=clock)
 
@@ -607,7 +585,7 @@ async def test_a_turn_deadline_at_a_table_cancelled_while_its_move_is_decided_is
         t = await started(service, preset="classic", max_cards=3)
         clock.now += 121  # the two-minute timer ran out
         assert await service.deadlines.tick(t) is None
-        row = await database.load_table(t)
+        row = await database.tables.load(t)
         assert row.status is TableStatus.CANCELLED and row.due_at is None
         assert service.session.cached_tables() == set()
     finally:
@@ -623,8 +601,8 @@ async def test_one_finished_game_that_does_not_load_leaves_history_and_stats_wor
     unexpected error for the whole server's /ohhell history and every player's /ohhell stats."""
     good = await play_a_game(service, channel=CHANNEL, preset="classic", max_cards=2)
     bad = await play_a_game(service, channel=CHANNEL + 1, preset="classic", max_cards=2)
-    row = await service.db.load_table(bad)
-    await service.db.save_table(row, document={**row.document, "game": '{"v": 1}'})
+    row = await service.db.tables.load(bad)
+    await service.db.tables.save(row, document={**row.document, "game": '{"v": 1}'})
     page = await service.finished_games.history(GUILD, 1)
     assert [entry.game for entry in page.entries] == [bad, good]
     assert page.entries[0].players == ("Ann", "Bob", "Computer (easy)")
@@ -644,7 +622,7 @@ async def test_a_look_at_a_table_that_closes_during_its_load_leaves_nothing_in_m
     click closes it: on PostgreSQL the load awaits the database, and the close may commit and
     drop the table from memory in between. The reader must not then put the closed table's
     row and game back in memory, where nothing would ever drop them again."""
-    load = service.db.load_table
+    load = service.db.tables.load
     for channel, read in enumerate(
         (
             lambda t: service.lookups.hand_state(t, ANN),
@@ -669,13 +647,13 @@ async def test_a_look_at_a_table_that_closes_during_its_load_leaves_nothing_in_m
                 await asyncio.wait(closing, timeout=1.0)
             return row
 
-        service.db.load_table = closed_meanwhile  # type: ignore[method-assign]
+        service.db.tables.load = closed_meanwhile  # type: ignore[method-assign]
         try:
             await read(table_id)
         except TableGone:
             pass
         finally:
-            service.db.load_table = load  # type: ignore[method-assign]
+            service.db.tables.load = load  # type: ignore[method-assign]
         await closing[0]
-        assert (await service.db.load_table(table_id)).status is TableStatus.CANCELLED
+        assert (await service.db.tables.load(table_id)).status is TableStatus.CANCELLED
         assert service.session.cached_tables() == set()

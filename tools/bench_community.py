@@ -2,7 +2,7 @@
 
 ``python -m tools.bench_community [--results N] [--path FILE] [--repeat R] [--upgrade]``.
 Fills a SQLite file with N stored results (default 100,000) in one server through the real
-`save_table` (so every game is rated as the bot rates it), then times each query `QUERIES`
+`Tables.save` (so every game is rated as the bot rates it), then times each query `QUERIES`
 lists: milliseconds of database time (the awaited storage call), median and worst of
 `--repeat` runs. The file is kept and reused when it already holds N results. `--upgrade` also
 times the migration of a schema-2 copy (rating every result). The last line of output is JSON.
@@ -58,7 +58,7 @@ Query = Callable[[Database, Sample], Awaitable[object]]
 
 def _board(by: str, preset: bool, page: int = 1) -> Query:
     async def run(db: Database, s: Sample) -> object:
-        return await db.leaderboard(
+        return await db.results.leaderboard(
             s.guild_id,
             by=by,
             preset=s.preset if preset else None,
@@ -70,11 +70,11 @@ def _board(by: str, preset: bool, page: int = 1) -> Query:
 
 
 async def _rating_changes(db: Database, s: Sample) -> object:
-    return await db.rating_changes(s.table_id)
+    return await db.results.rating_changes(s.table_id)
 
 
 async def _rating_history(db: Database, s: Sample) -> object:
-    return await db.rating_history(s.guild_id, s.user_id)
+    return await db.results.rating_history(s.guild_id, s.user_id)
 
 
 async def _stats(db: Database, s: Sample) -> object:
@@ -83,7 +83,7 @@ async def _stats(db: Database, s: Sample) -> object:
 
 
 async def _computer_tables(db: Database, s: Sample) -> object:
-    return await db.computer_tables(s.guild_id, s.user_id)
+    return await db.history.computer_tables(s.guild_id, s.user_id)
 
 
 QUERIES: list[tuple[str, Query]] = [
@@ -112,7 +112,7 @@ async def fill(db: Database, results: int, people: int, seed: int) -> Sample:
             players[-1] = rng.choice(list(COMPUTER_IDS.values()))
         preset = rng.choice(PRESETS)
         channel += 1
-        table = await db.create_table(
+        table = await db.tables.create(
             guild_id=GUILD, channel_id=channel, host_id=players[0], preset=preset, document={}
         )
         places = sorted(rng.randint(1, seats) for _ in players)
@@ -128,7 +128,7 @@ async def fill(db: Database, results: int, people: int, seed: int) -> Sample:
             )
             for user, place in zip(players, places, strict=True)
         ]
-        await db.save_table(table, document={}, status=TableStatus.FINISHED, results=rows)
+        await db.tables.save(table, document={}, status=TableStatus.FINISHED, results=rows)
         stored += seats
         games += 1
         table_id = table.id
@@ -141,7 +141,7 @@ async def fill(db: Database, results: int, people: int, seed: int) -> Sample:
 
 
 async def _count(db: Database) -> int:
-    row = await db._db.fetchone("SELECT COUNT(*) FROM results")
+    row = await db.store.backend.fetchone("SELECT COUNT(*) FROM results")
     return int(row[0]) if row else 0
 
 
@@ -194,10 +194,10 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
     db = await Database.open(args.path)
     try:
         sample = await fill(db, args.results, args.people, args.seed)
-        row = await db._db.fetchone("SELECT MAX(table_id) FROM results")
+        row = await db.store.backend.fetchone("SELECT MAX(table_id) FROM results")
         sample = Sample(sample.guild_id, sample.user_id, sample.preset, int(row[0]) if row else 1)
         figures = await time_queries(db, sample, args.repeat)
-        row = await db._db.fetchone(
+        row = await db.store.backend.fetchone(
             "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND preset = ''", (GUILD,)
         )
         players = int(row[0]) if row else 0

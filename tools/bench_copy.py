@@ -1,7 +1,7 @@
 """Benchmark: how long `python -m bot.storage.copy` takes on a big database, each way.
 
 ``python -m tools.bench_copy [--results N] [--path FILE] [--batch B]``. Fills a SQLite file with
-N stored results (default 100,000) through the real `save_table`, so every game is rated as the
+N stored results (default 100,000) through the real `Tables.save`, so every game is rated as the
 bot rates it (`tools.bench_community.fill`: 3 to 6 seats a game, now and then a computer), each
 table holding a real finished game's document; the file is kept and reused when it already
 holds N results. Then starts a PostgreSQL server (pgserver) and times the copy SQLite →
@@ -33,7 +33,7 @@ async def make_source(path: Path, results: int) -> None:
     try:
         await fill(database, results, people=2_000, seed=1)
         documents = [dumps({"seats": [], "game": game.to_json()}) for game in sample_games(4)]
-        async with database._transaction() as db:
+        async with database.store.transaction() as db:
             for number, document in enumerate(documents):
                 await db.execute(
                     "UPDATE tables SET document = ? WHERE id % ? = ?",

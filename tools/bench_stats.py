@@ -94,7 +94,7 @@ async def fill(database: Database, results: int, people: int, heavy: int, seed: 
                     table,
                 )
             )
-    async with database._transaction() as db:
+    async with database.store.transaction() as db:
         await db.executemany(
             "INSERT INTO tables (id, guild_id, channel_id, host_id, status, preset, document,"
             " version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -106,7 +106,7 @@ async def fill(database: Database, results: int, people: int, heavy: int, seed: 
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             result_rows,
         )
-    await database._db.execute("ANALYZE")
+    await database.store.backend.execute("ANALYZE")
     return tables
 
 
@@ -124,15 +124,15 @@ async def stats_queries(
 ) -> None:
     """What `History.player_stats` asks the database (`presets`: the ones the player has
     played, each read for its rating)."""
-    await database.player_results(guild_id, user_id)
-    await database.best_game(guild_id, user_id)
-    await database.computer_tables(guild_id, user_id)
-    await database.player_games(guild_id, user_id, limit=STATS_DETAIL_GAMES)
-    if await database.player_rating(guild_id, user_id):
-        await database.rating_history(guild_id, user_id)
-    await database.last_game(guild_id, user_id)
+    await database.history.player_results(guild_id, user_id)
+    await database.history.best_game(guild_id, user_id)
+    await database.history.computer_tables(guild_id, user_id)
+    await database.history.player_games(guild_id, user_id, limit=STATS_DETAIL_GAMES)
+    if await database.results.player_rating(guild_id, user_id):
+        await database.results.rating_history(guild_id, user_id)
+    await database.results.last_game(guild_id, user_id)
     for preset in presets:
-        await database.player_rating(guild_id, user_id, preset)
+        await database.results.player_rating(guild_id, user_id, preset)
 
 
 async def measure(database: Database, typical: int, repeat: int, pages: int) -> dict[str, Any]:
@@ -141,20 +141,24 @@ async def measure(database: Database, typical: int, repeat: int, pages: int) -> 
     return {
         "stats_typical": await timed(lambda: stats_queries(database, typical), repeat),
         "stats_heavy": await timed(lambda: stats_queries(database, heavy), repeat),
-        "heavy_sums": await timed(lambda: database.player_results(GUILD, heavy), repeat),
-        "heavy_best": await timed(lambda: database.best_game(GUILD, heavy), repeat),
-        "heavy_computers": await timed(lambda: database.computer_tables(GUILD, heavy), repeat),
+        "heavy_sums": await timed(lambda: database.history.player_results(GUILD, heavy), repeat),
+        "heavy_best": await timed(lambda: database.history.best_game(GUILD, heavy), repeat),
+        "heavy_computers": await timed(
+            lambda: database.history.computer_tables(GUILD, heavy), repeat
+        ),
         "heavy_documents": await timed(
-            lambda: database.player_games(GUILD, heavy, limit=STATS_DETAIL_GAMES), repeat
+            lambda: database.history.player_games(GUILD, heavy, limit=STATS_DETAIL_GAMES), repeat
         ),
         "history_page_1": await timed(
-            lambda: database.finished_games(GUILD, limit=HISTORY_PAGE_SIZE + 1), repeat
+            lambda: database.history.finished_games(GUILD, limit=HISTORY_PAGE_SIZE + 1), repeat
         ),
         "history_last_page": await timed(
-            lambda: database.finished_games(GUILD, offset=last_page, limit=HISTORY_PAGE_SIZE + 1),
+            lambda: database.history.finished_games(
+                GUILD, offset=last_page, limit=HISTORY_PAGE_SIZE + 1
+            ),
             repeat,
         ),
-        "record_lookup": await timed(lambda: database.last_finished_game(GUILD, 3), repeat),
+        "record_lookup": await timed(lambda: database.history.last_finished_game(GUILD, 3), repeat),
     }
 
 
@@ -166,20 +170,20 @@ async def run(results: int, people: int, heavy: int, repeat: int, seed: int) -> 
             tables = await fill(database, results, people, heavy, seed)
             filled = time.perf_counter() - start
             typical = 2
-            games = await database.player_games(GUILD, HEAVY_USER, limit=STATS_DETAIL_GAMES)
+            games = await database.history.player_games(GUILD, HEAVY_USER, limit=STATS_DETAIL_GAMES)
             start = time.perf_counter()
             game_detail(games, HEAVY_USER)
             detail_ms = (time.perf_counter() - start) * 1000
-            page = await database.finished_games(GUILD, limit=HISTORY_PAGE_SIZE)
+            page = await database.history.finished_games(GUILD, limit=HISTORY_PAGE_SIZE)
             start = time.perf_counter()
             names_and_winners([row.document for row in page])
             page_ms = (time.perf_counter() - start) * 1000
             pages = tables // HISTORY_PAGE_SIZE
             with_index = await measure(database, typical, repeat, pages)
-            await database._db.execute("DROP INDEX results_by_player")
-            await database._db.execute("ANALYZE")
+            await database.store.backend.execute("DROP INDEX results_by_player")
+            await database.store.backend.execute("ANALYZE")
             without = await measure(database, typical, repeat, pages)
-            typical_games = len(await database.player_games(GUILD, typical, limit=10**9))
+            typical_games = len(await database.history.player_games(GUILD, typical, limit=10**9))
         finally:
             await database.close()
     return {

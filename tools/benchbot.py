@@ -371,7 +371,7 @@ async def bench(
             lost = 0
             actions = 0
             for run in runs:
-                events = await results.events(run.table_id)
+                events = await results.tables.events(run.table_id)
                 cards += sum(1 for e in events if e.kind == "CardPlayed")
                 stored = Counter(e.user_id for e in events if e.kind == "action")
                 actions += stored.total()

@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         if profiler is not None:
             profiler.disable()
             profiler.dump_stats(args.profile)
-    counts = {"table_loads": database.table_loads, "table_saves": database.table_saves}
+    counts = {"table_loads": database.tables.loads, "table_saves": database.tables.saves}
     args.counts.write_text(json.dumps(counts))
     return 0
 

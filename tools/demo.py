@@ -145,7 +145,7 @@ async def demo(
                     if chart is not None:
                         save_chart(standin, ann, chart, out)
                     if record is not None:
-                        row = await database.load_table(table_id)
+                        row = await database.tables.load(table_id)
                         save_record(Game.from_json(row.document["game"]), record, out)
             finally:
                 await database.close()

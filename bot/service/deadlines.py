@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
+from bot import storage
 from bot.engine import Bid, EngineError
 from bot.service.document import ClosedReason, TableDocument
 from bot.service.errors import Refused, TableGone
@@ -22,8 +23,9 @@ deadline falls due again then, for any process."""
 class Deadlines:
     """Turn timers, nudges, lobby expiry and abandonment, handled once each from the database."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, deadlines: storage.Deadlines) -> None:
         self.session = session
+        self._deadlines = deadlines
 
     @property
     def due_changed(self) -> asyncio.Event:
@@ -42,28 +44,28 @@ class Deadlines:
 
     async def next_due(self) -> tuple[int, float] | None:
         """The table whose deadline comes first, and when."""
-        return await self.session.db.next_due()
+        return await self._deadlines.next_due()
 
     async def claim(self, table_id: int, due_at: float) -> float | None:
         """Take a due deadline before handling it (`tick`), so that of several bot processes
         on one database only one handles it: when the claim's lease ends. None: another took
         it first."""
         until = self.session.clock() + DEADLINE_LEASE
-        return until if await self.session.db.claim_due(table_id, due_at, until) else None
+        return until if await self._deadlines.claim(table_id, due_at, until) else None
 
     async def postpone(self, table_id: int, claimed: float, seconds: float) -> None:
         """A claimed deadline that could not be handled: due again in `seconds`, unless a
         change saved meanwhile set another."""
-        await self.session.db.postpone(table_id, claimed, self.session.clock() + seconds)
+        await self._deadlines.postpone(table_id, claimed, self.session.clock() + seconds)
 
     async def allow_grace(self) -> int:
         """At start-up: deadlines that passed while the bot was down fall due again after the
         grace period, in their order, so nobody loses a turn to the bot's own downtime.
         Returns how many tables were given grace."""
         now = self.session.clock()
-        overdue = await self.session.db.due_before(now + self.session.settings.deadline_grace)
+        overdue = await self._deadlines.due_before(now + self.session.settings.deadline_grace)
         position = {table_id: index for index, (table_id, _) in enumerate(overdue)}
-        for table_id in await self.session.db.open_table_ids():
+        for table_id in await self.session.tables.open_ids():
             async with self.session.lock(table_id):
                 try:
                     row = await self.session.open_row(table_id)
@@ -90,7 +92,7 @@ class Deadlines:
                             continue
                         self.session.sync_turn(document, game)
                 try:
-                    await self.session.db.save_table(
+                    await self.session.tables.save(
                         row,
                         document=document.model_dump(),
                         due_at=self.session.due_at(document, row.status),
@@ -208,7 +210,7 @@ class Deadlines:
             due = self.session.clock() + 1
         if due != row.due_at:
             with contextlib.suppress(VersionConflict):
-                await self.session.db.save_table(row, document=row.document, due_at=due)
+                await self.session.tables.save(row, document=row.document, due_at=due)
         self.session.due_changed.set()
 
     async def _close(self, row: TableRow, document: TableDocument, reason: ClosedReason) -> Outcome:

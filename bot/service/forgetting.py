@@ -1,4 +1,4 @@
-"""A person taken out of what the service stores, for `Database.erase_person`: each seat of
+"""A person taken out of what the service stores, for `Erasure.erase_person`: each seat of
 theirs becomes a former player with no id (named by the Discord layer: "Former player 1"), in
 the seats and in the engine's game alike, so the game replays and scores as it did; their id
 leaves the hand messages, who set the rules, the event payloads and the waiting posts, and

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from bot import storage
 from bot.service.errors import Refused
 from bot.service.session import Session
 from bot.service.summaries import (
@@ -30,14 +31,18 @@ games tell (bid errors): each is decoded, a few ms apiece."""
 
 
 class History:
-    def __init__(self, session: Session) -> None:
+    def __init__(
+        self, session: Session, history: storage.History, results: storage.Results
+    ) -> None:
         self.session = session
+        self._history = history
+        self._results = results
 
     async def history(self, guild_id: int, page: int) -> HistoryPage:
         """Page `page` (1-based) of a server's finished games, newest first."""
         if not 1 <= page <= MAX_HISTORY_PAGE:
             raise Refused("no_page", page=page)
-        rows = await self.session.db.finished_games(
+        rows = await self._history.finished_games(
             guild_id, offset=(page - 1) * HISTORY_PAGE_SIZE, limit=HISTORY_PAGE_SIZE + 1
         )
         if not rows and page > 1:
@@ -63,12 +68,12 @@ class History:
         """A finished game's record: game `game` of this server, or the newest in this channel
         (or else in this server). Another server's game is no game here."""
         if game is None:
-            game = await self.session.db.last_finished_game(guild_id, channel_id)
+            game = await self._history.last_finished_game(guild_id, channel_id)
             if game is None:
-                game = await self.session.db.last_finished_game(guild_id)
+                game = await self._history.last_finished_game(guild_id)
             if game is None:
                 raise Refused("no_games")
-        row = await self.session.db.finished_game(guild_id, game)
+        row = await self._history.finished_game(guild_id, game)
         if row is None:
             raise Refused("no_game", game=game)
         document = load_document(row)
@@ -81,10 +86,10 @@ class History:
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
         """A player's results on this server: sums from the results, their ratings, and the
         per-hand detail from their newest stored games."""
-        groups = await self.session.db.player_results(guild_id, user_id)
-        best = await self.session.db.best_game(guild_id, user_id) if groups else None
-        computers = await self.session.db.computer_tables(guild_id, user_id) if groups else []
-        games = await self.session.db.player_games(guild_id, user_id, limit=STATS_DETAIL_GAMES)
+        groups = await self._history.player_results(guild_id, user_id)
+        best = await self._history.best_game(guild_id, user_id) if groups else None
+        computers = await self._history.computer_tables(guild_id, user_id) if groups else []
+        games = await self._history.player_games(guild_id, user_id, limit=STATS_DETAIL_GAMES)
         detail = await self.session.run_blocking(game_detail, games, user_id)
         places: Counter[int] = Counter()
         presets: Counter[str] = Counter()
@@ -97,14 +102,13 @@ class History:
             hands += group.hands_played
         total = sum(places.values())
         favourite = min(presets.items(), key=lambda item: (-item[1], item[0]), default=None)
-        db = self.session.db
-        overall = await db.player_rating(guild_id, user_id)
-        history = await db.rating_history(guild_id, user_id) if overall else []
-        last = await db.last_game(guild_id, user_id)
+        overall = await self._results.player_rating(guild_id, user_id)
+        history = await self._results.rating_history(guild_id, user_id) if overall else []
+        last = await self._results.last_game(guild_id, user_id)
         unrated = last if last is not None and last.change is None else None
         by_preset = []
         for preset, _ in sorted(presets.items(), key=lambda item: (-item[1], item[0])):
-            rated = await db.player_rating(guild_id, user_id, preset)
+            rated = await self._results.player_rating(guild_id, user_id, preset)
             if rated is not None:
                 by_preset.append((preset, rated.rating, rated.provisional))
         return PlayerStats(

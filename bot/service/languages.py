@@ -3,6 +3,7 @@ unasked are written in it) and the language a channel's public messages are set 
 
 from __future__ import annotations
 
+from bot import storage
 from bot.service.errors import Refused
 from bot.service.session import Session
 
@@ -11,19 +12,20 @@ LOCALE_LENGTH = 16
 
 
 class Languages:
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, languages: storage.Languages) -> None:
         self.session = session
+        self._languages = languages
 
     async def person_locale(self, user_id: int) -> str | None:
-        return await self.session.db.person_locale(user_id)
+        return await self._languages.person_locale(user_id)
 
     async def remember_locale(self, user_id: int, locale: str) -> None:
         """The locale of the person's interaction, as Discord gave it (an unknown one is kept
         too: it reads English, and a catalog added later reads it)."""
-        await self.session.db.remember_person_locale(user_id, locale[:LOCALE_LENGTH])
+        await self._languages.remember_person_locale(user_id, locale[:LOCALE_LENGTH])
 
     async def channel_language(self, channel_id: int) -> str | None:
-        return await self.session.db.channel_language(channel_id)
+        return await self._languages.channel_language(channel_id)
 
     async def set_channel_language(
         self, *, guild_id: int, channel_id: int, language: str | None, can_manage: bool
@@ -32,6 +34,6 @@ class Languages:
         only, as the channel's defaults."""
         if not can_manage:
             raise Refused("manage_channels")
-        await self.session.db.set_channel_language(
+        await self._languages.set_channel_language(
             guild_id=guild_id, channel_id=channel_id, language=language
         )

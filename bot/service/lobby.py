@@ -33,6 +33,7 @@ from bot.service.turns import (
 from bot.service.views import ChannelDefaults, Notice, Outcome, Reason
 from bot.storage import (
     ChannelBusy,
+    Channels,
     NewPost,
     TableRow,
     TableStatus,
@@ -45,8 +46,9 @@ from bot.storage import Event as StoredEvent
 class Lobby:
     """Opening a table, seats, rules, starting, cancelling, rematches, channel defaults."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, channels: Channels) -> None:
         self.session = session
+        self._channels = channels
 
     async def open_table(
         self,
@@ -61,7 +63,7 @@ class Lobby:
     ) -> Outcome:
         """Open a lobby. The channel's defaults (see `set_channel_defaults`) come first; the
         options given here override them. `place`: the server's and channel's names."""
-        defaults = await self.session.db.channel_defaults(channel_id)
+        defaults = await self._channels.defaults(channel_id)
         merged: dict[str, object] = {}
         timer = DEFAULT_TURN_TIMER
         if defaults is not None:
@@ -113,7 +115,7 @@ class Lobby:
         posts: Sequence[NewPost] = (),
     ) -> TableRow:
         try:
-            row = await self.session.db.create_table(
+            row = await self.session.tables.create(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 host_id=host_id,
@@ -136,7 +138,7 @@ class Lobby:
             for _ in range(5):
                 row = await self.session.load(table_id, self.session.known_row(table_id))
                 try:
-                    saved = await self.session.db.save_table(
+                    saved = await self.session.tables.save(
                         row, document=row.document, message_id=message_id
                     )
                 except VersionConflict:
@@ -309,7 +311,9 @@ class Lobby:
         """Cancel the channel's open table when its stored state could not be read (so it can
         be neither played nor shown): by its host or someone who may manage the channel,
         judged from the row's columns alone."""
-        closed = await self.session.db.close_unreadable(channel_id, user_id, can_manage=can_manage)
+        closed = await self.session.tables.close_unreadable(
+            channel_id, user_id, can_manage=can_manage
+        )
         if closed is None:
             raise Refused("host_only", doing="cancel")
         self.session.forget(closed.table_id)
@@ -361,7 +365,7 @@ class Lobby:
 
     async def channel_defaults(self, channel_id: int) -> ChannelDefaults | None:
         """What /ohhell start uses in this channel, if the channel has defaults."""
-        defaults = await self.session.db.channel_defaults(channel_id)
+        defaults = await self._channels.defaults(channel_id)
         if defaults is None:
             return None
         stored = dict(defaults.settings)
@@ -383,7 +387,7 @@ class Lobby:
         if not can_manage:
             raise Refused("manage_channels")
         if settings is None:
-            await self.session.db.set_channel_defaults(
+            await self._channels.set_defaults(
                 guild_id=guild_id, channel_id=channel_id, settings=None, set_by=user_id
             )
             return None
@@ -396,7 +400,7 @@ class Lobby:
         if turn_timer is not None:
             check_timer(turn_timer)
             stored[TIMER_FIELD] = turn_timer
-        await self.session.db.set_channel_defaults(
+        await self._channels.set_defaults(
             guild_id=guild_id, channel_id=channel_id, settings=stored, set_by=user_id
         )
         timer = int(str(stored.get(TIMER_FIELD, DEFAULT_TURN_TIMER)))

@@ -9,7 +9,7 @@ from bot.service.seat_views import hand_state
 from bot.service.session import Session, dm_refs_of
 from bot.service.turns import load_document, settings_of
 from bot.service.views import HandState, Outcome, TableView
-from bot.storage import BOARD_ORDERS, Leaderboard, TableRow
+from bot.storage import BOARD_ORDERS, Leaderboard, Results, TableRow
 
 
 class Lookups:
@@ -20,8 +20,9 @@ class Lookups:
     (PostgreSQL) would otherwise drop the table from memory before they put its row and game
     back, for good."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, results: Results) -> None:
         self.session = session
+        self._results = results
 
     async def newest(self, table_id: int) -> Outcome:
         """The table as stored now, in one load: its view, every hand message's state and the
@@ -63,15 +64,15 @@ class Lookups:
         return settings_of(load_document(await self.session.load(table_id)))
 
     async def table_in_channel(self, channel_id: int) -> TableRow | None:
-        return await self.session.db.open_table_in_channel(channel_id)
+        return await self.session.tables.open_in_channel(channel_id)
 
     async def open_table_ids(self) -> list[int]:
-        return await self.session.db.open_table_ids()
+        return await self.session.tables.open_ids()
 
     async def closed_since(self, seconds: float) -> list[int]:
         """Tables closed in the last `seconds`: a process that stopped between storing a
         table's last change and showing it left its message behind."""
-        return await self.session.db.closed_since(self.session.clock() - seconds)
+        return await self.session.tables.closed_since(self.session.clock() - seconds)
 
     async def leaderboard(
         self,
@@ -86,7 +87,7 @@ class Lookups:
         button) is refused."""
         if by not in BOARD_ORDERS:
             raise Refused("no_such_order", by=by)
-        board = await self.session.db.leaderboard(
+        board = await self._results.leaderboard(
             guild_id,
             by=by,
             preset=preset,

@@ -1,6 +1,6 @@
 """`/ohhell my-data`: everything stored about a person, as one JSON document
 (`ohhell-my-data/1`, docs/my-data.md). Worked out from the rows storage reads
-(`Database.person_rows`) by a pure, picklable function: it decodes the person's games, so it
+(`storage.Privacy.person_rows`) by a pure, picklable function: it decodes the person's games, so it
 runs outside the event loop.
 
 Nothing in it is another person's hidden information: a finished game comes as its record (every

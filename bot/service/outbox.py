@@ -9,7 +9,9 @@ from collections.abc import Iterable, Sequence
 
 from bot.service.posts import stored_post
 from bot.service.views import Notice, Post
-from bot.storage import Database, StoredPost
+from bot.storage import StoredPost
+from bot.storage.outbox import Outbox
+from bot.storage.results import Results
 
 log = logging.getLogger(__name__)
 
@@ -17,15 +19,16 @@ log = logging.getLogger(__name__)
 class PostOffice:
     """Posts stored with their changes (bot/storage/outbox.py), handed out to be posted."""
 
-    def __init__(self, database: Database) -> None:
-        self.db = database
+    def __init__(self, outbox: Outbox, results: Results) -> None:
+        self._outbox = outbox
+        self._results = results
 
     async def rated(self, post: Post) -> Post:
         """A post as it is shown: the final standings with each player's rating after the game,
         stored with its results (the outbox keeps the standings without them)."""
         if post.notice.code != "game_over" or post.notice.params.get("ratings") is not None:
             return post
-        changes = await self.db.rating_changes(post.table_id)
+        changes = await self._results.rating_changes(post.table_id)
         params = dict(post.notice.params)
         params["ratings"] = tuple(changes.get(i) for i in params["rated_as"])
         return dataclasses.replace(post, notice=Notice(post.notice.code, params))
@@ -33,32 +36,32 @@ class PostOffice:
     async def waiting(self) -> list[Post]:
         """Posts nobody is making (their process died, or Discord did not answer), taken by
         this process for a while: oldest first, each table's in order."""
-        return await self._readable(await self.db.claim_posts())
+        return await self._readable(await self._outbox.claim())
 
     async def refused(self, channel_id: int) -> list[Post]:
         """Posts a channel refused, taken to try again (its permissions changed)."""
-        return await self._readable(await self.db.claim_refused(channel_id))
+        return await self._readable(await self._outbox.claim_refused(channel_id))
 
     async def has_refused(self, table_id: int) -> bool:
-        return await self.db.has_refused_posts(table_id)
+        return await self._outbox.has_refused(table_id)
 
     async def refused_channels(self) -> list[int]:
-        return await self.db.refused_channels()
+        return await self._outbox.refused_channels()
 
     async def done(self, posts: Iterable[Post]) -> None:
-        await self.db.post_done(post.key for post in posts)
+        await self._outbox.done(post.key for post in posts)
 
     async def set_aside(self, posts: Iterable[Post]) -> None:
         """Posts their channel refused: kept until it takes messages again."""
-        await self.db.post_refused(post.key for post in posts)
+        await self._outbox.refused(post.key for post in posts)
 
     async def drop(self, *, channels: Iterable[int] = (), guild_id: int | None = None) -> int:
         """The posts of channels that are gone, or of a server the bot left."""
-        return await self.db.drop_posts(channels, guild_id=guild_id)
+        return await self._outbox.drop(channels, guild_id=guild_id)
 
     async def count(self) -> tuple[int, float | None]:
         """How many posts wait, and when the oldest was stored."""
-        return await self.db.outbox_waiting()
+        return await self._outbox.waiting()
 
     async def _readable(self, stored: Sequence[StoredPost]) -> list[Post]:
         posts: list[Post] = []
@@ -73,5 +76,5 @@ class PostOffice:
                 )
                 unreadable.append(row.key)
         if unreadable:
-            await self.db.post_done(unreadable)
+            await self._outbox.done(unreadable)
         return posts

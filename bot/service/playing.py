@@ -136,7 +136,7 @@ class Playing:
                     if user_id in document.dms_closed:
                         document.dms_closed.remove(user_id)
                 try:
-                    saved = await self.session.db.save_table(row, document=document.model_dump())
+                    saved = await self.session.tables.save(row, document=document.model_dump())
                 except VersionConflict:
                     continue
                 return self.session.side_saved(row, saved, document)

@@ -16,7 +16,7 @@ from bot.storage import NewPost, StoredPost, TableRow
 
 
 def new_post(channel_id: int, notice: Notice, mention: Sequence[int] = ()) -> NewPost:
-    """What `save_table` stores for a notice."""
+    """What `Tables.save` stores for a notice."""
     payload = {"params": _encode(dict(notice.params)), "mention": list(mention)}
     return NewPost(channel_id, notice.code, json.dumps(payload, separators=(",", ":")))
 

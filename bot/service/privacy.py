@@ -9,13 +9,14 @@ import secrets
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
+from bot import storage
 from bot.service.errors import Refused, TableGone
 from bot.service.forgetting import PersonForgotten
 from bot.service.lobby import Lobby
 from bot.service.my_data import DataExport, export_of
 from bot.service.session import Session
 from bot.service.views import Outcome
-from bot.storage import MY_DATA
+from bot.storage import MY_DATA, Erasure
 
 MY_DATA_EVERY = 15 * 60.0
 """Seconds before a person may ask for their data again (a copy reads and decodes every game
@@ -44,23 +45,28 @@ class Forgotten:
 
 
 class Privacy:
-    def __init__(self, session: Session, lobby: Lobby) -> None:
+    def __init__(
+        self, session: Session, lobby: Lobby, privacy: storage.Privacy, erasure: Erasure
+    ) -> None:
         self.session = session
+        self._privacy = privacy
+        self._erasure = erasure
         self.lobby = lobby
 
     async def my_data(self, user_id: int, names: Collection[str] = ()) -> DataExport:
         """Everything stored about the person (`names`: the ones they go by now); refused
         (`my_data_wait`) when they asked less than `MY_DATA_EVERY` ago."""
-        db = self.session.db
         now = self.session.clock()
-        free_at = await db.take_turn(MY_DATA, user_id, now, MY_DATA_EVERY)
+        free_at = await self._privacy.take_turn(MY_DATA, user_id, now, MY_DATA_EVERY)
         if free_at is not None:
             raise Refused("my_data_wait", until=free_at)
         try:
-            rows = await db.person_rows(user_id)
+            rows = await self._privacy.person_rows(user_id)
             export: DataExport = await self.session.run_blocking(export_of, rows, now, tuple(names))
         except BaseException:
-            await db.give_back_turn(MY_DATA, user_id)  # nothing was given: they may ask again
+            await self._privacy.give_back_turn(
+                MY_DATA, user_id
+            )  # nothing was given: they may ask again
             raise
         return export
 
@@ -68,7 +74,7 @@ class Privacy:
         """An erasure for the person to confirm within `CONFIRM_WITHIN`; an earlier offer's
         confirmation no longer does anything."""
         offer = ErasureOffer(secrets.token_hex(16), self.session.clock() + CONFIRM_WITHIN)
-        await self.session.db.offer_erasure(user_id, offer.token, offer.until)
+        await self._privacy.offer_erasure(user_id, offer.token, offer.until)
         return offer
 
     async def forget(
@@ -84,16 +90,15 @@ class Privacy:
         n-th former player at a table; `names`: the ones they go by now. Refused
         (`erasure_not_offered`), changing nothing, for a token that is not the one offered,
         or used already, or too old."""
-        db = self.session.db
-        if not await db.erasure_offered(user_id, token, self.session.clock()):
+        if not await self._privacy.erasure_offered(user_id, token, self.session.clock()):
             raise Refused("erasure_not_offered")
         left: list[Outcome] = []
-        for table_id in await db.open_tables_naming(user_id):
+        for table_id in await self._privacy.open_tables_naming(user_id):
             # Not seated there, or away already: the erasure rewrites the seat as it is.
             with contextlib.suppress(Refused, TableGone):
                 leave = functools.partial(self.lobby.leave, table_id, user_id)
                 left.append(await self.session.on_newest(leave))
-        erased = await db.erase_person(
+        erased = await self._erasure.erase_person(
             user_id, token, self.session.clock(), PersonForgotten(user_id, former, names)
         )
         if erased is None:

@@ -20,8 +20,8 @@ from bot.engine.records import record_from_game
 from bot.service.errors import Refused
 from bot.service.seat_views import card_order
 from bot.service.turns import decode_game, load_document, run_in_thread
-from bot.storage import Database, TableRow, TableStatus
 from bot.storage import Event as StoredEvent
+from bot.storage import Leases, Results, TableRow, Tables, TableStatus
 
 MIN_COST = 0.5
 """A decision other than ``hard``'s is shown when ``hard``'s is estimated to be worth at least
@@ -142,7 +142,9 @@ class ReviewService:
 
     def __init__(
         self,
-        database: Database,
+        tables: Tables,
+        results: Results,
+        leases: Leases,
         *,
         find: FindDecisions,
         assess: Assess,
@@ -150,7 +152,9 @@ class ReviewService:
         budget_s: float = DEFAULTS["review_budget_s"].default,
         iterations: int | None = DEFAULTS["review_iterations"].default,
     ) -> None:
-        self.db = database
+        self._tables = tables
+        self._results = results
+        self._leases = leases
         self._find = find
         self._assess = assess
         self._run_blocking = run_blocking or run_in_thread
@@ -175,18 +179,18 @@ class ReviewService:
         finished game here). Refusals: no such game here, not finished, not a player in it,
         a review of theirs already running."""
         if game is None:
-            game = await self.db.last_game_of(guild_id, user_id)
+            game = await self._results.last_game_of(guild_id, user_id)
             if game is None:
                 raise Refused("review_no_games")
         holder = next(self._holders)
-        if not await self.db.take_lease("review", user_id, holder, LEASE):
+        if not await self._leases.take_lease("review", user_id, holder, LEASE):
             raise Refused("review_running")
         self._running.add(user_id)
         try:
             return await self._review(guild_id, user_id, game, progress, holder)
         finally:
             self._running.discard(user_id)
-            await self.db.end_lease("review", user_id, holder)
+            await self._leases.end_lease("review", user_id, holder)
 
     async def _review(
         self,
@@ -197,7 +201,7 @@ class ReviewService:
         holder: str,
     ) -> Review:
         try:
-            row: TableRow | None = await self.db.load_table(table_id)
+            row: TableRow | None = await self._tables.load(table_id)
         except KeyError:
             row = None
         if row is None or row.guild_id != guild_id:
@@ -211,7 +215,7 @@ class ReviewService:
         played = decode_game(row, document)  # a game that does not load: CorruptRow
         record = record_from_game(played)
         everything = list(await self._run_blocking(self._find, record, seat))
-        theirs = _made_by(await self.db.events(table_id), record, user_id)
+        theirs = _made_by(await self._tables.events(table_id), record, user_id)
         found = [d for d in everything if theirs is None or (d.hand, d.index) in theirs]
         judged: list[Judgement] = []
         if progress is not None:
@@ -221,7 +225,7 @@ class ReviewService:
                 self._assess, record, decision, self.budget_s, table_id, self.iterations
             )
             judged.append(judgement)
-            if not await self.db.renew_lease("review", user_id, holder, LEASE):
+            if not await self._leases.renew_lease("review", user_id, holder, LEASE):
                 raise await self._lost(table_id, user_id)
             if progress is not None:
                 await progress(len(judged), len(found))
@@ -232,7 +236,7 @@ class ReviewService:
         (/ohhell forget-me deletes their leases; the game no longer seats them), or the lease
         ran out and another review of theirs may hold it now."""
         try:
-            seated = load_document(await self.db.load_table(table_id)).seat_of(user_id)
+            seated = load_document(await self._tables.load(table_id)).seat_of(user_id)
         except KeyError:
             seated = None
         if seated is None:

@@ -23,6 +23,7 @@ from bot.service.host import HostControls
 from bot.service.languages import Languages
 from bot.service.lobby import Lobby
 from bot.service.lookups import Lookups
+from bot.service.outbox import PostOffice
 from bot.service.places import Places
 from bot.service.playing import Playing
 from bot.service.privacy import Privacy
@@ -61,7 +62,9 @@ class TableService:
         settings: BotSettings | None = None,
     ) -> None:
         session = Session(
-            database,
+            database.tables,
+            PostOffice(database.outbox, database.results),
+            postgres=database.store.dialect_name == "postgres",
             decide=decide,
             run_blocking=run_blocking,
             rng=rng,
@@ -71,14 +74,14 @@ class TableService:
         self.session = session
         self.db = database
         self.posts = session.posts
-        self.lobby = Lobby(session)
+        self.lobby = Lobby(session, database.channels)
         self.playing = Playing(session)
         self.host = HostControls(session)
-        self.deadlines = Deadlines(session)
-        self.finished_games = History(session)
-        self.places = Places(session)
-        self.lookups = Lookups(session)
-        self.sharing = Sharing(session)
-        self.privacy = Privacy(session, self.lobby)
-        self.retention = Retention(session)
-        self.languages = Languages(session)
+        self.deadlines = Deadlines(session, database.deadlines)
+        self.finished_games = History(session, database.history, database.results)
+        self.places = Places(session, database.channels, database.languages)
+        self.lookups = Lookups(session, database.results)
+        self.sharing = Sharing(session, database.budget)
+        self.privacy = Privacy(session, self.lobby, database.privacy, database.erasure)
+        self.retention = Retention(session, database.retention, database.leases)
+        self.languages = Languages(session, database.languages)

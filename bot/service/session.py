@@ -34,14 +34,14 @@ from bot.service.turns import (
     waiting_for_someone_away,
 )
 from bot.service.views import HandState, Notice, Outcome, Post, Reason, SeatView, TableView
+from bot.storage import Event as StoredEvent
 from bot.storage import (
-    Database,
     PlayerResult,
     TableRow,
     TableStatus,
     VersionConflict,
 )
-from bot.storage import Event as StoredEvent
+from bot.storage.tables import Tables
 
 T = TypeVar("T")
 
@@ -109,16 +109,19 @@ class Session:
 
     def __init__(
         self,
-        database: Database,
+        tables: Tables,
+        posts: PostOffice,
         *,
+        postgres: bool,
         decide: Decider,
         run_blocking: Callable[..., Awaitable[Any]] | None = None,
         rng: random.Random | None = None,
         clock: Callable[[], float] = time.time,
         settings: BotSettings | None = None,
     ) -> None:
-        self.db = database
-        self.posts = PostOffice(database)
+        self.tables = tables
+        """The stored tables, which each change loads and saves."""
+        self.posts = posts
         """The outbox: posts stored with their changes, until they are posted."""
         self.decide = decide
         self.run_blocking = run_blocking or run_in_thread
@@ -130,7 +133,7 @@ class Session:
         replays nothing. A cache: the row's version decides, and a table that closes drops it."""
         self._rows: dict[int, TableRow] = {}
         """By open table: its row as last loaded or saved here, so a load that finds the same
-        version reads no document (`Tables.load_table(known=)`)."""
+        version reads no document (`Tables.load(known=)`)."""
         self._hands: dict[int, tuple[int, dict[int, HandState]]] = {}
         """By table: every hand message's state at the version last saved here, so the next
         action finds what changed without working out the states before it again."""
@@ -143,9 +146,7 @@ class Session:
         again."""
         self.watching = float("inf")
         """The deadline the scheduler sleeps until (infinity: it is looking, wake it for any)."""
-        self.shared_database = (
-            self.settings.several_processes and database.dialect_name == "postgres"
-        )
+        self.shared_database = self.settings.several_processes and postgres
         """Whether other bot processes share the database (PostgreSQL, and this process runs
         only some of the shards): then this one is not told of every change, and must look,
         and hold each message it writes. One process, on either database, knows every change."""
@@ -231,7 +232,7 @@ class Session:
         replaced under the bot) is refused as gone, not an unexpected error. A table found
         closed (here, or by another process sharing the database) leaves nothing in memory."""
         try:
-            row = await self.db.load_table(table_id, known)
+            row = await self.tables.load(table_id, known)
         except KeyError:
             self.forget(table_id)  # the lock its caller may have taken goes too
             raise TableGone("table_gone") from None
@@ -363,7 +364,7 @@ class Session:
         if any(event.user_id is not None for event in change.events):
             document.last_activity = self.clock()
         try:
-            saved = await self.db.save_table(
+            saved = await self.tables.save(
                 row,
                 document=document.model_dump(),
                 status=change.status,

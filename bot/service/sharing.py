@@ -7,14 +7,15 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 
 from bot.service.session import Session
-from bot.storage import TableChange
+from bot.storage import RestBudget, TableChange
 
 
 class Sharing:
     """One process among several (docs/deploy.md)."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, budget: RestBudget) -> None:
         self.session = session
+        self._budget = budget
 
     @property
     def shared(self) -> bool:
@@ -29,7 +30,7 @@ class Sharing:
         while it is written, across the bot's processes, and give the newest stored version
         (None: one process alone, which knows every version). A writer holding an older
         version shows `newest` instead."""
-        async with self.session.db.showing(table_id, user_id) as version:
+        async with self.session.tables.showing(table_id, user_id) as version:
             yield version
 
     async def watch_changes(self, callback: Callable[[TableChange], None]) -> None:
@@ -46,10 +47,10 @@ class Sharing:
                 session.forget(change.table_id)
             callback(change)
 
-        await session.db.watch_tables(changed)
+        await session.tables.watch(changed)
 
     async def take_rest_calls(self, wanted: int, rate: float, burst: float) -> tuple[int, float]:
         """Up to `wanted` calls from Discord's global limit (`rate` a second, `burst` saved up
         at most), shared by the bot's processes (PostgreSQL): how many were taken, and seconds
         until the next one is there."""
-        return await self.session.db.take_rest_calls(wanted, rate=rate, burst=burst)
+        return await self._budget.take(wanted, rate=rate, burst=burst)

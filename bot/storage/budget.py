@@ -3,7 +3,7 @@ database, from which each process takes a few calls at a time (PostgreSQL)."""
 
 from __future__ import annotations
 
-from bot.storage.base import Store
+from bot.storage.store import Repository
 
 # One statement, so two processes cannot take the same tokens: PostgreSQL re-reads the row
 # an UPDATE waited for. SET expressions see the row as it was, so `granted` and `tokens` are
@@ -17,8 +17,8 @@ _TAKE = (
 )
 
 
-class RestBudget(Store):
-    async def take_rest_calls(self, wanted: int, *, rate: float, burst: float) -> tuple[int, float]:
+class RestBudget(Repository):
+    async def take(self, wanted: int, *, rate: float, burst: float) -> tuple[int, float]:
         """Take up to `wanted` calls from the bucket all processes share (`rate` a second, at
         most `burst` saved up): how many were taken, and seconds until the next one is there.
         PostgreSQL only: one process on SQLite keeps its own bucket."""
@@ -28,7 +28,7 @@ class RestBudget(Store):
         granted, left = int(row[0]), float(row[1])
         return granted, 0.0 if left >= 1 else max(0.001, (1 - left) / rate)
 
-    async def rest_budget_level(self, *, rate: float, burst: float) -> float:
+    async def level(self, *, rate: float, burst: float) -> float:
         """Calls the shared bucket holds now, taking none (metrics). PostgreSQL only."""
         row = await self._db.fetchone(
             f"SELECT {_HAVE} FROM rest_budget WHERE id = 1", (burst, rate)

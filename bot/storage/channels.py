@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.storage.base import Store
 from bot.storage.rows import ChannelDefaults, CorruptRow, dumps
+from bot.storage.store import Repository
 
 
-class Channels(Store):
-    async def channel_defaults(self, channel_id: int) -> ChannelDefaults | None:
+class Channels(Repository):
+    async def defaults(self, channel_id: int) -> ChannelDefaults | None:
         row = await self._db.fetchone(
             "SELECT settings, set_by, updated_at FROM channel_defaults WHERE channel_id = ?",
             (channel_id,),
@@ -25,7 +25,7 @@ class Channels(Store):
             raise CorruptRow(f"the defaults of channel {channel_id} are not an object")
         return ChannelDefaults(channel_id, settings, int(row[1]), float(row[2]))
 
-    async def set_channel_defaults(
+    async def set_defaults(
         self, *, guild_id: int, channel_id: int, settings: dict[str, Any] | None, set_by: int
     ) -> None:
         """Store (or, with None, remove) the defaults /ohhell start uses in a channel."""

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.storage.base import Store
+from bot.storage.store import Repository
 
 
-class CommandSyncs(Store):
+class CommandSyncs(Repository):
     async def sync_when_changed(
         self,
         application_id: int,
@@ -37,7 +37,7 @@ class CommandSyncs(Store):
             )
         return True
 
-    async def forget_command_syncs(self) -> None:
+    async def forget(self) -> None:
         """Forget what was synced: the next check syncs whatever the digest."""
         async with self._transaction() as db:
             await db.execute("DELETE FROM command_syncs")

@@ -23,13 +23,13 @@ from pathlib import Path
 import asyncpg
 
 from bot.storage.backends import is_postgres, open_backend, sqlite_path
-from bot.storage.base import Store
 from bot.storage.catalog import TableShape, read_tables, restart_counters
 from bot.storage.command_line import ProgressLine, one_line
 from bot.storage.connection import Backend, Connection, Row, quoted
 from bot.storage.postgres import without_password
 from bot.storage.rows import StorageError
 from bot.storage.sqlite import MEMORY
+from bot.storage.store import Store
 
 BATCH = 5000
 """Rows read and written at a time."""

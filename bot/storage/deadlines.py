@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from bot.storage.base import Store
+from bot.storage.store import Repository
 
 
-class Deadlines(Store):
+class Deadlines(Repository):
     async def next_due(self) -> tuple[int, float] | None:
         """The open table with the earliest deadline, and that deadline."""
         row = await self._db.fetchone(
@@ -15,7 +15,7 @@ class Deadlines(Store):
         return None if row is None else (int(row[0]), float(row[1]))
 
     async def postpone(self, table_id: int, claimed: float, due_at: float) -> bool:
-        """Move a deadline this process `claimed` (`claim_due`'s `until`) that it could not
+        """Move a deadline this process `claimed` (`claim`'s `until`) that it could not
         handle to `due_at`, without touching the document (a table whose deadline could not be
         handled must not hold up the others). Only while the claim stands: a change saved
         meanwhile (a click, in another process) set the deadline that counts, and a closed
@@ -28,7 +28,7 @@ class Deadlines(Store):
             )
         return changed == 1
 
-    async def claim_due(self, table_id: int, due_at: float, until: float) -> bool:
+    async def claim(self, table_id: int, due_at: float, until: float) -> bool:
         """Take the deadline `due_at` of a table to handle it: it moves to `until`, so no other
         process takes it meanwhile, and falls due again then if this one dies before it is
         handled. False: another process took it first (or the table moved on)."""

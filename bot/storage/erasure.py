@@ -1,6 +1,6 @@
 """A person erased from everything stored, in one transaction (`/ohhell forget-me`).
 
-Which tables name them is found first by reads that take no lock (`Privacy._where_person_is`);
+Which tables name them is found first by reads that take no lock (`Privacy.where_person_is`);
 the transaction then reads again, locked, those tables and every table that could have gained
 them since (the ones open then, or newer), so nothing stored meanwhile is missed. What a
 document, an event's payload or a post holds is the service's to rewrite (`Forgetting`):
@@ -20,11 +20,14 @@ from bot.storage.privacy import (
     RATING_TABLES,
     Found,
     Privacy,
+    events_naming,
     id_pattern,
     in_chunks,
     marks,
+    posts_at,
 )
 from bot.storage.rows import TABLE_COLUMNS, CorruptRow, TableRow, dumps, row_to_table
+from bot.storage.store import Repository, Store
 from bot.storage.tables import TABLES_CHANGED, changed_payload
 
 
@@ -61,7 +64,13 @@ class Erased:
     """Tables whose document is not JSON, left as they are."""
 
 
-class Erasure(Privacy):
+class Erasure(Repository):
+    """The erasure of a person, which finds where they are as `privacy` reads it."""
+
+    def __init__(self, store: Store, privacy: Privacy) -> None:
+        super().__init__(store)
+        self._privacy = privacy
+
     async def erase_person(
         self, user_id: int, token: str, now: float, forgetting: Forgetting
     ) -> Erased | None:
@@ -70,7 +79,7 @@ class Erasure(Privacy):
         posts, who set a channel's defaults; their rating rows and leases go. The offered
         erasure (`offer_erasure`) is used up by it: None, changing nothing, when `token` is
         not the one offered or its time ran out (a confirmation clicked twice, or forged)."""
-        found = await self._where_person_is(user_id)
+        found = await self._privacy.where_person_is(user_id)
         async with self._transaction() as db:
             used = await db.fetchone(
                 "DELETE FROM leases WHERE kind = ? AND key = ? AND holder = ? AND until >= ?"
@@ -142,7 +151,7 @@ class Erasure(Privacy):
                     still_open.add(row.id)
             documents[row.id] = document or row.document
         for chunk in in_chunks(documents):
-            for event in await self._events_naming(db, user_id, chunk):
+            for event in await events_naming(db, user_id, chunk):
                 payload = forgetting.event(event.payload)
                 if payload == event.payload and event.user_id != user_id:
                     continue  # its text held the id's digits, not the person
@@ -153,7 +162,7 @@ class Erasure(Privacy):
                     (dumps(payload), user_id, event.table_id, event.seq),
                 )
                 changed.add(event.table_id)
-            for post in await self._posts_at(db, chunk):
+            for post in await posts_at(db, chunk):
                 text = forgetting.post(int(post[0]), str(post[4]), documents[int(post[0])])
                 if text is not None:
                     await db.execute(

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.storage.base import Store
 from bot.storage.ratings import COMPUTER_IDS
 from bot.storage.rows import (
     TABLE_COLUMNS,
@@ -15,6 +14,7 @@ from bot.storage.rows import (
     possible_table_id,
     row_to_table,
 )
+from bot.storage.store import Repository
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class PlayerGame:
 _FINISHED = TableStatus.FINISHED.value
 
 
-class History(Store):
+class History(Repository):
     async def finished_games(
         self, guild_id: int, *, offset: int = 0, limit: int = 10
     ) -> list[FinishedGame]:

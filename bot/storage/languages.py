@@ -3,10 +3,10 @@ them unasked) and a channel's language when someone set one (`/ohhell settings l
 
 from __future__ import annotations
 
-from bot.storage.base import Store
+from bot.storage.store import Repository
 
 
-class Languages(Store):
+class Languages(Repository):
     async def person_locale(self, user_id: int) -> str | None:
         """The Discord locale of the person's last interaction, if the bot has seen one."""
         row = await self._db.fetchone(

@@ -4,10 +4,10 @@ holder stops renewing it (the process died), so nothing stays held for good."""
 
 from __future__ import annotations
 
-from bot.storage.base import Store
+from bot.storage.store import Repository
 
 
-class Leases(Store):
+class Leases(Repository):
     async def take_lease(self, kind: str, key: int, holder: str, seconds: float) -> bool:
         """Take (kind, key) for `seconds` unless another holder has it: whether it was taken.
         The holder taking it again renews it."""

@@ -5,9 +5,9 @@ A post is known by the table, the version its change stored and its place among 
 posts: never reused, so it can name the message it becomes (the nonce Discord checks) and a
 post sent twice is shown once. The change that stores a post leases it to its own process for
 `post_lease` seconds; a post still here after that (its process died, or Discord did not answer) is
-taken by whichever process looks next (`claim_posts`). A post the channel refused (the bot may
+taken by whichever process looks next (`claim`). A post the channel refused (the bot may
 not send there) is kept, set aside, until the channel takes messages again (`claim_refused`);
-one whose channel is gone goes with it (`drop_posts`).
+one whose channel is gone goes with it (`drop`).
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage.base import Store
 from bot.storage.connection import Connection
+from bot.storage.store import Repository, Store
 
 
 @dataclass(frozen=True)
 class NewPost:
-    """A post for `save_table` to store with its change: where, and what (a notice's code and
+    """A post for `Tables.save` to store with its change: where, and what (a notice's code and
     its parameters as JSON text, which the service writes and reads)."""
 
     channel_id: int
@@ -65,8 +65,13 @@ def _post(row: Sequence[Any]) -> StoredPost:
     )
 
 
-class Outbox(Store):
-    async def _store_posts(
+class Outbox(Repository):
+    def __init__(self, store: Store, *, post_lease: float = 60.0) -> None:
+        super().__init__(store)
+        self.post_lease = post_lease
+        """Seconds a process holds a post it is making."""
+
+    async def add(
         self,
         db: Connection,
         table_id: int,
@@ -75,7 +80,7 @@ class Outbox(Store):
         posts: Sequence[NewPost],
         now: float,
     ) -> None:
-        """Inside a save's transaction: its posts, leased to this process."""
+        """Inside a save's transaction (`Tables.save`): its posts, leased to this process."""
         await db.executemany(
             f"INSERT INTO outbox ({_COLUMNS}, claimed_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -94,7 +99,7 @@ class Outbox(Store):
             ],
         )
 
-    async def claim_posts(self, limit: int = 100) -> list[StoredPost]:
+    async def claim(self, limit: int = 100) -> list[StoredPost]:
         """Take the posts nobody is sending (their lease ran out), oldest first, each table's
         in order, for `post_lease` seconds. Two processes never take the same post: the update
         takes only posts whose lease is still out when it runs."""
@@ -120,7 +125,7 @@ class Outbox(Store):
             )
         return sorted((_post(row) for row in rows), key=lambda p: (p.created_at, p.key))
 
-    async def has_refused_posts(self, table_id: int) -> bool:
+    async def has_refused(self, table_id: int) -> bool:
         row = await self._db.fetchone(
             "SELECT 1 FROM outbox WHERE table_id = ? AND refused = 1 LIMIT 1", (table_id,)
         )
@@ -133,14 +138,14 @@ class Outbox(Store):
         )
         return [int(row[0]) for row in rows]
 
-    async def post_done(self, keys: Iterable[tuple[int, int, int]]) -> None:
+    async def done(self, keys: Iterable[tuple[int, int, int]]) -> None:
         """Posts that are posted: they go."""
         async with self._transaction() as db:
             await db.executemany(
                 "DELETE FROM outbox WHERE table_id = ? AND version = ? AND idx = ?", list(keys)
             )
 
-    async def post_refused(self, keys: Iterable[tuple[int, int, int]]) -> None:
+    async def refused(self, keys: Iterable[tuple[int, int, int]]) -> None:
         """Posts their channel refused: kept aside until it takes messages again."""
         async with self._transaction() as db:
             await db.executemany(
@@ -148,7 +153,7 @@ class Outbox(Store):
                 list(keys),
             )
 
-    async def drop_posts(self, channel_ids: Iterable[int], *, guild_id: int | None = None) -> int:
+    async def drop(self, channel_ids: Iterable[int], *, guild_id: int | None = None) -> int:
         """The posts of channels that are gone, and with `guild_id` all of a server's (the bot
         left it): how many."""
         dropped = 0
@@ -161,7 +166,7 @@ class Outbox(Store):
                 dropped += await db.execute("DELETE FROM outbox WHERE guild_id = ?", (guild_id,))
         return dropped
 
-    async def outbox_waiting(self) -> tuple[int, float | None]:
+    async def waiting(self) -> tuple[int, float | None]:
         """How many posts wait, and when the oldest was stored (None: none wait)."""
         row = await self._db.fetchone("SELECT COUNT(*), MIN(created_at) FROM outbox")
         assert row is not None

@@ -16,10 +16,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage.base import Store
 from bot.storage.catalog import read_tables
 from bot.storage.connection import Connection, Row, quoted
 from bot.storage.rows import TABLE_COLUMNS, CorruptRow, TableRow, row_to_table
+from bot.storage.store import Repository
 
 MY_DATA = "my-data"
 """The lease that keeps a person from asking for their data again too soon."""
@@ -114,10 +114,46 @@ def id_pattern(user_id: int) -> str:
     return f"%{int(user_id)}%"
 
 
-class Privacy(Store):
+async def events_naming(
+    db: Connection, user_id: int, table_ids: Sequence[int]
+) -> list[StoredEvent]:
+    rows = await db.fetchall(
+        "SELECT table_id, seq, at, user_id, kind, payload FROM events"
+        f" WHERE table_id IN ({marks(len(table_ids))}) AND (user_id = ? OR payload LIKE ?)"
+        " ORDER BY table_id, seq",
+        (*table_ids, user_id, id_pattern(user_id)),
+    )
+    events = []
+    for table_id, seq, at, user, kind, payload in rows:
+        try:
+            parsed = json.loads(payload)
+        except ValueError:
+            parsed = None
+        events.append(
+            StoredEvent(
+                int(table_id),
+                int(seq),
+                float(at),
+                None if user is None else int(user),
+                str(kind),
+                parsed if isinstance(parsed, dict) else {},
+            )
+        )
+    return events
+
+
+async def posts_at(db: Connection, table_ids: Sequence[int]) -> list[Row]:
+    return await db.fetchall(
+        "SELECT table_id, version, idx, kind, payload, created_at FROM outbox"
+        f" WHERE table_id IN ({marks(len(table_ids))}) ORDER BY table_id, version, idx",
+        table_ids,
+    )
+
+
+class Privacy(Repository):
     # -- reads ---------------------------------------------------------------------------------
 
-    async def _where_person_is(self, user_id: int) -> Found:
+    async def where_person_is(self, user_id: int) -> Found:
         """The tables that name the person (or may: their id's digits), the open tables and
         the newest table's id before those reads, and the servers of their rating rows."""
         open_rows = await self._db.fetchall(
@@ -149,7 +185,7 @@ class Privacy(Store):
     async def person_rows(self, user_id: int) -> PersonRows:
         """Everything stored that may name the person, read without a lock (a moment's
         changes elsewhere may fall between two reads)."""
-        found = await self._where_person_is(user_id)
+        found = await self.where_person_is(user_id)
         shapes = {shape.name: shape for shape in await read_tables(self._db)}
         rating_rows: dict[str, tuple[dict[str, Any], ...]] = {}
         for table in RATING_TABLES:
@@ -174,8 +210,8 @@ class Privacy(Store):
                     tables.append(row_to_table(row))
                 except CorruptRow:
                     unreadable.append(int(row[0]))
-            events += await self._events_naming(self._db, user_id, chunk)
-            posts += [_post_row(row) for row in await self._posts_at(self._db, chunk)]
+            events += await events_naming(self._db, user_id, chunk)
+            posts += [_post_row(row) for row in await posts_at(self._db, chunk)]
         defaults = await self._db.fetchall(
             "SELECT guild_id, channel_id, settings, updated_at FROM channel_defaults"
             " WHERE set_by = ? ORDER BY channel_id",
@@ -201,42 +237,6 @@ class Privacy(Store):
             leases=tuple((str(kind), float(until)) for kind, until in leases),
             unreadable=tuple(unreadable),
             locale=None if locale is None else str(locale[0]),
-        )
-
-    @staticmethod
-    async def _events_naming(
-        db: Connection, user_id: int, table_ids: Sequence[int]
-    ) -> list[StoredEvent]:
-        rows = await db.fetchall(
-            "SELECT table_id, seq, at, user_id, kind, payload FROM events"
-            f" WHERE table_id IN ({marks(len(table_ids))}) AND (user_id = ? OR payload LIKE ?)"
-            " ORDER BY table_id, seq",
-            (*table_ids, user_id, id_pattern(user_id)),
-        )
-        events = []
-        for table_id, seq, at, user, kind, payload in rows:
-            try:
-                parsed = json.loads(payload)
-            except ValueError:
-                parsed = None
-            events.append(
-                StoredEvent(
-                    int(table_id),
-                    int(seq),
-                    float(at),
-                    None if user is None else int(user),
-                    str(kind),
-                    parsed if isinstance(parsed, dict) else {},
-                )
-            )
-        return events
-
-    @staticmethod
-    async def _posts_at(db: Connection, table_ids: Sequence[int]) -> list[Row]:
-        return await db.fetchall(
-            "SELECT table_id, version, idx, kind, payload, created_at FROM outbox"
-            f" WHERE table_id IN ({marks(len(table_ids))}) ORDER BY table_id, version, idx",
-            table_ids,
         )
 
     async def open_tables_naming(self, user_id: int) -> list[int]:

@@ -1,11 +1,19 @@
-"""The leaderboard, a game's rating changes, a player's rating and its history: read from the
-running totals and ratings that `save_table` keeps with every stored result
-(bot/storage/ratings.py)."""
+"""A finished game's results, stored with its ratings (`record`, in the save that finishes it);
+the leaderboard, a game's rating changes, a player's rating and its history: read from the
+running totals and ratings kept with every stored result (bot/storage/ratings.py)."""
 
 from __future__ import annotations
 
-from bot.storage.base import Store
-from bot.storage.ratings import OVERALL, PROVISIONAL_SIGMA, is_provisional, uncertainty
+from collections.abc import Sequence
+
+from bot.storage.connection import Connection
+from bot.storage.ratings import (
+    OVERALL,
+    PROVISIONAL_SIGMA,
+    is_provisional,
+    rate_game,
+    uncertainty,
+)
 from bot.storage.rows import (
     BOARD_ORDERS,
     COUNT_ORDERS,
@@ -13,8 +21,11 @@ from bot.storage.rows import (
     Leaderboard,
     LeaderboardRow,
     PlayerRating,
+    PlayerResult,
     RatingPoint,
+    TableRow,
 )
+from bot.storage.store import Repository
 
 _ORDER_KEYS = {
     "rating": "rating",
@@ -28,7 +39,7 @@ assert set(_ORDER_KEYS) == set(BOARD_ORDERS)
 PAGE_SIZE = 10
 
 
-class Results(Store):
+class Results(Repository):
     async def leaderboard(
         self,
         guild_id: int,
@@ -194,3 +205,47 @@ class Results(Store):
             (guild_id, user_id),
         )
         return None if row is None else int(row[0])
+
+    async def record(
+        self,
+        db: Connection,
+        table: TableRow,
+        results: Sequence[PlayerResult],
+        preset: str,
+        now: float,
+    ) -> None:
+        """A finished game's results, one row a seat (in seat order), and their ratings: called
+        inside `Tables.save`'s transaction, so a result is never stored without its rating. The
+        results carry the game's place in its server's rating order, which rating it fixed."""
+        order = await rate_game(
+            db,
+            guild_id=table.guild_id,
+            table_id=table.id,
+            preset=preset,
+            finished_at=now,
+            results=results,
+        )
+        await db.executemany(
+            "INSERT INTO results (table_id, seat, guild_id, user_id, preset, place, players,"
+            " points, bids_made, hands_played, left_early, removed, finished_at, rating_order)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    table.id,
+                    seat,
+                    table.guild_id,
+                    result.user_id,
+                    preset,
+                    result.place,
+                    len(results),
+                    result.points,
+                    result.bids_made,
+                    result.hands_played,
+                    int(result.left_early),
+                    int(result.removed),
+                    now,
+                    order,
+                )
+                for seat, result in enumerate(results)
+            ],
+        )

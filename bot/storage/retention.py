@@ -4,12 +4,12 @@ then is unmarked and keeps everything."""
 
 from __future__ import annotations
 
-from bot.storage.base import Store
 from bot.storage.catalog import read_tables
 from bot.storage.connection import quoted
+from bot.storage.store import Repository
 
 
-class Retention(Store):
+class Retention(Repository):
     async def mark_left(self, guild_id: int, at: float) -> None:
         """The bot left the server at `at` (a server marked already keeps its first time)."""
         async with self._transaction() as db:

@@ -82,7 +82,7 @@ class ChannelDefaults:
 
 
 class Keep:
-    """`save_table(due_at=KEEP)`: leave the stored deadline as it is."""
+    """`Tables.save(due_at=KEEP)`: leave the stored deadline as it is."""
 
 
 KEEP = Keep()

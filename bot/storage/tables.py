@@ -1,4 +1,5 @@
-"""Table rows: open a lobby, load a table, save it with the version check, its event log."""
+"""Table rows: open a lobby, load a table, save it with the version check, its event log, the
+open tables by phase."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 from bot.storage.connection import Connection, UniqueViolation
 from bot.storage.outbox import NewPost, Outbox
-from bot.storage.ratings import rate_game
+from bot.storage.results import Results
 from bot.storage.rows import (
     KEEP,
     TABLE_COLUMNS,
@@ -25,6 +26,10 @@ from bot.storage.rows import (
     possible_table_id,
     row_to_table,
 )
+from bot.storage.store import Repository, Store
+
+PHASES = ("lobby", "playing", "paused")
+"""An open table's phases (`Tables.open_by_phase`): paused is a game the host paused."""
 
 TABLES_CHANGED = "ohhell_tables"
 """The channel on which a PostgreSQL database tells every bot process of each stored change."""
@@ -81,8 +86,20 @@ def hand_key(table_id: int, user_id: int) -> int:
     return (table_id * 1_000_003) ^ user_id
 
 
-class Tables(Outbox):
-    async def create_table(
+class Tables(Repository):
+    """The tables: each save stores its posts in `outbox` and a finished game's results (and
+    their ratings) in `results`, in its own transaction."""
+
+    def __init__(self, store: Store, outbox: Outbox, results: Results) -> None:
+        super().__init__(store)
+        self._outbox = outbox
+        self._results = results
+        self.loads = 0
+        """`load` calls since opening (`make bench-bot` reads it)."""
+        self.saves = 0
+        """`save` calls that wrote, since opening."""
+
+    async def create(
         self,
         *,
         guild_id: int,
@@ -123,7 +140,7 @@ class Tables(Outbox):
                 if event is not None:
                     await self._append_events(db, table_id, [event], now)
                 if posts:
-                    await self._store_posts(db, table_id, guild_id, 1, posts, now)
+                    await self._outbox.add(db, table_id, guild_id, 1, posts, now)
                 await db.notify(TABLES_CHANGED, changed_payload(table_id, 1, due_at))
         except UniqueViolation:
             # Another process opened a table in this channel since the check above.
@@ -131,7 +148,7 @@ class Tables(Outbox):
             if existing is None:
                 raise
             raise ChannelBusy(existing) from None
-        return await self.load_table(table_id)
+        return await self.load(table_id)
 
     async def _open_table_id(self, channel_id: int, db: Connection) -> int | None:
         row = await db.fetchone(
@@ -140,7 +157,7 @@ class Tables(Outbox):
         )
         return int(row[0]) if row else None
 
-    async def load_table(self, table_id: int, known: TableRow | None = None) -> TableRow:
+    async def load(self, table_id: int, known: TableRow | None = None) -> TableRow:
         """The table's row. With `known`, a row of this table read or written before: when it
         is still the stored version, it is what comes back, and the document (the largest
         column, decoded from JSON) is neither read nor decoded again. Every save moves the
@@ -149,7 +166,7 @@ class Tables(Outbox):
         No table (KeyError) for an id no table can have (`possible_table_id`)."""
         if not possible_table_id(table_id):
             raise KeyError(table_id)
-        self.table_loads += 1
+        self.loads += 1
         if known is not None:
             current = await self._db.fetchone(
                 "SELECT version, due_at FROM tables WHERE id = ?", (table_id,)
@@ -167,11 +184,11 @@ class Tables(Outbox):
             raise KeyError(table_id)
         return row_to_table(row)
 
-    async def open_table_in_channel(self, channel_id: int) -> TableRow | None:
+    async def open_in_channel(self, channel_id: int) -> TableRow | None:
         table_id = await self._open_table_id(channel_id, self._db)
-        return None if table_id is None else await self.load_table(table_id)
+        return None if table_id is None else await self.load(table_id)
 
-    async def open_table_channels(self, guild_id: int) -> list[int]:
+    async def open_channels(self, guild_id: int) -> list[int]:
         """The channels (and threads) of a guild that have an open table."""
         rows = await self._db.fetchall(
             "SELECT channel_id FROM tables WHERE guild_id = ? AND status IN ('lobby', 'playing')"
@@ -209,7 +226,7 @@ class Tables(Outbox):
             await self._append_events(
                 db, row[0], [Event("cancelled", {"unreadable": True}, user_id)], now
             )
-        self.table_saves += 1
+        self.saves += 1
         return UnreadableClosed(table_id=row[0], channel_id=channel_id, message_id=row[2])
 
     @asynccontextmanager
@@ -231,7 +248,7 @@ class Tables(Outbox):
             row = await db.fetchone("SELECT version FROM tables WHERE id = ?", (table_id,))
             yield None if row is None else int(row[0])
 
-    async def watch_tables(self, callback: Callable[[TableChange], None]) -> None:
+    async def watch(self, callback: Callable[[TableChange], None]) -> None:
         """Call `callback` for every table change stored by any process sharing the database
         (PostgreSQL; SQLite has no notifications, and this does nothing there)."""
 
@@ -251,13 +268,26 @@ class Tables(Outbox):
         )
         return [int(row[0]) for row in rows]
 
-    async def open_table_ids(self) -> list[int]:
+    async def open_ids(self) -> list[int]:
         rows = await self._db.fetchall(
             "SELECT id FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id"
         )
         return [int(row[0]) for row in rows]
 
-    async def save_table(
+    async def open_by_phase(self) -> dict[str, int]:
+        """Open tables by phase (`PHASES`), one query over the open tables' rows (metrics)."""
+        paused = self._db.dialect.json_text("document", "paused")
+        rows = await self._db.fetchall(
+            f"SELECT status, {paused}, COUNT(*) FROM tables"
+            " WHERE status IN ('lobby', 'playing') GROUP BY 1, 2"
+        )
+        counts = dict.fromkeys(PHASES, 0)
+        for status, is_paused, count in rows:
+            phase = "paused" if status == "playing" and is_paused in (1, "true") else status
+            counts[phase] += int(count)
+        return counts
+
+    async def save(
         self,
         table: TableRow,
         *,
@@ -312,12 +342,12 @@ class Tables(Outbox):
             )
             await self._append_events(db, table.id, events, now)
             if posts:
-                await self._store_posts(db, table.id, table.guild_id, table.version + 1, posts, now)
+                await self._outbox.add(db, table.id, table.guild_id, table.version + 1, posts, now)
             if results:
-                await self._store_results(
+                await self._results.record(
                     db, table, results, table.preset if preset is None else preset, now
                 )
-        self.table_saves += 1
+        self.saves += 1
         # What was just written, without reading it back.
         return dataclasses.replace(
             table,
@@ -329,50 +359,6 @@ class Tables(Outbox):
             version=table.version + 1,
             updated_at=now,
             due_at=due,
-        )
-
-    async def _store_results(
-        self,
-        db: Connection,
-        table: TableRow,
-        results: Sequence[PlayerResult],
-        preset: str,
-        now: float,
-    ) -> None:
-        """A finished game's results, one row a seat (in seat order), and their ratings: called
-        inside `save_table`'s transaction, so a result is never stored without its rating. The
-        results carry the game's place in its server's rating order, which rating it fixed."""
-        order = await rate_game(
-            db,
-            guild_id=table.guild_id,
-            table_id=table.id,
-            preset=preset,
-            finished_at=now,
-            results=results,
-        )
-        await db.executemany(
-            "INSERT INTO results (table_id, seat, guild_id, user_id, preset, place, players,"
-            " points, bids_made, hands_played, left_early, removed, finished_at, rating_order)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    table.id,
-                    seat,
-                    table.guild_id,
-                    result.user_id,
-                    preset,
-                    result.place,
-                    len(results),
-                    result.points,
-                    result.bids_made,
-                    result.hands_played,
-                    int(result.left_early),
-                    int(result.removed),
-                    now,
-                    order,
-                )
-                for seat, result in enumerate(results)
-            ],
         )
 
     async def _append_events(

@@ -55,7 +55,7 @@ async def test_back_on_an_old_table_message_answers_privately(
         assert "Your hand" not in str(old.embeds)
         assert [m.id for m in standin.messages(standin.channel) if showed_a_hand(m)] == []
         # No channel message, in any revision, showed a card nobody had played yet.
-        row = await bot.tables.service.db.load_table(t)
+        row = await bot.tables.service.db.tables.load(t)
         game = Game.from_json(row.document["game"])
         seats = {seat["name"]: i for i, seat in enumerate(row.document["seats"])}
         assert assert_private_hands_stay_private(standin, people, game, seats) > 0

@@ -65,17 +65,17 @@ async def test_a_deleted_channel_cancels_its_table_and_tells_the_players(
                 lambda dm=dm: closed_saying(dm, "cancelled: its channel was deleted")
             )
         await bot.presenter.ground.idle()
-        assert (await service.db.load_table(t)).status is TableStatus.CANCELLED
-        assert (await service.db.load_table(u)).status is TableStatus.LOBBY
-        assert await service.db.channel_defaults(room.id) is None
+        assert (await service.db.tables.load(t)).status is TableStatus.CANCELLED
+        assert (await service.db.tables.load(u)).status is TableStatus.LOBBY
+        assert await service.db.channels.defaults(room.id) is None
         assert t not in bot.presenter.cached_tables() | service.session.cached_tables()
         # A click on a button the message no longer has is refused and changes nothing.
-        version = (await service.db.load_table(t)).version
+        version = (await service.db.tables.load(t)).version
         dm = dms[0]
         assert dm is not None
         late = await people[0].click_forged(dm, f"oh:play:{t}:1:0")
         assert late.ephemeral and "not for you" in (late.content or ""), late.content
-        assert (await service.db.load_table(t)).version == version
+        assert (await service.db.tables.load(t)).version == version
         board = await service.lookups.leaderboard(standin.guild.id)
         assert (board.rows, board.ranked) == ([], 0)
 
@@ -87,7 +87,7 @@ async def test_a_deleted_thread_cancels_its_lobby(standin: StandIn, start_bot: B
         _, t = await open_table(standin, people, channel=thread)
         await standin.delete_channel(thread)
         await standin.wait_for(lambda: bot.presenter.cached_tables() == set(), timeout=5)
-        row = await bot.tables.service.db.load_table(t)
+        row = await bot.tables.service.db.tables.load(t)
         assert row.status is TableStatus.CANCELLED
 
 
@@ -107,7 +107,7 @@ async def test_a_channel_deleted_while_the_bot_was_not_listening_closes_at_the_n
         dm = hand_message(people[0])
         assert dm is not None
         await standin.wait_for(lambda: closed_saying(dm, "its channel was deleted"))
-        row = await bot.tables.service.db.load_table(t)
+        row = await bot.tables.service.db.tables.load(t)
         assert row.status is TableStatus.CANCELLED
 
 
@@ -134,9 +134,9 @@ async def test_removing_the_bot_from_a_server_cancels_its_tables_there_only(
             lambda: closed_saying(dm, "cancelled: the bot was removed from the server")
         )
         await bot.presenter.ground.idle()
-        assert (await service.db.load_table(lobby)).status is TableStatus.CANCELLED
-        assert (await service.db.load_table(playing)).status is TableStatus.CANCELLED
-        assert (await service.db.load_table(kept)).status is TableStatus.PLAYING
+        assert (await service.db.tables.load(lobby)).status is TableStatus.CANCELLED
+        assert (await service.db.tables.load(playing)).status is TableStatus.CANCELLED
+        assert (await service.db.tables.load(kept)).status is TableStatus.PLAYING
         assert bot.presenter.cached_tables() == {kept}
 
 
@@ -150,5 +150,5 @@ async def test_a_corrupt_table_in_a_deleted_channel_is_cancelled_from_its_column
         await standin.delete_channel(room)
         await standin.wait_for(lambda: bot.presenter.cached_tables() == set(), timeout=5)
         await bot.presenter.ground.idle()
-        assert await bot.tables.service.db.open_table_in_channel(room.id) is None
+        assert await bot.tables.service.db.tables.open_in_channel(room.id) is None
         assert bot.tables.service.session.cached_tables() == set()

@@ -40,8 +40,8 @@ async def test_a_table_another_process_cancelled_is_dropped_from_memory(
             assert t in bot.presenter.cached_tables()
             assert t in bot.tables.service.session.cached_tables()
 
-            row = await other.load_table(t)
-            await other.save_table(row, document=row.document, status=TableStatus.CANCELLED)
+            row = await other.tables.load(t)
+            await other.tables.save(row, document=row.document, status=TableStatus.CANCELLED)
 
             await standin.wait_for(
                 lambda: (

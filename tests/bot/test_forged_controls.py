@@ -52,7 +52,7 @@ async def test_forged_controls_on_a_message_are_refused_and_change_nothing(
         db = bot.tables.service.db
         table, t = await open_table(standin, people, preset="classic", max_cards=3)
         await bot.presenter.ground.idle()
-        before = await db.load_table(t)
+        before = await db.tables.load(t)
         answered = {p: len(standin.world.ephemeral_messages(p.user)) for p in (ann, dan)}
         # Dan is not seated: a join of any of these would seat him.
         joins = [f"oh:join:{t}:3", f"oh:join:{t}:0:1", f"oh:jion:{t}", f"oh:join:{t}x", "oh:join:٣"]
@@ -80,7 +80,7 @@ async def test_forged_controls_on_a_message_are_refused_and_change_nothing(
             result = await click_old(standin, ann, standin.world.dm_channel(ann.user), custom_id)
             assert refused(result, "not for you"), (custom_id, result)
         await bot.presenter.ground.idle()
-        after = await db.load_table(t)
+        after = await db.tables.load(t)
         assert (after.version, after.document) == (before.version, before.document)
         # One answer each, from the family or from the client, never both.
         assert len(standin.world.ephemeral_messages(dan.user)) == answered[dan] + len(joins)
@@ -93,7 +93,7 @@ async def test_forged_controls_on_a_message_are_refused_and_change_nothing(
             lambda: next((p for p in people if my_turn_controls(p)), None)
         )
         await bot.presenter.ground.idle()
-        version = (await db.load_table(t)).version
+        version = (await db.tables.load(t)).version
         dm, ids = my_turn_controls(mover) or (None, [])
         assert dm is not None
         h = int(ids[0].split(":")[3])
@@ -114,5 +114,5 @@ async def test_forged_controls_on_a_message_are_refused_and_change_nothing(
             result = await click_old(standin, mover, dm.channel, custom_id)
             assert refused(result, "not for you"), (custom_id, result)
         await bot.presenter.ground.idle()
-        assert (await db.load_table(t)).version == version
-        assert "action" not in [e.kind for e in await db.events(t)]
+        assert (await db.tables.load(t)).version == version
+        assert "action" not in [e.kind for e in await db.tables.events(t)]

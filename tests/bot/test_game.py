@@ -38,12 +38,12 @@ async def test_three_people_play_a_short_classic_game(
         assert game_over(table)
         # classic with at most 2 cards: hands of 1, 2, 1 cards. Every bid is a click; forced
         # cards (all of a one-card hand, every last trick) are played automatically.
-        kinds = [e.kind for e in await bot.tables.service.db.events(table_id)]
+        kinds = [e.kind for e in await bot.tables.service.db.tables.events(table_id)]
         assert kinds.count("BidMade") == 9
         assert kinds.count("CardPlayed") == 3 * (1 + 2 + 1)
         assert 9 < clicks < 9 + 12
         await bot.presenter.ground.idle()
-        row = await bot.tables.service.db.load_table(table_id)
+        row = await bot.tables.service.db.tables.load(table_id)
         game = Game.from_json(row.document["game"])
         seats = {"Ann": 0, "Bob": 1, "Cat": 2}
         assert assert_private_hands_stay_private(standin, [ann, bob, cat], game, seats) > 20
@@ -59,7 +59,7 @@ async def test_three_people_play_a_short_classic_game(
         (embed,) = board.reply.embeds  # one game each: provisional ratings, nobody ranked
         lines = embed["description"].splitlines()
         assert lines[0] == "*Not ranked yet: provisional ratings (shown with ?)*"
-        rating = await bot.tables.service.db.player_rating(standin.guild.id, ann.id)
+        rating = await bot.tables.service.db.results.player_rating(standin.guild.id, ann.id)
         assert rating is not None and rating.provisional
         assert f"<@{ann.id}> — **{rating.rating:,}?** · " in embed["description"]
         assert "fields" not in embed or not embed["fields"]

@@ -25,7 +25,7 @@ async def test_a_game_number_no_game_can_have_is_no_such_game(
         seats = people("Ann", "Bob", "Cat")
         seats[0] = seats[0].model_copy(update={"user_id": ann.id})
         number, _ = await store_finished(db, guild, channel, seats, seed=3)
-        stored = await db.load_table(number)
+        stored = await db.tables.load(number)
 
         # The options declare 1 to 2^53 - 1: Discord, and so the stand-in, sends nothing else.
         for command in ("ohhell record", "ohhell review"):
@@ -51,7 +51,7 @@ async def test_a_game_number_no_game_can_have_is_no_such_game(
                 await bot.reviews.review(guild, ann.id, game)
             assert render.refusal(review_refused.value) == f"This server has no game #{game}"
         assert bot.reviews.running() == set()
-        assert await db.load_table(number) == stored
+        assert await db.tables.load(number) == stored
 
         # The game itself is still there, by its number.
         found = await ann.slash(standin.channel, "ohhell record", game=number)

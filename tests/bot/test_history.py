@@ -94,7 +94,7 @@ async def test_a_finished_game_posts_its_chart_and_can_be_looked_up_again(
         assert distinct_colours(chart.data) > 20  # three coloured lines and the text on white
 
         # /ohhell record: a file the replay command scores exactly as the table did.
-        row = await bot.tables.service.db.load_table(table_id)
+        row = await bot.tables.service.db.tables.load(table_id)
         game = Game.from_json(row.document["game"])
         asked = await bob.slash(standin.channel, "ohhell record")
         assert asked.ephemeral and asked.reply is not None
@@ -237,8 +237,8 @@ async def test_stats_show_the_rating_its_rank_and_its_chart(
                 seats[2] = Seat(name="Hard bot", level="hard")
             preset = "classic" if seed < 3 else "oh-hell"
             await store_finished(database, guild, channel, seats, seed, preset=preset)
-        history = await database.rating_history(guild, ann.id)
-        overall = await database.player_rating(guild, ann.id)
+        history = await database.results.rating_history(guild, ann.id)
+        overall = await database.results.player_rating(guild, ann.id)
         assert overall is not None and overall.provisional and len(history) == 5
         assert overall.rating == history[-1].rating
 
@@ -251,12 +251,12 @@ async def test_stats_show_the_rating_its_rank_and_its_chart(
         assert f"Rating {overall.rating:,}? ({change:+,} in game #{game})" in text
         assert f"provisional: may be {overall.uncertainty} points off" in text
         assert "What the number means: /ohhell ratings" in text
-        classic = await database.player_rating(guild, ann.id, "classic")
-        oh_hell = await database.player_rating(guild, ann.id, "oh-hell")
+        classic = await database.results.player_rating(guild, ann.id, "classic")
+        oh_hell = await database.results.player_rating(guild, ann.id, "oh-hell")
         assert classic is not None and oh_hell is not None
         assert f"classic: {classic.rating:,}? · oh-hell: {oh_hell.rating:,}?" in text
         # Results against computer levels come from the stored computer seats.
-        hard_tables = await database.computer_tables(guild, ann.id)
+        hard_tables = await database.history.computer_tables(guild, ann.id)
         assert [(level, games) for level, games, _ in hard_tables] == [("hard", 2)]
         assert f"hard: {hard_tables[0][2]} won of 2" in text
         # The rating chart: a real PNG, attached and shown in the embed.
@@ -284,8 +284,8 @@ async def test_a_finished_game_that_does_not_load_is_answered_without_asking_to_
         database = bot.tables.service.db
         guild, channel = standin.guild.id, standin.channel.id
         number = await finish_game_in_db(database, guild, channel, ["Ann", "Bob", "Cat"], 5)
-        row = await database.load_table(number)
-        await database.save_table(row, document={**row.document, "game": '{"v": 1}'})
+        row = await database.tables.load(number)
+        await database.tables.save(row, document={**row.document, "game": '{"v": 1}'})
         asked = await standin.person("Ann").slash(standin.channel, "ohhell record", game=number)
         assert asked.ephemeral and asked.content is not None
         assert "could not be read" in asked.content and "cancel" not in asked.content

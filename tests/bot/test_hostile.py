@@ -72,7 +72,7 @@ async def test_a_select_value_the_menu_never_offered_is_refused_and_changes_noth
         assert editor.reply is not None
         rules = f"os:rule:{t}:0:max_cards"
         assert rules in editor.reply.custom_ids()
-        before = await db.load_table(t)
+        before = await db.tables.load(t)
         for value in ("²", "99999999999999999999", "0", "pack; drop", ""):
             result = await ann.click_forged(editor.reply, rules, values=[value])
             assert refused(result, "not on the menu"), (value, result)
@@ -84,13 +84,13 @@ async def test_a_select_value_the_menu_never_offered_is_refused_and_changes_noth
             for value in ("²", "٣", str(bob.id + 1), "-5"):
                 result = await ann.click_forged(panel.reply, select, values=[value])
                 assert refused(result, "not on the menu"), (kind, value, result)
-        after = await db.load_table(t)
+        after = await db.tables.load(t)
         assert after.version == before.version
         assert after.document == before.document
         # An offered value still works.
         chosen = await ann.select(editor.reply, rules, ["3"])
         assert chosen.response_type == 7
-        assert (await db.load_table(t)).document["settings"]["max_cards"] == 3
+        assert (await db.tables.load(t)).document["settings"]["max_cards"] == 3
 
 
 DM_COMMANDS = (
@@ -119,7 +119,7 @@ async def test_commands_in_a_dm_answer_that_they_work_in_a_server_and_store_noth
             result = await ann.slash(dm, command, **options)
             assert result.ephemeral, (command, result)
             assert result.content == SERVER_ONLY, (command, result.content)
-        assert await bot.tables.service.db.open_table_ids() == []
+        assert await bot.tables.service.db.tables.open_ids() == []
 
 
 async def test_a_control_on_someone_elses_dm_is_refused_and_edits_nothing(
@@ -151,14 +151,14 @@ async def test_a_control_on_someone_elses_dm_is_refused_and_edits_nothing(
         assert ann_dm is not None and auto is not None
         revisions = len(ann_dm.history)
         seen = str(ann_dm.embeds)
-        version = (await bot.tables.service.db.load_table(t)).version
+        version = (await bot.tables.service.db.tables.load(t)).version
         for custom_id in [auto, *(c for c in ann_dm.custom_ids() if c != auto)]:
             # What Discord never sends: Bob's click on a message in Ann's DM.
             data = {"custom_id": custom_id, "component_type": 2}
             result = await bob._interact(3, ann_dm.channel, data, ann_dm, None)
             assert refused(result, "not for you"), (custom_id, result)
         assert len(ann_dm.history) == revisions and str(ann_dm.embeds) == seen
-        assert (await bot.tables.service.db.load_table(t)).version == version
+        assert (await bot.tables.service.db.tables.load(t)).version == version
         # Ann's own click still works on her own DM.
         mine = await ann.click(ann_dm, auto)
         assert mine.response_type == 7
@@ -228,7 +228,7 @@ async def test_every_trick_is_in_the_channel_with_production_delays(
         await ann.click(table, f"oh:start:{t}")
         await play_until_over(standin, [ann], table)
         await bot.presenter.ground.idle()
-        game = Game.from_json((await bot.tables.service.db.load_table(t)).document["game"])
+        game = Game.from_json((await bot.tables.service.db.tables.load(t)).document["game"])
         posts = [m.content for m in standin.messages(standin.channel) if "scored**" in m.content]
         for log in game.history():
             post = next(p for p in posts if f"**Hand {log.number} scored**" in p)

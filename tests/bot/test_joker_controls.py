@@ -105,7 +105,7 @@ async def test_the_joker_led_in_no_trumps_is_played_as_the_suit_named(
         # index out of range, the joker unnamed.
         db = bot.tables.service.db
         await bot.presenter.ground.idle()
-        version = (await db.load_table(t)).version
+        version = (await db.tables.load(t)).version
         hearts = named["🃏 as ♥"]["custom_id"]
         joker_id = hearts.split(":")[4].split("-")[0]
         plain = next(
@@ -118,13 +118,13 @@ async def test_the_joker_led_in_no_trumps_is_played_as_the_suit_named(
         ):
             result = await leader.click_forged(message, forged)
             assert result.ephemeral and "not for you" in (result.content or ""), (forged, result)
-        assert (await db.load_table(t)).version == version
+        assert (await db.tables.load(t)).version == version
 
         played = await leader.click(message, hearts)
 
         assert played.response_type == 7, played.content
         await bot.presenter.ground.idle()
-        row = await bot.tables.service.db.load_table(t)
+        row = await bot.tables.service.db.tables.load(t)
         game = Game.from_json(row.document["game"])
         first = game.completed_tricks()[0] if game.completed_tricks() else None
         if first is None:
@@ -132,13 +132,15 @@ async def test_the_joker_led_in_no_trumps_is_played_as_the_suit_named(
             assert game.view(leader_seat).led == "H"
         else:
             assert (first.leader, first.cards[0], first.joker_suit) == (leader_seat, JOKER, "H")
-        actions = [e.payload for e in await bot.tables.service.db.events(t) if e.kind == "action"]
+        actions = [
+            e.payload for e in await bot.tables.service.db.tables.events(t) if e.kind == "action"
+        ]
         assert repr(Play(JOKER, "H")) in [a["action"] for a in actions]
         await standin.wait_for(lambda: "🃏" in str(table_embed(table)))
         await play_until_over(standin, people, table)
         await bot.presenter.ground.idle()
         assert game_over(table)
-        row = await bot.tables.service.db.load_table(t)
+        row = await bot.tables.service.db.tables.load(t)
         game = Game.from_json(row.document["game"])
         seats = {seat["name"]: i for i, seat in enumerate(row.document["seats"])}
         assert assert_private_hands_stay_private(standin, people, game, seats) > 0
@@ -183,7 +185,7 @@ async def test_a_21_card_hand_offers_every_suit_and_the_joker(
             assert result.response_type == 7, result.content
             await bot.presenter.ground.idle()
         assert checked >= 1  # the joker's holder, with selects
-        row = await bot.tables.service.db.load_table(t)
+        row = await bot.tables.service.db.tables.load(t)
         game = Game.from_json(row.document["game"])
         assert game.cards_each == 21 and len(game.history()[-1].tricks) == 1
         seats = {seat["name"]: i for i, seat in enumerate(row.document["seats"])}

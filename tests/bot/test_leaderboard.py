@@ -38,7 +38,7 @@ async def test_the_final_standings_show_each_players_rating_and_its_change(
         lines = final()[0].splitlines()[1:]
         assert lines[-1] == f"-# Game #{t} · its record: `/ohhell record game:{t}`"
         lines = lines[:-1]
-        changes = await bot.tables.service.db.rating_changes(t)
+        changes = await bot.tables.service.db.results.rating_changes(t)
         shown = {}
         for line in lines:
             match = RATED.match(line)
@@ -62,7 +62,7 @@ async def fill(bot: object, guild_id: int, players: list[int], rounds: int) -> N
         for start in range(0, len(players), 4):
             group = players[start : start + 4]
             channel += 1
-            table = await db.create_table(
+            table = await db.tables.create(
                 guild_id=guild_id,
                 channel_id=channel,
                 host_id=group[0],
@@ -73,7 +73,7 @@ async def fill(bot: object, guild_id: int, players: list[int], rounds: int) -> N
                 PlayerResult(user_id=u, place=place, points=30 - place, bids_made=2, hands_played=5)
                 for place, u in enumerate(sorted(group), start=1)
             ]
-            await db.save_table(table, document={}, status=TableStatus.FINISHED, results=results)
+            await db.tables.save(table, document={}, status=TableStatus.FINISHED, results=results)
 
 
 async def test_leaderboard_pages_turn_and_forged_pages_are_refused(
@@ -86,7 +86,7 @@ async def test_leaderboard_pages_turn_and_forged_pages_are_refused(
         await fill(bot, standin.guild.id, [*others, ann.id], rounds=3)
         # As if they had played enough games to settle their ratings; Bob has not.
         db = bot.tables.service.db
-        await db._db.execute("UPDATE ratings SET sigma = 1")
+        await db.store.backend.execute("UPDATE ratings SET sigma = 1")
         await fill(bot, standin.guild.id, [bob.id, 20_000], rounds=2)  # provisional: not ranked
 
         shown = await ann.slash(standin.channel, "leaderboard")

@@ -41,7 +41,7 @@ async def test_leaving_mid_game_hands_the_seat_to_a_computer(
         assert again.ephemeral and "not seated" in (again.content or "")
         await play_until_over(standin, [ann, bob], table)
         await bot.presenter.ground.idle()
-        counted = await bot.tables.service.db._db.fetchone(
+        counted = await bot.tables.service.db.store.backend.fetchone(
             "SELECT games, wins FROM ratings WHERE guild_id = ? AND preset = '' AND user_id = ?",
             (standin.guild.id, cat.id),
         )

@@ -39,7 +39,7 @@ async def test_a_server_left_for_good_is_erased_and_one_rejoined_in_time_is_kept
             await store_finished(database, guild.id, hall.id, people("Ann", "Bob", "Cat"), seed=1)
 
         async def marked() -> set[int]:
-            return set(await database.servers_left())
+            return set(await database.retention.servers_left())
 
         await standin.remove_bot(gone)
         await standin.remove_bot(back)
@@ -58,8 +58,8 @@ async def test_a_server_left_for_good_is_erased_and_one_rejoined_in_time_is_kept
 
         await eventually(erased)
         for kept in (back, standin.guild):
-            assert await database.finished_games(kept.id)
-        assert await database.servers_left() == {}
+            assert await database.history.finished_games(kept.id)
+        assert await database.retention.servers_left() == {}
 
 
 async def _is(read: Callable[[], Awaitable[set[int]]], expected: set[int]) -> bool:
@@ -80,6 +80,6 @@ async def test_a_server_left_while_the_bot_was_stopped_is_marked_at_start(
         database = bot.tables.service.db
 
         async def marked() -> set[int]:
-            return set(await database.servers_left())
+            return set(await database.retention.servers_left())
 
         await eventually(lambda: _is(marked, {elsewhere.id}))

@@ -31,7 +31,7 @@ def counting(bot: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]
     full game decodes made meanwhile."""
     counts: Counter[str] = Counter()
     db = bot.tables.service.db
-    load_table = db.load_table
+    load_table = db.tables.load
     from_json = Game.from_json
 
     async def counted_load(table_id: int, known: Any = None) -> Any:
@@ -45,7 +45,7 @@ def counting(bot: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]
         return from_json(text)
 
     with monkeypatch.context() as patch:
-        patch.setattr(db, "load_table", counted_load)
+        patch.setattr(db.tables, "load", counted_load)
         patch.setattr(Game, "from_json", classmethod(counted_decode))
         yield counts
 
@@ -116,6 +116,6 @@ async def test_fifty_finished_tables_leave_nothing_in_memory(
             assert started.response_type == 7, started
             await play_until_over(standin, people, table)
         await bot.presenter.ground.idle()
-        assert len(await bot.tables.service.db.open_table_ids()) == 0
+        assert len(await bot.tables.service.db.tables.open_ids()) == 0
         assert bot.presenter.cached_tables() == set()
         assert bot.tables.service.session.cached_tables() == set()

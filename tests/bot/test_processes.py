@@ -207,16 +207,16 @@ async def test_two_processes_play_twenty_tables_through_a_sigkill(
     try:
         stored: Counter[int] = Counter()
         for _, _, table_id in tables:
-            row = await database.load_table(table_id)
+            row = await database.tables.load(table_id)
             assert row.status.value == "finished", (table_id, row.status)
-            events = await database.events(table_id)
+            events = await database.tables.events(table_id)
             stored.update(e.user_id for e in events if e.kind == "action" and e.user_id)
         for lobby_id in lobbies:
-            kinds = Counter(e.kind for e in await database.events(lobby_id))
+            kinds = Counter(e.kind for e in await database.tables.events(lobby_id))
             assert kinds["expired"] == 1, (lobby_id, kinds)
         # Each server's games, finished by both processes, took one place each in its order.
         for guild in guilds:
-            orders = await database._db.fetchall(
+            orders = await database.store.backend.fetchall(
                 "SELECT rating_order FROM results WHERE guild_id = ? AND seat = 0"
                 " ORDER BY rating_order",
                 (guild.id,),

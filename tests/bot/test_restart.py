@@ -43,12 +43,12 @@ async def test_a_restart_mid_hand_carries_the_game_on(
             assert controls is not None
             await take_turn(found, controls[0], controls[1][0])
         await bot.presenter.ground.idle()
-        before = (await bot.tables.service.db.load_table(t)).version
+        before = (await bot.tables.service.db.tables.load(t)).version
     # The old bot is gone; its messages and buttons stay. A new one takes over.
     async with start_bot() as bot:
-        assert (await bot.tables.service.db.load_table(t)).version >= before
+        assert (await bot.tables.service.db.tables.load(t)).version >= before
         await play_until_over(standin, people, table)
-        row = await bot.tables.service.db.load_table(t)
+        row = await bot.tables.service.db.tables.load(t)
         assert Game.from_json(row.document["game"]).phase is Phase.GAME_OVER
 
 
@@ -131,9 +131,9 @@ async def test_sigkill_at_random_moments_loses_no_acknowledged_action_and_no_pos
     assert kills == len(kill_at)
     database = await Database.open(database_url)
     try:
-        row = await database.load_table(t)
+        row = await database.tables.load(t)
         game = Game.from_json(row.document["game"])
-        stored = Counter(e.user_id for e in await database.events(t) if e.kind == "action")
+        stored = Counter(e.user_id for e in await database.tables.events(t) if e.kind == "action")
     finally:
         await database.close()
     assert game.phase is Phase.GAME_OVER

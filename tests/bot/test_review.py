@@ -44,7 +44,7 @@ async def test_a_player_reviews_their_last_game_privately(
         text = embed["description"]
         assert f"judged your {counted[1]} decision" in text
         assert "**Hand by hand**" in text and len(re.findall(r"\*\*Hand \d", text)) == 5
-        game = Game.from_json((await bot.tables.service.db.load_table(table_id)).document["game"])
+        game = Game.from_json((await bot.tables.service.db.tables.load(table_id)).document["game"])
         for log in game.history():
             for card in log.dealt[0]:
                 assert card_text(game.pack.cards[card]) in text

@@ -47,7 +47,7 @@ async def test_strangers_out_of_turn_and_forged_clicks_change_nothing(
         waiting = next(p for p in (ann, bob, cat) if p is not mover)
         db = bot.tables.service.db
         await bot.presenter.ground.idle()  # DM message ids are recorded in the background
-        version = (await db.load_table(t)).version
+        version = (await db.tables.load(t)).version
 
         # Someone not seated, with a real button.
         assert refused(await dan.click(table, f"oh:hand:{t}"), "not seated")
@@ -77,9 +77,9 @@ async def test_strangers_out_of_turn_and_forged_clicks_change_nothing(
             await ann.click_forged(table, f"os:rule:{t}:0:preset", values=["oh-hell"]),
             "not for you",
         )
-        assert (await db.load_table(t)).version == version
+        assert (await db.tables.load(t)).version == version
         # Nothing was stored either.
-        kinds = [e.kind for e in await db.events(t)]
+        kinds = [e.kind for e in await db.tables.events(t)]
         assert "action" not in kinds
 
 
@@ -98,7 +98,7 @@ async def test_a_burst_of_20_clicks_on_one_button_applies_once(
         applied = [r for r in results if r.response_type == 7]
         assert len(applied) == 1
         assert all(refused(r, "") for r in results if r.response_type != 7)
-        actions = [e for e in await bot.tables.service.db.events(t) if e.kind == "action"]
+        actions = [e for e in await bot.tables.service.db.tables.events(t) if e.kind == "action"]
         assert len(actions) == 1
 
 
@@ -126,7 +126,7 @@ async def test_a_second_table_in_a_channel_links_to_the_open_one(
         db = bot.tables.service.db
         # The table message's id is stored right after the reply that creates it.
         for _ in range(500):
-            row = await db.open_table_in_channel(standin.channel.id)
+            row = await db.tables.open_in_channel(standin.channel.id)
             if row is not None and row.message_id is not None:
                 break
             await asyncio.sleep(0.01)

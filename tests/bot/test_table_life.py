@@ -242,7 +242,7 @@ async def test_host_controls_kick_hand_over_pause_resume_and_cancel(
         await bot.presenter.ground.idle()
         board = await bot.tables.service.lookups.leaderboard(standin.guild.id)
         assert (board.rows, board.ranked) == ([], 0)
-        assert await bot.tables.service.db.events(t)
+        assert await bot.tables.service.db.tables.events(t)
 
 
 async def test_an_unstarted_lobby_closes_and_an_idle_game_is_abandoned(
@@ -376,7 +376,7 @@ async def test_a_corrupt_table_does_not_hold_up_other_tables_deadlines(
         )
         clock.advance(31)
         await standin.wait_for(lambda: said(standin, "ran out of time"))
-        row = await bot.tables.service.db.load_table(broken_id)
+        row = await bot.tables.service.db.tables.load(broken_id)
         assert row.due_at is not None and row.due_at > clock.now()  # postponed, not retried
         assert "Waiting for players" in table_embed(broken)["description"]  # left as it was
 

@@ -55,7 +55,7 @@ async def finish_and_check(
 ) -> Game:
     await play_until_over(standin, people, table)
     await bot.presenter.ground.idle()
-    row = await bot.tables.service.db.load_table(t)
+    row = await bot.tables.service.db.tables.load(t)
     game = Game.from_json(row.document["game"])
     seats = {seat["name"]: i for i, seat in enumerate(row.document["seats"])}
     checked = assert_private_hands_stay_private(standin, people, game, seats)
@@ -88,8 +88,12 @@ async def test_a_whole_game_of_each_preset(
         assert game_over(table)
         board = await people[0].slash(standin.channel, "leaderboard", preset=preset)
         assert board.reply is not None
-        (you,) = board.reply.embeds[0]["fields"]  # one game: a provisional rating, not ranked
-        assert "? after 1 game: provisional" in you["value"]
+        # One game: provisional ratings, listed below the line, unranked.
+        lines = board.reply.embeds[0]["description"].splitlines()
+        assert lines[0] == "*Not ranked yet: provisional ratings (shown with ?)*"
+        assert any(
+            line.startswith(f"<@{people[0].id}> — **") and "?** · " in line for line in lines
+        )
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
@@ -151,7 +155,7 @@ async def test_a_23_card_hand_plays_through_selects(
             result = await take_turn(found, message, ids[0])
             assert result.response_type == 7, result.content
         await bot.presenter.ground.idle()
-        row = await bot.tables.service.db.load_table(t)
+        row = await bot.tables.service.db.tables.load(t)
         game = Game.from_json(row.document["game"])
         assert game.cards_each == 23 and len(game.history()[-1].tricks) == 1
         seats = {seat["name"]: i for i, seat in enumerate(row.document["seats"])}
@@ -175,7 +179,7 @@ async def test_bidder_trump_and_knocking_controls(
         table, t = await open_table(standin, people, **options)
         await people[0].click(table, f"oh:start:{t}")
         await finish_and_check(standin, bot, people, table, t)
-        kinds = [e.kind for e in await bot.tables.service.db.events(t)]
+        kinds = [e.kind for e in await bot.tables.service.db.tables.events(t)]
         if options.get("trump") == "bidder":
             assert "TrumpChosen" in kinds
         if options.get("bidding") == "knock":
@@ -208,7 +212,7 @@ async def test_the_leaderboard_after_several_games(standin: StandIn, start_bot: 
         assert all("? · " in line for line in lines)
         assert "· 3 players ·" in counted.reply.embeds[0]["footer"]["text"]
         # As if they had played enough games to settle their ratings.
-        await bot.tables.service.db._db.execute("UPDATE ratings SET sigma = 1")
+        await bot.tables.service.db.store.backend.execute("UPDATE ratings SET sigma = 1")
         board = await people[1].slash(standin.channel, "leaderboard")
         assert board.reply is not None
         rows = board.reply.embeds[0]["description"].splitlines()

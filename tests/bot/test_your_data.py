@@ -153,7 +153,7 @@ async def test_forget_me_erases_you_everywhere_and_the_others_games_stand(
         assert "Former player 1" in caught_up.content and ANN not in caught_up.content
         await play_until_over(standin, [bob, cat], playing_table)
         await bot.presenter.ground.idle()
-        assert (await service.db.load_table(playing)).status is TableStatus.FINISHED
+        assert (await service.db.tables.load(playing)).status is TableStatus.FINISHED
         assert await places_holding(database_url, [str(ann.id), ANN]) == {}
 
         # The others' record replays as it did, with a former player in her seat.
@@ -167,7 +167,7 @@ async def test_forget_me_erases_you_everywhere_and_the_others_games_stand(
             scored_before["totals"],
             scored_before["hands"],
         )
-        game = Game.from_json((await service.db.load_table(finished)).document["game"])
+        game = Game.from_json((await service.db.tables.load(finished)).document["game"])
         assert list(game.names) == scored["players"]
 
         # Stats, history and the leaderboard work, without her.
@@ -177,7 +177,7 @@ async def test_forget_me_erases_you_everywhere_and_the_others_games_stand(
         listed = await bob.slash(standin.channel, "ohhell history")
         assert listed.reply is not None and "Former player 1" in text_of(listed.reply)
         # The board ranks settled ratings only: these stand in for many more games.
-        await service.db._db.execute("UPDATE ratings SET sigma = 1")
+        await service.db.store.backend.execute("UPDATE ratings SET sigma = 1")
         board = await bob.slash(standin.channel, "leaderboard")
         assert board.reply is not None
         assert str(bob.id) in text_of(board.reply) and str(ann.id) not in text_of(board.reply)

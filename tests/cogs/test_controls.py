@@ -5,24 +5,21 @@ family, or its family refuses it, before anything is called."""
 from __future__ import annotations
 
 import dataclasses
-import random
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
 
-from bot.engine import Bid, Card, ChooseTrump, Game, Play
+from bot.engine import Bid, Card, ChooseTrump, Play
 from bot.engine.cards import HIDDEN
 from bot.service import Refused, TableService, TableStatus
-from bot.storage import Database
 from cogs import render
 from cogs.clicks import TableController
 from cogs.items import FAMILIES, BoardButton, CardChoice, HistoryPageButton, claimed, family_of
 from cogs.items.table import Control, MoveButton
 from tests.cogs.test_hand_controls import _joker_hand, _state
+from tests.databases import sqlite_only
 
 ANN, BOB, CAT = 101, 102, 103
 EVERY_FAMILY = (*FAMILIES, HistoryPageButton, BoardButton)
@@ -46,20 +43,7 @@ class Recorder:
         return record
 
 
-def first_legal(game_json: str, seat: int, level: str, seed: int) -> Any:
-    game = Game.from_json(game_json)
-    return random.Random(seed).choice(game.legal_actions(seat))
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[TableService]:
-    database = await Database.open(f"sqlite:///{tmp_path / 'tables.db'}")
-
-    async def run_inline(function: Any, *args: Any) -> Any:
-        return function(*args)
-
-    yield TableService(database, decide=first_legal, run_blocking=run_inline, rng=random.Random(7))
-    await database.close()
+database_url = sqlite_only
 
 
 async def rendered_views(service: TableService) -> list[discord.ui.View]:

@@ -8,16 +8,12 @@ from pathlib import Path
 from bot.service import DmRef, TableService
 from bot.storage import Database
 from cogs.shown import Shown
-from tests.test_service import ANN, BOB, CAT, CHANNEL, GUILD, choose, first_legal
-
-
-async def _run_inline(function, *args):
-    return function(*args)
+from tests.services import service_on
+from tests.test_service import ANN, BOB, CAT, CHANNEL, GUILD, choose
 
 
 async def _service(path: Path) -> TableService:
-    database = await Database.open(f"sqlite:///{path}")
-    return TableService(database, decide=first_legal, run_blocking=_run_inline)
+    return service_on(await Database.open(f"sqlite:///{path}"))
 
 
 async def _started(service: TableService):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -11,18 +9,12 @@ import discord
 import pytest
 
 from bot.service import Refused, TableService
-from bot.storage import Database
 from cogs import speakers
 from cogs.render.language import ENGLISH, language
 from cogs.speakers import Speakers
-from tests.played import service_on
+from tests.databases import sqlite_only
 
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[TableService]:
-    database = await Database.open(f"sqlite:///{tmp_path / 'tables.db'}")
-    yield service_on(database)
-    await database.close()
+database_url = sqlite_only
 
 
 async def test_a_person_reads_the_locale_stored_for_them_and_others_english(
@@ -73,7 +65,7 @@ async def test_a_person_s_language_is_stored_by_an_action_not_by_being_heard(
     await heard.acted(interaction)
     assert await service.languages.person_locale(7) == "de"
     assert await heard.person(7) is language("de")
-    await service.db._db.execute("DELETE FROM person_locales")  # as an erasure does
+    await service.db.store.backend.execute("DELETE FROM person_locales")  # as an erasure does
     heard.forget(7)
     assert await heard.person(7) is ENGLISH
     await heard.acted(interaction)  # a new person's first action

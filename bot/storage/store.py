@@ -1,4 +1,5 @@
-"""The open database: migrations, one transaction a write, on either backend."""
+"""The open database's store: the connection, migrating, one transaction a write, on either
+backend; and `Repository`, what each part of the queries (bot/storage/__init__.py) is built on."""
 
 from __future__ import annotations
 
@@ -17,67 +18,57 @@ from bot.storage.schema import MIGRATIONS
 
 
 class Store:
-    """An open database (`bot.storage.connection`: SQLite or PostgreSQL). Reads go to `_db`;
-    each write is one transaction (`_transaction`)."""
+    """An open database (`bot.storage.connection`: SQLite or PostgreSQL). Reads go to
+    `backend`; each write is one transaction (`transaction`)."""
 
-    def __init__(
-        self, backend: Backend, clock: Any = time.time, *, post_lease: float = 60.0
-    ) -> None:
-        self._db = backend
-        self._clock = clock
-        self.post_lease = post_lease
-        """Seconds a process holds an outbox post it is making (bot/storage/outbox.py)."""
-        self.table_loads = 0
-        """`load_table` calls since opening (`make bench-bot` reads it)."""
-        self.table_saves = 0
-        """`save_table` calls that wrote, since opening."""
+    def __init__(self, backend: Backend, clock: Any = time.time) -> None:
+        self.backend = backend
+        self.clock = clock
+        """What the stored moments are read from (seconds, as `time.time`)."""
         self.on_transaction: Callable[[float], None] | None = None
         """Told each write transaction's seconds, from asking for it to its end (metrics)."""
 
     @classmethod
-    async def open(
-        cls,
-        where: Path | str,
-        clock: Any = time.time,
-        *,
-        pool_size: int = 10,
-        post_lease: float = 60.0,
-    ) -> Self:
+    async def open(cls, where: Path | str, clock: Any = time.time, *, pool_size: int = 10) -> Self:
         """Open (and migrate) a database: a SQLite file's path, `sqlite:///path` or
         `postgresql://…`. `DatabaseUnavailable` says where and why when it cannot be."""
         try:
             backend = await open_backend(str(where), pool_size=pool_size)
         except (ValueError, *UNUSABLE) as error:  # ValueError: a URL of no known form
             raise DatabaseUnavailable(without_password(str(where)), _first_line(error)) from error
-        database = cls(backend, clock, post_lease=post_lease)
+        store = cls(backend, clock)
         try:
-            await database.migrate()
+            await store.migrate()
         except BaseException as error:
             await backend.close()
             if isinstance(error, (StorageError, *UNUSABLE)):
                 raise DatabaseUnavailable(backend.url, _first_line(error)) from error
             raise
-        return database
+        return store
 
     @property
     def dialect_name(self) -> str:
-        return self._db.dialect.name
+        return self.backend.dialect.name
 
     @property
     def url(self) -> str:
-        return self._db.url
+        return self.backend.url
 
     async def close(self) -> None:
-        await self._db.close()
+        await self.backend.close()
 
     async def schema_version(self) -> int:
-        return await self._db.schema_version()
+        return await self.backend.schema_version()
+
+    async def answer(self) -> None:
+        """One trivial query: raises if the database does not answer."""
+        await self.backend.fetchone("SELECT 1")
 
     async def migrate(self) -> None:
         """Bring the schema up to date, a migration a transaction. On PostgreSQL the processes
         starting together take turns: the first migrates, the others find it done."""
         while True:
-            async with self._transaction() as db:
+            async with self.transaction() as db:
                 await db.lock("migrations", 0)
                 current = await db.schema_version()
                 if current > len(MIGRATIONS):
@@ -94,11 +85,25 @@ class Store:
                     await step(db)
                 await db.set_schema_version(current + 1)
 
-    def _transaction(self) -> AbstractAsyncContextManager[Connection]:
-        transaction = self._db.transaction()
+    def transaction(self) -> AbstractAsyncContextManager[Connection]:
+        """One write transaction (timed for `on_transaction`)."""
+        transaction = self.backend.transaction()
         if self.on_transaction is None:
             return transaction
         return _Timed(transaction, self.on_transaction)
+
+
+class Repository:
+    """One part of the queries (the tables, the results, the outbox, …) on the store it shares
+    with the others: reads go to `_db`, each write is one `_transaction()`."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._db = store.backend
+        self._clock = store.clock
+
+    def _transaction(self) -> AbstractAsyncContextManager[Connection]:
+        return self._store.transaction()
 
 
 class _Timed:
