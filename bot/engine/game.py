@@ -120,7 +120,7 @@ class Game(GameState):
         g.hands_made = [0] * players
         g.made_above_zero = [0] * players
         g.made_or_over = [0] * players
-        g.tiebreak_points = [()] * players
+        g.tiebreak_points = ((),) * players
         g.finished_hands = ()
         g.finished_json = (0, "")
         g.placing = None

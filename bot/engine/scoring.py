@@ -133,7 +133,7 @@ def end_hand(g: GameState) -> None:
         tb = list(g.tiebreak_points)
         for s in g.play_order:
             tb[s] = (*tb[s], sign * points[s])
-        g.tiebreak_points = tb
+        g.tiebreak_points = tuple(tb)
         best = max(sign * points[s] for s in g.play_order)
         top = tuple(s for s in g.seats if sign * points[s] == best)
         if len(top) > 1:

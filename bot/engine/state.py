@@ -146,17 +146,21 @@ class GameState:
 
     # --- the game and its rules ------------------------------------------------------------
     rules: Rules
+    """The resolved rules the game is played by."""
     pack: Pack
     """``rules.pack``."""
     players: int
     """Seats at the table."""
     names: tuple[str, ...]
+    """Each seat's name, for messages."""
     seed: int
     """Every deal comes from it and the hand number (``dealing.seeded_deal``)."""
     first_dealer: int
+    """The seat that dealt the first hand."""
     deal_overrides: dict[int, Deal]
     """Deals that didn't come from the seed, by hand index (0-based)."""
     phase: Phase
+    """Bidding, trump choice, playing, or game over."""
     plain_play: bool
     """Playing a hand without the joker's no-trump rules: ``legal_mask`` and ``apply_fast``
     take a shortcut."""
@@ -175,9 +179,11 @@ class GameState:
     next_seats: tuple[int, ...]
     """The seats to deal in next (a tie-break deal deals only the tied players)."""
     cards_each: int
+    """Cards dealt to each seat this hand."""
     is_blind: bool
     """Blind hand: each seat sees the others' cards but not its own."""
     dealer: int
+    """The seat that dealt this hand."""
     seats: tuple[int, ...]
     """Seats dealt in this hand."""
     play_order: tuple[int, ...]
@@ -274,7 +280,7 @@ class GameState:
     """Hands in which each seat made a bid above zero."""
     made_or_over: list[int]
     """Hands in which each seat took at least its bid."""
-    tiebreak_points: list[tuple[int, ...]]
+    tiebreak_points: tuple[tuple[int, ...], ...]
     """Each seat's points in the tie-break deals, in order (the last ranking keys)."""
     finished_hands: tuple[HandLog, ...]
     """Every finished hand."""
@@ -287,7 +293,7 @@ class GameState:
         """An independent copy (cheap: the rules and past hands are shared, being immutable)."""
         cls = type(self)
         g = cls.__new__(cls)
-        # Lists changed in place are copied; the rest are immutable or replaced whole.
+        # The lists are copied (they change in place); the rest are immutable or replaced whole.
         g.bid_changer = self.bid_changer
         g.bid_log = self.bid_log.copy()
         g.bid_round = self.bid_round
