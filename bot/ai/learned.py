@@ -1,5 +1,5 @@
-"""``normal``'s learned corrections, fitted offline from self-play (``bot.ai.bidfit``,
-``bot.ai.playfit``) and used only at the table they were fitted for (``LEARNED_FOR``): a
+"""``normal``'s learned corrections, fitted offline from self-play (``tools.bidfit``,
+``tools.playfit``) and used only at the table they were fitted for (``LEARNED_FOR``): a
 correction of the model's bid, and a card choice over the rule-of-thumb card."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ ADJUST_WEIGHTS: dict[int, tuple[float, ...]] = {
 """Per bid change (-2, -1, +1): weights of ``adjust_features`` for the points the change gains
 over the model's bid, fitted by least squares on 10,000 self-play hands in which one seat's bid
 was forced to each bid within 3 of its model bid, every seat playing the learned card choice
-(``python -m bot.ai.bidfit --seed 9400 --deals 2500`` with the fit before these in place:
+(``python -m tools.bidfit --seed 9400 --deals 2500`` with the fit before these in place:
 commit 8460c89)."""
 
 PLAY_MARGIN = 0.5
@@ -57,7 +57,7 @@ PLAY_WEIGHTS: tuple[tuple[float, ...], ...] = (
 # Rows: leading / following while wanting the trick, leading / following while not; added to
 # those: the bid made (need 0), every trick left needed, last to play. Columns: the card's
 # features (``card_features``). Fitted by ridge regression on the play-outs of every legal
-# card at 88,000 self-play decisions (``python -m bot.ai.playfit``).
+# card at 88,000 self-play decisions (``python -m tools.playfit``).
 
 
 def adjust_features(probs: list[float], others: list[int], bid: int, n: int, k: int) -> list[float]:

@@ -14,6 +14,9 @@ The fast path for simulation (the same rules; the checked API is built on it):
 ``legal_mask(seat)`` (card ids / bid values / suits as bits), ``apply_fast(seat, x)``, ``turn``,
 ``hand_mask(seat)``, ``unseen_mask(seat)``, ``played_mask()`` and ``with_hands(masks)`` for a
 determinised copy. Records: ``bot.engine.records``; the command ``python -m bot.engine.replay``.
+
+The state's fields (``phase``, ``hands``, ``seat_bids``, ``trick``...) are public, documented
+attributes (``bot.engine.state.GameState``): read them; only the rules modules write them.
 """
 
 from bot.engine.actions import (

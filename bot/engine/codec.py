@@ -37,22 +37,22 @@ def to_json(g: GameState) -> str:
     """Compact, versioned JSON: loads back exactly with :func:`from_json`, future deals
     included (deals come from the seed; only deals that didn't are stored). A finished hand is
     encoded once per game: every save writes it again, and it never changes."""
-    past = g._past
-    done, encoded = g._json_past
+    past = g.finished_hands
+    done, encoded = g.finished_json
     if done != len(past):
         more = [_dumps(_hand_entry(g, h)) for h in past[done:]]
         encoded = ",".join([encoded, *more] if encoded else more)
-        g._json_past = (len(past), encoded)
+        g.finished_json = (len(past), encoded)
     hands = [encoded] if encoded else []
-    if g._phase is not OVER:
+    if g.phase is not OVER:
         hands.append(_dumps(_hand_entry(g, current_log(g))))
     head = _dumps(
         {
             "v": JSON_VERSION,
-            "rules": g._rules.settings.overrides(),
-            "players": g._np,
-            "names": list(g._names),
-            "seed": g._seed,
+            "rules": g.rules.settings.overrides(),
+            "players": g.players,
+            "names": list(g.names),
+            "seed": g.seed,
             "hands": [],
         }
     )
@@ -69,11 +69,11 @@ def _hand_entry(g: GameState, h: HandLog) -> list[Any]:
     cards: Any = None
     # A deal that wasn't given came from the seed; a given one is stored unless it is the
     # seeded deal anyway.
-    if h.number - 1 in g._overrides:
+    if h.number - 1 in g.deal_overrides:
         order = order_for(h.seats, h.dealer)
         if seeded_deal(g, h.number - 1, order, h.cards_each) != (h.dealt, h.turned):
             cards = [list(d) for d in h.dealt] + [h.turned]
-    nxt = seat_order(h.seats, h.dealer, g._np)[1]
+    nxt = seat_order(h.seats, h.dealer, g.players)[1]
     return [h.dealer, cards, _encode_actions(h, nxt)]
 
 
@@ -128,7 +128,7 @@ def catch_up(g: GameState, text: str) -> bool:
     actions it added, not the whole game. False, with `g` unchanged, when `text` is not `g`
     played on (or holds a deal that did not come from the seed); :class:`EngineError` when an
     added action breaks the rules, and `g` is then half moved on."""
-    if g._phase is OVER:
+    if g.phase is OVER:
         return False
     try:
         old, new = json.loads(to_json(g)), json.loads(text)
@@ -166,10 +166,10 @@ def _replay(g: GameState, hands: list[Any], first: int) -> None:
     phase_of = _PHASE_OF
     for i, (dealer, _cards, actions) in enumerate(hands):
         number = first + i
-        if g._number != number or g._dealer != dealer or g._phase is OVER:
+        if g.hand_number != number or g.dealer != dealer or g.phase is OVER:
             raise EngineError(f"saved hand {number} doesn't follow from the one before")
         for seat, kind, x, suit in _decode_actions(actions):
-            if g._number != number or g._phase is not phase_of[kind]:
+            if g.hand_number != number or g.phase is not phase_of[kind]:
                 raise EngineError(f"saved hand {number} holds an illegal action")
             if not legal_mask(g, seat) >> x & 1:
                 raise EngineError(f"saved hand {number} holds an illegal action")

@@ -17,76 +17,76 @@ from bot.engine.trump import set_trump, trump_at_deal
 
 
 def begin_hand(g: GameState) -> None:
-    """Deal the next hand (of kind ``g._next_kind`` to ``g._next_seats``) and open bidding."""
-    ev = g._ev
-    r = g._rules
-    num = g._number
-    kind = g._next_kind
+    """Deal the next hand (of kind ``g.next_kind`` to ``g.next_seats``) and open bidding."""
+    ev = g.events
+    r = g.rules
+    num = g.hand_number
+    kind = g.next_kind
     if kind == NORMAL:
-        size = r.size_at(g._seq)
-        blind = r.is_blind(g._seq, size)
-        g._seq += 1
+        size = r.size_at(g.sequence_dealt)
+        blind = r.is_blind(g.sequence_dealt, size)
+        g.sequence_dealt += 1
     elif kind == EXTRA:
-        size = g._size
+        size = g.cards_each
         blind = r.blind == "all" and size == 1
     else:
         size = TIEBREAK_DEAL_SIZE
         blind = False
-    seats = g._next_seats
-    np_ = g._np
+    seats = g.next_seats
+    np_ = g.players
     if num == 0:
-        dealer = g._first_dealer
+        dealer = g.first_dealer
     else:
-        dealer = (g._dealer + 1) % np_
+        dealer = (g.dealer + 1) % np_
         while dealer not in seats:
             dealer = (dealer + 1) % np_
     order, nxt, rot = seat_order(seats, dealer, np_)
-    g._number = num + 1
-    g._kind = kind
-    g._size = size
-    g._blind = blind
-    g._dealer = dealer
-    g._seats = seats
-    g._order = order
-    g._next = nxt
-    g._rot = rot
-    g._k = len(order)
+    g.hand_number = num + 1
+    g.hand_kind = kind
+    g.cards_each = size
+    g.is_blind = blind
+    g.dealer = dealer
+    g.seats = seats
+    g.play_order = order
+    g.next_seat = nxt
+    g.orders_from = rot
+    g.dealt_in = len(order)
 
-    deal = g._overrides.get(num)
+    deal = g.deal_overrides.get(num)
     if deal is None:
         deal = seeded_deal(g, num, order, size)
     else:
         check_deal(g, deal, order, size)
     dealt, turned = deal
-    g._dealt = dealt
-    g._turned = turned
-    g._hands = [sum([BIT[c] for c in cards]) for cards in dealt]
+    g.dealt = dealt
+    g.turned_id = turned
+    g.hands = [sum([BIT[c] for c in cards]) for cards in dealt]
     trump = trump_at_deal(g, num, turned)
     set_trump(g, trump)
 
-    g._phase = BIDDING
-    g._fast = False
-    g._bids = [-1] * np_
-    g._log = []
-    g._bpos = 0
-    g._changer = -1
-    g._bround = 1
-    g._chooser = -1
-    g._trump_choice = None
-    g._pending = all_pending(g) if r.bidding in ("secret", "knock") else 0
-    g._leader = -1
+    g.phase = BIDDING
+    g.plain_play = False
+    g.seat_bids = [-1] * np_
+    g.bid_log = []
+    g.bidder_index = 0
+    g.bid_changer = -1
+    g.bid_round = 1
+    g.trump_chooser = -1
+    g.trump_choice = None
+    g.pending_bids = all_pending(g) if r.bidding in ("secret", "knock") else 0
+    g.leader = -1
     g.turn = order[0]
-    g._trick = []
-    g._tmask = 0
-    g._led = -1
-    g._follow = -1
-    g._named = -1
-    g._value = 1
-    g._left = size
-    g._tricks = []
-    g._won = [0] * np_
-    g._played = [0] * np_
-    g._failed = [0] * np_
+    g.trick = []
+    g.trick_cards = 0
+    g.led_suit = -1
+    g.follow_cards = -1
+    g.named_suit = -1
+    g.trick_value = 1
+    g.tricks_left = size
+    g.tricks = []
+    g.won = [0] * np_
+    g.suits_played = [0] * np_
+    g.suits_failed = [0] * np_
     if ev is not None:
         ev.append(
             HandDealt(
@@ -120,7 +120,7 @@ def next_seats(order: tuple[int, ...], players: int) -> tuple[int, ...]:
 def seat_order(
     seats: tuple[int, ...], dealer: int, players: int
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """``order_for``, ``next_seats`` and each seat's play order from it (``GameState._rot``),
+    """``order_for``, ``next_seats`` and each seat's play order from it (``GameState.orders_from``),
     worked out once per table shape (a deal needs all three)."""
     order = order_for(seats, dealer)
     rot: list[tuple[int, ...]] = [()] * players
@@ -164,12 +164,12 @@ def seeded_deal(g: GameState, num: int, order: tuple[int, ...], size: int) -> De
     deal is reproducible from the seed alone, on any machine. The digest's first ``4 * n``
     bytes are the cards' sort keys (see :func:`shuffle`), the next four, read the same way,
     pick the card turned before the deal."""
-    r = g._rules
-    n = len(g._pack.cards)
-    digest = hashlib.shake_128(f"ohhell:{g._seed}:{num}".encode()).digest(4 * n + 4)
+    r = g.rules
+    n = len(g.pack.cards)
+    digest = hashlib.shake_128(f"ohhell:{g.seed}:{num}".encode()).digest(4 * n + 4)
     deck = shuffle(digest, n)
     k = len(order)
-    dealt: list[tuple[int, ...]] = [()] * g._np
+    dealt: list[tuple[int, ...]] = [()] * g.players
     for i, s in enumerate(order):
         dealt[s] = tuple(deck[i : k * size : k])
     turned = -1
@@ -186,17 +186,17 @@ def seeded_deal(g: GameState, num: int, order: tuple[int, ...], size: int) -> De
 def check_deal(g: GameState, deal: Deal, order: tuple[int, ...], size: int) -> None:
     """Raise :class:`DealError` unless ``deal`` is a possible deal of this hand."""
     dealt, turned = deal
-    pk = g._pack
-    r = g._rules
-    num = g._number
-    if len(dealt) != g._np:
-        raise DealError(f"the deal lists {len(dealt)} seats, not {g._np}")
+    pk = g.pack
+    r = g.rules
+    num = g.hand_number
+    if len(dealt) != g.players:
+        raise DealError(f"the deal lists {len(dealt)} seats, not {g.players}")
     used = [0] * pk.size
-    for s in range(g._np):
+    for s in range(g.players):
         cards = dealt[s]
         want = size if s in order else 0
         if len(cards) != want:
-            who = g._names[s]
+            who = g.names[s]
             raise DealError(
                 f"{who} was dealt {len(cards)} cards; hand {num} deals {want} each"
                 if want
@@ -218,7 +218,7 @@ def check_deal(g: GameState, deal: Deal, order: tuple[int, ...], size: int) -> N
         if not 0 <= turned < pk.size or used[turned]:
             raise DealError("the turned card must be an undealt card of the pack", rule="turned")
     elif r.exhausted_trump == "dealer-last":
-        if turned not in dealt[g._dealer]:
+        if turned not in dealt[g.dealer]:
             raise DealError("the turned card must be the dealer's last card", rule="turned")
     elif r.exhausted_trump == "before-deal":
         if not 0 <= turned < pk.size:
@@ -229,4 +229,4 @@ def check_deal(g: GameState, deal: Deal, order: tuple[int, ...], size: int) -> N
 
 def exhausted(g: GameState) -> bool:
     """Every card of the pack is dealt this hand."""
-    return g._k * g._size == g._pack.size
+    return g.dealt_in * g.cards_each == g.pack.size

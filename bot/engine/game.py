@@ -97,33 +97,33 @@ class Game(GameState):
         if names is not None and len(names) != players:
             raise EngineError(f"give {players} names, one per seat (got {len(names)})")
         g = cls.__new__(cls)
-        g._rules = r
-        g._pack = r.pack
-        g._np = players
-        g._names = (
+        g.rules = r
+        g.pack = r.pack
+        g.players = players
+        g.names = (
             tuple(names) if names is not None else tuple(f"Player {i + 1}" for i in range(players))
         )
-        g._seed = seed
-        g._first_dealer = first_dealer
-        g._overrides = overrides
-        g._number = 0
-        g._seq = 0
-        g._next_kind = NORMAL
-        g._next_seats = tuple(range(players))
-        g._size = 0
-        g._dealer = -1
-        g._joker = r.pack.joker
-        g._suit_of = r.pack.suit_of
-        g._dups = r.pack.has_duplicates
-        g._ev = None
-        g._totals = [0] * players
-        g._made = [0] * players
-        g._made_win = [0] * players
-        g._made_over = [0] * players
-        g._tb = [()] * players
-        g._past = ()
-        g._json_past = (0, "")
-        g._placing = None
+        g.seed = seed
+        g.first_dealer = first_dealer
+        g.deal_overrides = overrides
+        g.hand_number = 0
+        g.sequence_dealt = 0
+        g.next_kind = NORMAL
+        g.next_seats = tuple(range(players))
+        g.cards_each = 0
+        g.dealer = -1
+        g.joker = r.pack.joker
+        g.suit_of = r.pack.suit_of
+        g.has_duplicates = r.pack.has_duplicates
+        g.events = None
+        g.running_totals = [0] * players
+        g.hands_made = [0] * players
+        g.made_above_zero = [0] * players
+        g.made_or_over = [0] * players
+        g.tiebreak_points = ((),) * players
+        g.finished_hands = ()
+        g.finished_json = (0, "")
+        g.placing = None
         begin_hand(g)
         return g
 
@@ -134,7 +134,7 @@ class Game(GameState):
 
     def joker_suits(self, seat: int) -> int:
         """Suits (bits 0-3) as which ``seat`` may play the joker now in a no-trumps hand."""
-        if not self._ntj:
+        if not self.joker_no_trumps:
             return 0
         return joker_suits(self, seat)
 
@@ -149,28 +149,26 @@ class Game(GameState):
         ev: list[Event] = []
         if isinstance(action, Bid):
             check_bid(self, seat, action.n)
-            self._ev = ev
+            self.events = ev
             try:
                 bid(self, seat, action.n)
             finally:
-                self._ev = None
+                self.events = None
         elif isinstance(action, Play):
             card, named = check_play(self, seat, action)
-            ev.append(
-                CardPlayed(seat, self._pack.cards[card], SUITS[named] if named >= 0 else None)
-            )
-            self._ev = ev
+            ev.append(CardPlayed(seat, self.pack.cards[card], SUITS[named] if named >= 0 else None))
+            self.events = ev
             try:
                 play(self, seat, card, named)
             finally:
-                self._ev = None
+                self.events = None
         elif isinstance(action, ChooseTrump):
             suit = check_trump(self, seat, action.suit)
-            self._ev = ev
+            self.events = ev
             try:
                 choose(self, seat, suit)
             finally:
-                self._ev = None
+                self.events = None
         else:
             raise TypeError(f"not an action: {action!r}")
         return ev
@@ -191,8 +189,8 @@ class Game(GameState):
 
     def played_mask(self) -> int:
         """Cards played so far in this hand (completed tricks and the current one)."""
-        m = self._tmask
-        for t in self._tricks:
+        m = self.trick_cards
+        for t in self.tricks:
             for c in t.cards:
                 m |= 1 << c
         return m
@@ -200,15 +198,15 @@ class Game(GameState):
     def unseen_mask(self, seat: int) -> int:
         """Cards whose place ``seat`` doesn't know: the candidates a determinised copy deals
         out again (the other players' hands plus the undealt cards)."""
-        m = self._pack.full_mask & ~self.played_mask()
-        if self._blind:
-            for s in self._seats:
+        m = self.pack.full_mask & ~self.played_mask()
+        if self.is_blind:
+            for s in self.seats:
                 if s != seat:
-                    m &= ~self._hands[s]
+                    m &= ~self.hands[s]
         else:
-            m &= ~self._hands[seat]
-        t = self._turned
-        if t >= 0 and not (self._rules.exhausted_trump == "before-deal" and exhausted(self)):
+            m &= ~self.hands[seat]
+        t = self.turned_id
+        if t >= 0 and not (self.rules.exhausted_trump == "before-deal" and exhausted(self)):
             m &= ~(1 << t)
         return m
 
@@ -216,42 +214,42 @@ class Game(GameState):
         """A copy in which each seat holds ``hands[seat]`` (bitmasks) instead: for play-outs
         from a determinised state. Hand sizes must match, and no card may be held twice or
         have been played this hand."""
-        if self._phase is OVER:
+        if self.phase is OVER:
             raise WrongPhase("the game is over", rule="game-over", code="game_over")
-        if len(hands) != self._np:
-            raise DealError(f"give one hand per seat ({self._np})")
+        if len(hands) != self.players:
+            raise DealError(f"give one hand per seat ({self.players})")
         played = self.played_mask()
         seen = 0
         for s, h in enumerate(hands):
-            if h.bit_count() != self._hands[s].bit_count():
+            if h.bit_count() != self.hands[s].bit_count():
                 raise DealError(
-                    f"{who(self, s)} holds {self._hands[s].bit_count()} cards, not {h.bit_count()}"
+                    f"{who(self, s)} holds {self.hands[s].bit_count()} cards, not {h.bit_count()}"
                 )
-            if h & (seen | played) or h & ~self._pack.full_mask:
+            if h & (seen | played) or h & ~self.pack.full_mask:
                 raise DealError("a card is held twice, played already, or not in the pack")
             seen |= h
         if (
-            self._turned >= 0
-            and self._rules.exhausted_trump == "dealer-last"
+            self.turned_id >= 0
+            and self.rules.exhausted_trump == "dealer-last"
             and exhausted(self)
-            and self._hands[self._dealer] >> self._turned & 1
-            and not hands[self._dealer] >> self._turned & 1
+            and self.hands[self.dealer] >> self.turned_id & 1
+            and not hands[self.dealer] >> self.turned_id & 1
         ):
             raise DealError("the dealer still holds the turned card (dealer's last card)")
         g = self.copy()
-        g._hands = list(hands)
-        by_seat: list[list[int]] = [[] for _ in range(self._np)]
-        for t in [*self._tricks, Trick(self._leader, tuple(self._trick), -1, 0, -1)]:
+        g.hands = list(hands)
+        by_seat: list[list[int]] = [[] for _ in range(self.players)]
+        for t in [*self.tricks, Trick(self.leader, tuple(self.trick), -1, 0, -1)]:
             s = t.leader
             for c in t.cards:
                 by_seat[s].append(c)
-                s = self._next[s]
+                s = self.next_seat[s]
         dealt = tuple(
-            tuple(by_seat[s]) + tuple(bits(hands[s])) if s in self._seats else ()
-            for s in range(self._np)
+            tuple(by_seat[s]) + tuple(bits(hands[s])) if s in self.seats else ()
+            for s in range(self.players)
         )
-        g._dealt = dealt
-        g._overrides = {**self._overrides, self._number - 1: (dealt, self._turned)}
+        g.dealt = dealt
+        g.deal_overrides = {**self.deal_overrides, self.hand_number - 1: (dealt, self.turned_id)}
         return g
 
     # --- JSON ------------------------------------------------------------------------------

@@ -15,12 +15,12 @@ from bot.engine.tricks import card_mask, joker_suits
 
 def who(g: GameState, seat: int) -> str:
     """The seat's name, or "seat N" for a seat that doesn't exist."""
-    return g._names[seat] if 0 <= seat < g._np else f"seat {seat}"
+    return g.names[seat] if 0 <= seat < g.players else f"seat {seat}"
 
 
 def phase_error(g: GameState, seat: int, doing: str) -> WrongPhase:
     """``seat`` tried ``doing`` in the wrong phase: what the game waits for instead."""
-    ph = g._phase
+    ph = g.phase
     if ph is OVER:
         return WrongPhase("the game is over", rule="game-over", code="game_over")
     tried = f"{who(g, seat)} tried to {doing}, but "
@@ -29,7 +29,7 @@ def phase_error(g: GameState, seat: int, doing: str) -> WrongPhase:
         msg = f"bidding isn't over: waiting for {', '.join(names)} to bid"
         return WrongPhase(msg, record=tried + msg, code="bidding_not_over", names=names)
     if ph is TRUMP:
-        name = who(g, g._chooser)
+        name = who(g, g.trump_chooser)
         msg = f"{name} must choose trump first"
         return WrongPhase(msg, record=tried + msg, code="trump_first", name=name)
     msg = "bidding is over: play a card"
@@ -38,12 +38,12 @@ def phase_error(g: GameState, seat: int, doing: str) -> WrongPhase:
 
 def check_bid(g: GameState, seat: int, n: int) -> None:
     """Return if ``seat`` may bid ``n`` now, else raise the reason."""
-    if g._phase is not BIDDING:
+    if g.phase is not BIDDING:
         raise phase_error(g, seat, f"bid {n}")
     name = who(g, seat)
-    if not 0 <= seat < g._np:
+    if not 0 <= seat < g.players:
         raise NotYourTurn(f"there is no seat {seat}", code="no_seat", seat=seat)
-    if seat not in g._seats:
+    if seat not in g.seats:
         raise NotYourTurn(
             "you are not in this tie-break deal",
             record=f"{name} is not in this tie-break deal",
@@ -52,15 +52,15 @@ def check_bid(g: GameState, seat: int, n: int) -> None:
     if n >= 0 and bid_mask(g, seat) >> n & 1:
         return
     if not bid_mask(g, seat):
-        if g._pending:
+        if g.pending_bids:
             raise NotYourTurn(
                 "you have bid already: waiting for the others",
                 record=f"{name} bid twice in one round",
                 code="bid_already",
             )
-        turn = who(g, g._order[g._bpos])
-        if g._bids[seat] >= 0:
-            if not g._rules.bid_changes:
+        turn = who(g, g.play_order[g.bidder_index])
+        if g.seat_bids[seat] >= 0:
+            if not g.rules.bid_changes:
                 raise IllegalBid(
                     "bids can't be changed at this table",
                     rule="bid-change",
@@ -79,7 +79,7 @@ def check_bid(g: GameState, seat: int, n: int) -> None:
             code="turn_to_bid",
             name=turn,
         )
-    size = g._size
+    size = g.cards_each
     if not 0 <= n <= size:
         raise IllegalBid(
             f"bid from 0 to {size}: there are {size} tricks",
@@ -87,7 +87,7 @@ def check_bid(g: GameState, seat: int, n: int) -> None:
             code="bid_range",
             tricks=size,
         )
-    if not g._pending and seat == g._changer and seat != g._order[g._bpos]:
+    if not g.pending_bids and seat == g.bid_changer and seat != g.play_order[g.bidder_index]:
         raise IllegalBid(
             f"your bid is {n} already",
             rule="bid-change",
@@ -107,17 +107,17 @@ def check_bid(g: GameState, seat: int, n: int) -> None:
 
 def check_trump(g: GameState, seat: int, suit: str) -> int:
     """The suit id ``seat`` may choose as trump now, else raise the reason."""
-    if g._phase is not TRUMP:
-        if g._phase is OVER or g._rules.trump == "bidder":
+    if g.phase is not TRUMP:
+        if g.phase is OVER or g.rules.trump == "bidder":
             raise phase_error(g, seat, "choose trump")
         raise IllegalTrump(
-            f"trump is '{g._rules.trump}' at this table: nobody chooses it",
+            f"trump is '{g.rules.trump}' at this table: nobody chooses it",
             rule="trump-choice",
             code="trump_fixed",
-            trump=g._rules.trump,
+            trump=g.rules.trump,
         )
-    if seat != g._chooser:
-        c = who(g, g._chooser)
+    if seat != g.trump_chooser:
+        c = who(g, g.trump_chooser)
         raise NotYourTurn(
             f"{c} chooses trump (the highest bid)",
             record=f"{who(g, seat)} chose trump, but {c} chooses (the highest bid)",
@@ -132,7 +132,7 @@ def check_trump(g: GameState, seat: int, suit: str) -> int:
 def check_play(g: GameState, seat: int, action: Play) -> tuple[int, int]:
     """The card id and named joker suit (or -1) of ``action`` if ``seat`` may play it now,
     else raise the reason."""
-    if g._phase is not PLAYING:
+    if g.phase is not PLAYING:
         raise phase_error(g, seat, f"play {action.card}")
     name = who(g, seat)
     if seat != g.turn:
@@ -143,19 +143,19 @@ def check_play(g: GameState, seat: int, action: Play) -> tuple[int, int]:
             code="turn_to_play",
             name=t,
         )
-    h = g._hands[seat]
+    h = g.hands[seat]
     card = action.card
     unseen = card == HIDDEN
     if unseen:
-        if not g._blind or h.bit_count() != 1:
+        if not g.is_blind or h.bit_count() != 1:
             raise IllegalPlay(
                 "only a blind hand's unseen card may be played unseen",
                 rule="card-not-held",
                 code="not_blind",
             )
         c = h.bit_length() - 1
-        card = g._pack.cards[c]
-    held = [i for i in g._pack.ids(card) if h >> i & 1]
+        card = g.pack.cards[c]
+    held = [i for i in g.pack.ids(card) if h >> i & 1]
     if not held:
         raise IllegalPlay(
             f"you don't hold {card}",
@@ -166,19 +166,19 @@ def check_play(g: GameState, seat: int, action: Play) -> tuple[int, int]:
         )
     legal = card_mask(g, seat)
     ok = [i for i in held if legal >> i & 1]
-    is_joker = held[0] == g._joker
+    is_joker = held[0] == g.joker
     if not ok:
-        if is_joker and g._ntj:
+        if is_joker and g.joker_no_trumps:
             raise joker_error(g, seat, card)
-        led = SUIT_NAMES[g._led]
+        led = SUIT_NAMES[g.led_suit]
         raise IllegalPlay(
             f"you must follow {led}",
             record=f"{name} played {card} but must follow {led}",
             code="follow_suit",
-            suit=SUITS[g._led],
+            suit=SUITS[g.led_suit],
         )
     named = -1
-    if is_joker and g._ntj and not g._trick:
+    if is_joker and g.joker_no_trumps and not g.trick:
         if action.suit is None and unseen:
             # A blind seat leads the joker without seeing it, so it can't name a suit: the
             # first suit it may be named (a blind hand has one card, the last trick: any suit
@@ -207,9 +207,9 @@ def check_play(g: GameState, seat: int, action: Play) -> tuple[int, int]:
 
 def joker_error(g: GameState, seat: int, card: Card, named: int = -1) -> IllegalPlay:
     """Why the joker can't be played as the suit led (or as ``named``) now."""
-    s = named if named >= 0 else g._led
+    s = named if named >= 0 else g.led_suit
     suit = SUIT_NAMES[s]
-    failed = g._failed[seat] >> s & 1
+    failed = g.suits_failed[seat] >> s & 1
     if failed:
         why = f"you have failed to follow {suit} this hand"
     else:

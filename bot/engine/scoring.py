@@ -93,69 +93,69 @@ def score(formula: str, bid: int, tricks: int, cards_each: int, players: int) ->
 
 def end_hand(g: GameState) -> None:
     """The hand's last trick is over: score it, then deal the next hand or end the game."""
-    ev = g._ev
-    r = g._rules
+    ev = g.events
+    r = g.rules
     formula = FORMULAS[r.scoring]
-    n = g._size
-    k = g._k
-    double = r.spades_double and r.trump == "turned" and g._turned >= 0 and g._trump == 3
-    points = [0] * g._np
-    bids = g._bids
-    won = g._won
-    tiebreak = g._kind == TIEBREAK
-    for s in g._order:
+    n = g.cards_each
+    k = g.dealt_in
+    double = r.spades_double and r.trump == "turned" and g.turned_id >= 0 and g.trump_id == 3
+    points = [0] * g.players
+    bids = g.seat_bids
+    won = g.won
+    tiebreak = g.hand_kind == TIEBREAK
+    for s in g.play_order:
         b, t = bids[s], won[s]
         p = formula(b, t, n, k)
         points[s] = p * 2 if double else p
         if not tiebreak:
-            g._totals[s] += points[s]
+            g.running_totals[s] += points[s]
             if t == b:
-                g._made[s] += 1
+                g.hands_made[s] += 1
                 if b:
-                    g._made_win[s] += 1
+                    g.made_above_zero[s] += 1
             if t >= b:
-                g._made_over[s] += 1
+                g.made_or_over[s] += 1
     log = current_log(g, tuple(points))
-    g._past = (*g._past, log)
+    g.finished_hands = (*g.finished_hands, log)
     if ev is not None:
         ev.append(
             HandScored(
-                g._number,
+                g.hand_number,
                 g.bids,
                 tuple(won),
                 tuple(points),
-                tuple(g._totals),
+                tuple(g.running_totals),
                 tiebreak,
             )
         )
     if tiebreak:
         sign = -1 if r.scoring == "negative" else 1
-        tb = list(g._tb)
-        for s in g._order:
+        tb = list(g.tiebreak_points)
+        for s in g.play_order:
             tb[s] = (*tb[s], sign * points[s])
-        g._tb = tb
-        best = max(sign * points[s] for s in g._order)
-        top = tuple(s for s in g._seats if sign * points[s] == best)
+        g.tiebreak_points = tuple(tb)
+        best = max(sign * points[s] for s in g.play_order)
+        top = tuple(s for s in g.seats if sign * points[s] == best)
         if len(top) > 1:
             next_hand(g, TIEBREAK, top)
         else:
             game_over(g)
         return
     if r.end == "sequence":
-        if g._kind == NORMAL and g._seq < len(r.sizes):
-            next_hand(g, NORMAL, tuple(range(g._np)))
+        if g.hand_kind == NORMAL and g.sequence_dealt < len(r.sizes):
+            next_hand(g, NORMAL, tuple(range(g.players)))
             return
-    elif g._kind == NORMAL and max(g._totals) < r.target:
+    elif g.hand_kind == NORMAL and max(g.running_totals) < r.target:
         # Only an ordinary hand can fall short of the target: an extra hand is played because
         # the target was reached with a tie for first, and settles that tie even if the totals
         # fall back below the target (RULES: "until one leads").
-        next_hand(g, NORMAL, tuple(range(g._np)))
+        next_hand(g, NORMAL, tuple(range(g.players)))
         return
     keys = ranking_keys(g)
     top_key = max(keys)
-    top = tuple(s for s in range(g._np) if keys[s] == top_key)
+    top = tuple(s for s in range(g.players) if keys[s] == top_key)
     if len(top) > 1 and r.ties == "extra-hand":
-        next_hand(g, EXTRA, tuple(range(g._np)))
+        next_hand(g, EXTRA, tuple(range(g.players)))
     elif len(top) > 1 and r.ties == "tiebreakers":
         next_hand(g, TIEBREAK, top)
     else:
@@ -165,29 +165,30 @@ def end_hand(g: GameState) -> None:
 def ranking_keys(g: GameState) -> list[tuple[int, ...]]:
     """Each seat's standing, higher is better: the total, then (tiebreakers) hands made, made
     bids above zero, hands made or over, and the tie-break deals' points."""
-    sign = -1 if g._rules.scoring == "negative" else 1
-    if g._rules.ties != "tiebreakers":
-        return [(sign * t,) for t in g._totals]
+    sign = -1 if g.rules.scoring == "negative" else 1
+    if g.rules.ties != "tiebreakers":
+        return [(sign * t,) for t in g.running_totals]
     return [
-        (sign * g._totals[s], g._made[s], g._made_win[s], g._made_over[s]) + g._tb[s]
-        for s in range(g._np)
+        (sign * g.running_totals[s], g.hands_made[s], g.made_above_zero[s], g.made_or_over[s])
+        + g.tiebreak_points[s]
+        for s in range(g.players)
     ]
 
 
 def next_hand(g: GameState, kind: str, seats: tuple[int, ...]) -> None:
-    g._next_kind = kind
-    g._next_seats = seats
+    g.next_kind = kind
+    g.next_seats = seats
     begin_hand(g)
 
 
 def game_over(g: GameState) -> None:
     """Place the seats (shared places repeat, dense) and end the game."""
-    ev = g._ev
+    ev = g.events
     keys = ranking_keys(g)
     distinct = sorted(set(keys), reverse=True)
-    g._placing = tuple(distinct.index(key) + 1 for key in keys)
-    g._phase = OVER
-    g._fast = False
+    g.placing = tuple(distinct.index(key) + 1 for key in keys)
+    g.phase = OVER
+    g.plain_play = False
     g.turn = -1
     if ev is not None:
-        ev.append(GameOver(g._placing, tuple(g._totals)))
+        ev.append(GameOver(g.placing, tuple(g.running_totals)))

@@ -69,386 +69,393 @@ S = TypeVar("S", bound="GameState")
 
 class GameState:
     """Every field of a game. Mutable, like a chess board; every value it hands out is
-    immutable."""
+    immutable.
+
+    The fields are public and documented (as python-chess's ``Board`` has ``turn`` and
+    ``occupied_co``): read any of them. Only the rules modules of ``bot.engine`` write them;
+    everything else changes a game through its actions (``apply``, ``apply_fast``). Seats,
+    cards and suits are ints: a card is its id in the pack (``1 << id`` in a mask), a suit 0-3
+    (clubs, diamonds, hearts, spades), -1 means none; a list indexed by seat has an entry for
+    every seat at the table, dealt in or not.
+    """
 
     __slots__ = (
-        "_bids",
-        "_blind",
-        "_bpos",
-        "_bround",
-        "_changer",
-        "_chooser",
-        "_dealer",
-        "_dealt",
-        "_dups",
-        "_ev",
-        "_failed",
-        "_fast",
-        "_first_dealer",
-        "_follow",
-        "_hands",
-        "_joker",
-        "_json_past",
-        "_k",
-        "_kind",
-        "_leader",
-        "_led",
-        "_left",
-        "_log",
-        "_made",
-        "_made_over",
-        "_made_win",
-        "_named",
-        "_names",
-        "_next",
-        "_next_kind",
-        "_next_seats",
-        "_np",
-        "_ntj",
-        "_number",
-        "_order",
-        "_overrides",
-        "_pack",
-        "_past",
-        "_pending",
-        "_phase",
-        "_placing",
-        "_played",
-        "_rot",
-        "_rules",
-        "_seats",
-        "_seed",
-        "_seq",
-        "_size",
-        "_smask",
-        "_suit_of",
-        "_tb",
-        "_tmask",
-        "_totals",
-        "_trick",
-        "_tricks",
-        "_trump",
-        "_trump_choice",
-        "_tsm",
-        "_turned",
-        "_value",
-        "_won",
+        "bid_changer",
+        "bid_log",
+        "bid_round",
+        "bidder_index",
+        "cards_each",
+        "deal_overrides",
+        "dealer",
+        "dealt",
+        "dealt_in",
+        "events",
+        "finished_hands",
+        "finished_json",
+        "first_dealer",
+        "follow_cards",
+        "hand_kind",
+        "hand_number",
+        "hands",
+        "hands_made",
+        "has_duplicates",
+        "is_blind",
+        "joker",
+        "joker_no_trumps",
+        "leader",
+        "led_suit",
+        "made_above_zero",
+        "made_or_over",
+        "named_suit",
+        "names",
+        "next_kind",
+        "next_seat",
+        "next_seats",
+        "orders_from",
+        "pack",
+        "pending_bids",
+        "phase",
+        "placing",
+        "plain_play",
+        "play_order",
+        "players",
+        "rules",
+        "running_totals",
+        "seat_bids",
+        "seats",
+        "seed",
+        "sequence_dealt",
+        "suit_cards",
+        "suit_of",
+        "suits_failed",
+        "suits_played",
+        "tiebreak_points",
+        "trick",
+        "trick_cards",
+        "trick_value",
+        "tricks",
+        "tricks_left",
+        "trump_cards",
+        "trump_choice",
+        "trump_chooser",
+        "trump_id",
         "turn",
+        "turned_id",
+        "won",
     )
 
-    # The game and its rules.
-    _rules: Rules
-    _pack: Pack
-    _np: int
-    _names: tuple[str, ...]
-    _seed: int
-    _first_dealer: int
-    _overrides: dict[int, Deal]
+    # --- the game and its rules ------------------------------------------------------------
+    rules: Rules
+    """The resolved rules the game is played by."""
+    pack: Pack
+    """``rules.pack``."""
+    players: int
+    """Seats at the table."""
+    names: tuple[str, ...]
+    """Each seat's name, for messages."""
+    seed: int
+    """Every deal comes from it and the hand number (``dealing.seeded_deal``)."""
+    first_dealer: int
+    """The seat that dealt the first hand."""
+    deal_overrides: dict[int, Deal]
     """Deals that didn't come from the seed, by hand index (0-based)."""
-    _phase: Phase
-    _fast: bool
-    """Playing a hand without the joker's no-trump rules: ``legal_mask`` takes a shortcut."""
-    _ev: list[Event] | None
+    phase: Phase
+    """Bidding, trump choice, playing, or game over."""
+    plain_play: bool
+    """Playing a hand without the joker's no-trump rules: ``legal_mask`` and ``apply_fast``
+    take a shortcut."""
+    events: list[Event] | None
     """Where events go while the checked API applies an action; None on the fast path."""
-    # The hand: its place in the game, its seats and deal.
-    _number: int
-    _seq: int
-    _kind: str
-    _next_kind: str
-    _next_seats: tuple[int, ...]
-    _size: int
-    _blind: bool
-    _dealer: int
-    _seats: tuple[int, ...]
-    _order: tuple[int, ...]
-    """Seats in play order from the dealer's left, the dealer last."""
-    _next: tuple[int, ...]
-    _rot: tuple[tuple[int, ...], ...]
-    """``_rot[s]``: the seats in play order from ``s`` (a dealt seat), so a trick led by ``s``
-    is played by ``_rot[s][0]``, ``_rot[s][1]``..."""
-    _k: int
-    _hands: list[int]
-    _dealt: tuple[tuple[int, ...], ...]
-    _turned: int
-    # Trump and the pack's tables.
-    _trump: int
-    _smask: tuple[int, ...]
-    _tsm: int
-    """The trump suit's cards (``_smask[_trump]``), 0 in no trumps."""
-    _suit_of: tuple[int, ...]
-    _dups: bool
-    _joker: int
-    _ntj: bool
+
+    # --- the hand: its place in the game, its seats and deal --------------------------------
+    hand_number: int
+    """1-based, counting extra and tie-break hands."""
+    sequence_dealt: int
+    """Hands of the sequence (``rules.sizes``) dealt so far: the next normal hand's index."""
+    hand_kind: str
+    """``NORMAL``, ``EXTRA`` or ``TIEBREAK``."""
+    next_kind: str
+    """The kind of hand to deal next."""
+    next_seats: tuple[int, ...]
+    """The seats to deal in next (a tie-break deal deals only the tied players)."""
+    cards_each: int
+    """Cards dealt to each seat this hand."""
+    is_blind: bool
+    """Blind hand: each seat sees the others' cards but not its own."""
+    dealer: int
+    """The seat that dealt this hand."""
+    seats: tuple[int, ...]
+    """Seats dealt in this hand."""
+    play_order: tuple[int, ...]
+    """The seats dealt in, in play order from the dealer's left, the dealer last."""
+    next_seat: tuple[int, ...]
+    """``next_seat[s]``: the seat after ``s`` in play order, -1 for a seat not dealt in."""
+    orders_from: tuple[tuple[int, ...], ...]
+    """``orders_from[s]``: the seats in play order from ``s`` (a dealt seat), so a trick led by
+    ``s`` is played by ``orders_from[s][0]``, ``orders_from[s][1]``..."""
+    dealt_in: int
+    """How many seats are dealt in (``len(play_order)``): the cards in a full trick."""
+    hands: list[int]
+    """Each seat's cards now, as a mask."""
+    dealt: tuple[tuple[int, ...], ...]
+    """Each seat's cards as dealt, in deal order."""
+    turned_id: int
+    """The card turned for trump, -1 for none."""
+
+    # --- trump and the pack's tables --------------------------------------------------------
+    trump_id: int
+    """0-3 for clubs..spades, ``NO_TRUMPS`` (-1), or ``TRUMP_PENDING`` (-2: the highest
+    bidder chooses it once bidding is over)."""
+    suit_cards: tuple[int, ...]
+    """Each suit's cards as a mask, the joker counted in the trump suit."""
+    trump_cards: int
+    """The trump suit's cards (``suit_cards[trump_id]``), 0 in no trumps."""
+    suit_of: tuple[int, ...]
+    """``pack.suit_of``: each card id's suit, 4 for the joker."""
+    has_duplicates: bool
+    """The pack holds cards twice (who wins a trick follows ``rules.duplicates``)."""
+    joker: int
+    """The joker's card id, -1 in a pack without one."""
+    joker_no_trumps: bool
     """A joker is in the pack and the hand is in no trumps (001's joker rules apply)."""
-    # Bidding.
-    _bids: list[int]
-    _log: list[tuple[int, int]]
-    _bpos: int
-    _changer: int
-    _pending: int
-    _bround: int
-    _chooser: int
-    _trump_choice: tuple[int, int] | None
-    # Tricks.
-    _leader: int
+
+    # --- bidding ----------------------------------------------------------------------------
+    seat_bids: list[int]
+    """Each seat's bid, -1 until it bids (every bid, secret or not)."""
+    bid_log: list[tuple[int, int]]
+    """Every bid and bid change in order, as (seat, bid)."""
+    bidder_index: int
+    """Bidding in turn: the next bidder's place in ``play_order``."""
+    bid_changer: int
+    """The seat that may still change its bid (with ``rules.bid_changes``: the previous
+    bidder), or -1."""
+    pending_bids: int
+    """Secret or knock bidding: the seats (bits) whose bid the round waits for, else 0."""
+    bid_round: int
+    """Which round of bidding (knock bidding goes round until nobody changes)."""
+    trump_chooser: int
+    """The seat that chooses trump, -1 until bidding is over."""
+    trump_choice: tuple[int, int] | None
+    """(seat, suit) once trump has been chosen."""
+
+    # --- tricks -----------------------------------------------------------------------------
+    leader: int
+    """The seat that led (or leads) the trick in progress; -1 while bidding."""
     turn: int
-    """The seat the game waits for first (``to_act[0]``); -1 once the game is over. Read it,
-    never set it. A plain attribute rather than a property because simulations read it after
-    every move: as a property it cost 6% of ``make bench``'s time."""
-    _trick: list[int]
-    _tmask: int
-    _led: int
-    _follow: int
-    """The led suit's cards (``_smask[_led]``) while a trick is in progress, else -1 (every
-    card): the cards a seat may play, in a hand without the joker's rules, are
-    ``hand & _follow or hand``."""
-    _named: int
-    _value: int
-    _left: int
-    _tricks: list[Trick]
-    _won: list[int]
-    _played: list[int]
-    _failed: list[int]
-    # Scores and the tie-break keys.
-    _totals: list[int]
-    _made: list[int]
-    _made_win: list[int]
-    _made_over: list[int]
-    _tb: list[tuple[int, ...]]
-    _past: tuple[HandLog, ...]
-    _json_past: tuple[int, str]
+    """The seat the game waits for first (``to_act[0]``); -1 once the game is over. Simulations
+    read it after every move: a property would cost 6% of ``make bench``'s time."""
+    trick: list[int]
+    """The trick in progress: its card ids in play order from ``leader``."""
+    trick_cards: int
+    """The trick in progress as a mask."""
+    led_suit: int
+    """The suit led to the trick in progress (a joker led counts as the trump suit, or in no
+    trumps as the suit named); stale between tricks (``led_id`` is -1 then)."""
+    follow_cards: int
+    """The led suit's cards (``suit_cards[led_suit]``) while a trick is in progress, else -1
+    (every card): the cards a seat may play, in a hand without the joker's rules, are
+    ``hand & follow_cards or hand``."""
+    named_suit: int
+    """The suit named for a joker led in no trumps, else -1."""
+    trick_value: int
+    """Tricks the trick in progress is worth (1, more once tricks are cancelled: up the
+    ante)."""
+    tricks_left: int
+    """Tricks still to finish this hand, the one in progress included."""
+    tricks: list[Trick]
+    """This hand's finished tricks."""
+    won: list[int]
+    """Tricks each seat has won this hand."""
+    suits_played: list[int]
+    """Joker rules: the suits (bits) each seat has played this hand."""
+    suits_failed: list[int]
+    """Joker rules: the suits (bits) each seat has failed to follow this hand."""
+
+    # --- scores and the tie-break keys -------------------------------------------------------
+    running_totals: list[int]
+    """Each seat's points so far."""
+    hands_made: list[int]
+    """Hands in which each seat made its bid exactly."""
+    made_above_zero: list[int]
+    """Hands in which each seat made a bid above zero."""
+    made_or_over: list[int]
+    """Hands in which each seat took at least its bid."""
+    tiebreak_points: tuple[tuple[int, ...], ...]
+    """Each seat's points in the tie-break deals, in order (the last ranking keys)."""
+    finished_hands: tuple[HandLog, ...]
+    """Every finished hand."""
+    finished_json: tuple[int, str]
     """How many finished hands the codec has encoded, and their JSON (see ``to_json``)."""
-    _placing: tuple[int, ...] | None
+    placing: tuple[int, ...] | None
+    """Each seat's place once the game is over (shared places repeat), else None."""
 
     def copy(self: S) -> S:
         """An independent copy (cheap: the rules and past hands are shared, being immutable)."""
         cls = type(self)
         g = cls.__new__(cls)
-        # Lists changed in place are copied; the rest are immutable or replaced whole.
-        g._bids = self._bids.copy()
-        g._blind = self._blind
-        g._bpos = self._bpos
-        g._bround = self._bround
-        g._changer = self._changer
-        g._chooser = self._chooser
-        g._dealer = self._dealer
-        g._dealt = self._dealt
-        g._dups = self._dups
-        g._ev = self._ev
-        g._failed = self._failed.copy()
-        g._fast = self._fast
-        g._first_dealer = self._first_dealer
-        g._follow = self._follow
-        g._hands = self._hands.copy()
-        g._joker = self._joker
-        g._k = self._k
-        g._kind = self._kind
-        g._leader = self._leader
-        g._led = self._led
-        g._left = self._left
-        g._log = self._log.copy()
-        g._made = self._made.copy()
-        g._made_over = self._made_over.copy()
-        g._made_win = self._made_win.copy()
-        g._named = self._named
-        g._names = self._names
-        g._next = self._next
-        g._next_kind = self._next_kind
-        g._next_seats = self._next_seats
-        g._np = self._np
-        g._ntj = self._ntj
-        g._number = self._number
-        g._order = self._order
-        g._overrides = self._overrides
-        g._pack = self._pack
-        g._past = self._past
-        g._json_past = self._json_past
-        g._pending = self._pending
-        g._phase = self._phase
-        g._placing = self._placing
-        g._played = self._played.copy()
-        g._rot = self._rot
-        g._rules = self._rules
-        g._seats = self._seats
-        g._seed = self._seed
-        g._seq = self._seq
-        g._size = self._size
-        g._smask = self._smask
-        g._suit_of = self._suit_of
-        g._tb = self._tb
-        g._tmask = self._tmask
-        g._totals = self._totals.copy()
-        g._trick = self._trick.copy()
-        g._tricks = self._tricks.copy()
-        g._trump = self._trump
-        g._trump_choice = self._trump_choice
-        g._tsm = self._tsm
+        # The lists are copied (they change in place); the rest are immutable or replaced whole.
+        g.bid_changer = self.bid_changer
+        g.bid_log = self.bid_log.copy()
+        g.bid_round = self.bid_round
+        g.bidder_index = self.bidder_index
+        g.cards_each = self.cards_each
+        g.deal_overrides = self.deal_overrides
+        g.dealer = self.dealer
+        g.dealt = self.dealt
+        g.dealt_in = self.dealt_in
+        g.events = self.events
+        g.finished_hands = self.finished_hands
+        g.finished_json = self.finished_json
+        g.first_dealer = self.first_dealer
+        g.follow_cards = self.follow_cards
+        g.hand_kind = self.hand_kind
+        g.hand_number = self.hand_number
+        g.hands = self.hands.copy()
+        g.hands_made = self.hands_made.copy()
+        g.has_duplicates = self.has_duplicates
+        g.is_blind = self.is_blind
+        g.joker = self.joker
+        g.joker_no_trumps = self.joker_no_trumps
+        g.leader = self.leader
+        g.led_suit = self.led_suit
+        g.made_above_zero = self.made_above_zero.copy()
+        g.made_or_over = self.made_or_over.copy()
+        g.named_suit = self.named_suit
+        g.names = self.names
+        g.next_kind = self.next_kind
+        g.next_seat = self.next_seat
+        g.next_seats = self.next_seats
+        g.orders_from = self.orders_from
+        g.pack = self.pack
+        g.pending_bids = self.pending_bids
+        g.phase = self.phase
+        g.placing = self.placing
+        g.plain_play = self.plain_play
+        g.play_order = self.play_order
+        g.players = self.players
+        g.rules = self.rules
+        g.running_totals = self.running_totals.copy()
+        g.seat_bids = self.seat_bids.copy()
+        g.seats = self.seats
+        g.seed = self.seed
+        g.sequence_dealt = self.sequence_dealt
+        g.suit_cards = self.suit_cards
+        g.suit_of = self.suit_of
+        g.suits_failed = self.suits_failed.copy()
+        g.suits_played = self.suits_played.copy()
+        g.tiebreak_points = self.tiebreak_points
+        g.trick = self.trick.copy()
+        g.trick_cards = self.trick_cards
+        g.trick_value = self.trick_value
+        g.tricks = self.tricks.copy()
+        g.tricks_left = self.tricks_left
+        g.trump_cards = self.trump_cards
+        g.trump_choice = self.trump_choice
+        g.trump_chooser = self.trump_chooser
+        g.trump_id = self.trump_id
         g.turn = self.turn
-        g._turned = self._turned
-        g._value = self._value
-        g._won = self._won.copy()
+        g.turned_id = self.turned_id
+        g.won = self.won.copy()
         return g
 
-    # --- reading the state -----------------------------------------------------------------
-
-    @property
-    def rules(self) -> Rules:
-        return self._rules
-
-    @property
-    def pack(self) -> Pack:
-        return self._rules.pack
-
-    @property
-    def players(self) -> int:
-        return self._np
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return self._names
-
-    @property
-    def seed(self) -> int:
-        return self._seed
-
-    @property
-    def phase(self) -> Phase:
-        return self._phase
-
-    @property
-    def hand_number(self) -> int:
-        """1-based, counting extra and tie-break hands."""
-        return self._number
-
-    @property
-    def cards_each(self) -> int:
-        return self._size
-
-    @property
-    def dealer(self) -> int:
-        return self._dealer
-
-    @property
-    def seats(self) -> tuple[int, ...]:
-        """Seats dealt in this hand (a tie-break deal deals only the tied players)."""
-        return self._seats
-
-    @property
-    def is_blind(self) -> bool:
-        return self._blind
+    # --- values read off the fields ----------------------------------------------------------
 
     @property
     def trump(self) -> SuitLetter | None:
         """The trump suit, or None for no trumps (or not chosen yet)."""
-        return SUITS[self._trump] if self._trump >= 0 else None
-
-    @property
-    def trump_id(self) -> int:
-        """0-3 for clubs..spades, -1 no trumps, -2 not chosen yet."""
-        return self._trump
+        return SUITS[self.trump_id] if self.trump_id >= 0 else None
 
     @property
     def turned(self) -> Card | None:
-        return self._pack.cards[self._turned] if self._turned >= 0 else None
+        return self.pack.cards[self.turned_id] if self.turned_id >= 0 else None
 
     @property
     def bids(self) -> tuple[int | None, ...]:
         """Every bid, secret or not (for the service and tests; players read ``view``)."""
-        return tuple(b if b >= 0 else None for b in self._bids)
-
-    @property
-    def bid_round(self) -> int:
-        """Which round of bidding (knock bidding goes round until nobody changes)."""
-        return self._bround
+        return tuple(b if b >= 0 else None for b in self.seat_bids)
 
     @property
     def tricks_won(self) -> tuple[int, ...]:
-        return tuple(self._won)
+        return tuple(self.won)
 
     @property
     def totals(self) -> tuple[int, ...]:
-        return tuple(self._totals)
-
-    @property
-    def placing(self) -> tuple[int, ...] | None:
-        return self._placing
-
-    @property
-    def leader(self) -> int:
-        return self._leader
+        return tuple(self.running_totals)
 
     @property
     def trick_ids(self) -> tuple[int, ...]:
-        return tuple(self._trick)
+        return tuple(self.trick)
 
     @property
     def led_id(self) -> int:
         """The suit led to the trick in progress (0-3; a joker led counts as the trump suit, or
         in no trumps as the suit it was named), or -1 between tricks."""
-        return self._led if self._trick else -1
+        return self.led_suit if self.trick else -1
 
     @property
     def to_act(self) -> tuple[int, ...]:
         """Seats that may act now: the one the game waits for first (several when bidding is
         simultaneous; with bid changes, also the previous bidder)."""
-        ph = self._phase
+        ph = self.phase
         if ph is PLAYING:
             return (self.turn,)
         if ph is BIDDING:
-            if self._pending:
-                return tuple(s for s in self._order if self._pending >> s & 1)
-            nxt = self._order[self._bpos]
-            return (nxt, self._changer) if self._changer >= 0 else (nxt,)
+            if self.pending_bids:
+                return tuple(s for s in self.play_order if self.pending_bids >> s & 1)
+            nxt = self.play_order[self.bidder_index]
+            return (nxt, self.bid_changer) if self.bid_changer >= 0 else (nxt,)
         if ph is TRUMP:
-            return (self._chooser,)
+            return (self.trump_chooser,)
         return ()
 
     def hand_mask(self, seat: int) -> int:
-        return self._hands[seat]
+        return self.hands[seat]
 
     def hand(self, seat: int) -> tuple[Card, ...]:
-        return self._pack.cards_of(self._hands[seat])
+        return self.pack.cards_of(self.hands[seat])
 
     def history(self) -> tuple[HandLog, ...]:
         """Every hand so far, the one in progress last (if a hand is in progress)."""
-        if self._phase is OVER:
-            return self._past
-        return (*self._past, current_log(self))
+        if self.phase is OVER:
+            return self.finished_hands
+        return (*self.finished_hands, current_log(self))
 
     def name(self, seat: int) -> str:
-        return self._names[seat]
+        return self.names[seat]
 
 
 def current_log(g: GameState, points: tuple[int, ...] | None = None) -> HandLog:
     """The hand in progress as a :class:`HandLog` (``points`` once it is complete)."""
     complete = points is not None
     return HandLog(
-        number=g._number,
-        kind=g._kind,
-        dealer=g._dealer,
-        cards_each=g._size,
-        seats=g._seats,
-        dealt=g._dealt,
-        turned=g._turned,
-        trump=g._trump,
-        bid_log=tuple(g._log),
-        trump_choice=g._trump_choice,
-        tricks=tuple(g._tricks),
-        current=Trick(g._leader, tuple(g._trick), -1, g._value, g._named) if g._trick else None,
-        bids=tuple(g._bids),
-        won=tuple(g._won),
+        number=g.hand_number,
+        kind=g.hand_kind,
+        dealer=g.dealer,
+        cards_each=g.cards_each,
+        seats=g.seats,
+        dealt=g.dealt,
+        turned=g.turned_id,
+        trump=g.trump_id,
+        bid_log=tuple(g.bid_log),
+        trump_choice=g.trump_choice,
+        tricks=tuple(g.tricks),
+        current=Trick(g.leader, tuple(g.trick), -1, g.trick_value, g.named_suit)
+        if g.trick
+        else None,
+        bids=tuple(g.seat_bids),
+        won=tuple(g.won),
         points=points,
-        totals=tuple(g._totals),
+        totals=tuple(g.running_totals),
         complete=complete,
     )
 
 
 def start_play(g: GameState) -> None:
     """Bidding (and any trump choice) is over: the first lead."""
-    g._phase = PLAYING
-    g._fast = not g._ntj
-    lead = g._dealer if g._rules.first_lead == "dealer" else g._order[0]
-    g._leader = lead
+    g.phase = PLAYING
+    g.plain_play = not g.joker_no_trumps
+    lead = g.dealer if g.rules.first_lead == "dealer" else g.play_order[0]
+    g.leader = lead
     g.turn = lead
 
 

@@ -13,11 +13,11 @@ new_trick = tuple.__new__
 
 def card_mask(g: GameState, seat: int) -> int:
     """The cards ``seat`` may play now (the game is in play and it is ``seat``'s turn)."""
-    h = g._hands[seat]
-    if g._ntj:
+    h = g.hands[seat]
+    if g.joker_no_trumps:
         return nt_legal(g, seat, h)
-    if g._trick:
-        f = h & g._smask[g._led]
+    if g.trick:
+        f = h & g.suit_cards[g.led_suit]
         if f:
             return f
     return h
@@ -25,12 +25,12 @@ def card_mask(g: GameState, seat: int) -> int:
 
 def joker_suits(g: GameState, seat: int) -> int:
     """Suits (bits 0-3) as which ``seat`` may play the joker now (a no-trumps hand)."""
-    if g._left == 1:
+    if g.tricks_left == 1:
         return 0b1111
-    h = g._hands[seat] & ~(1 << g._joker)
-    played = g._played[seat]
-    failed = g._failed[seat]
-    sm = g._smask
+    h = g.hands[seat] & ~(1 << g.joker)
+    played = g.suits_played[seat]
+    failed = g.suits_failed[seat]
+    sm = g.suit_cards
     m = 0
     for s in range(4):
         # Holding s, the player can't have failed s; without s, failing s bars the joker
@@ -45,10 +45,10 @@ def nt_legal(g: GameState, seat: int, h: int) -> int:
     # 001, no trumps: the joker may be played as suit X only if the player has not played
     # X yet, or has run out of X without having failed to follow X, or in the final trick;
     # never as a suit the player has failed to follow (docs/rules.md).
-    jb = 1 << g._joker
-    if g._trick:
-        led = g._led
-        f = h & g._smask[led]
+    jb = 1 << g.joker
+    if g.trick:
+        led = g.led_suit
+        f = h & g.suit_cards[led]
         legal = f if f else h & ~jb
         if h & jb and joker_suits(g, seat) >> led & 1:
             legal |= jb
@@ -62,67 +62,67 @@ def nt_legal(g: GameState, seat: int, h: int) -> int:
 def play(g: GameState, seat: int, card: int, named: int) -> None:
     """Play a legal card (``named``: the suit named for a joker led in no trumps, else -1)."""
     bit = 1 << card
-    g._hands[seat] ^= bit
-    trick = g._trick
+    g.hands[seat] ^= bit
+    trick = g.trick
     if not trick:
-        s = g._suit_of[card]
+        s = g.suit_of[card]
         if s == 4:
-            if g._trump >= 0:
-                s = g._trump
+            if g.trump_id >= 0:
+                s = g.trump_id
                 named = -1
             else:
                 s = named
         else:
             named = -1
-        g._named = named
-        g._led = s
-        g._follow = g._smask[s]
-        if g._ntj and card != g._joker:
-            g._played[seat] |= 1 << s
-    elif g._ntj and card != g._joker:
-        s = g._suit_of[card]
-        if s != g._led:
-            g._failed[seat] |= 1 << g._led
-        g._played[seat] |= 1 << s
+        g.named_suit = named
+        g.led_suit = s
+        g.follow_cards = g.suit_cards[s]
+        if g.joker_no_trumps and card != g.joker:
+            g.suits_played[seat] |= 1 << s
+    elif g.joker_no_trumps and card != g.joker:
+        s = g.suit_of[card]
+        if s != g.led_suit:
+            g.suits_failed[seat] |= 1 << g.led_suit
+        g.suits_played[seat] |= 1 << s
     trick.append(card)
-    g._tmask |= bit
-    if len(trick) < g._k:
-        g.turn = g._next[seat]
+    g.trick_cards |= bit
+    if len(trick) < g.dealt_in:
+        g.turn = g.next_seat[seat]
     else:
         finish_trick(g)
 
 
 def finish_trick(g: GameState) -> None:
     """Every seat has played: the winner takes the trick (or the pot grows) and leads next."""
-    trick = g._trick
-    tm = g._tmask
-    if g._ntj and tm >> g._joker & 1:
-        idx = trick.index(g._joker)
-    elif g._dups:
+    trick = g.trick
+    tm = g.trick_cards
+    if g.joker_no_trumps and tm >> g.joker & 1:
+        idx = trick.index(g.joker)
+    elif g.has_duplicates:
         idx = duplicate_winner(g)
     else:
         # The highest trump, else the highest card of the led suit (ids rise with rank).
-        w = tm & g._tsm or tm & g._follow
+        w = tm & g.trump_cards or tm & g.follow_cards
         idx = trick.index(w.bit_length() - 1)
-    leader = g._leader
-    value = g._value
+    leader = g.leader
+    value = g.trick_value
     if idx >= 0:
-        winner = g._rot[leader][idx]
-        g._won[winner] += value
-        g._value = 1
-        g._leader = winner
+        winner = g.orders_from[leader][idx]
+        g.won[winner] += value
+        g.trick_value = 1
+        g.leader = winner
     else:
         winner = -1
-        g._value = value + 1
+        g.trick_value = value + 1
     cards = tuple(trick)
-    g._tricks.append(new_trick(Trick, (leader, cards, winner, value, g._named)))
+    g.tricks.append(new_trick(Trick, (leader, cards, winner, value, g.named_suit)))
     trick.clear()
-    g._tmask = 0
-    g._follow = -1
-    g._left -= 1
-    ev = g._ev
+    g.trick_cards = 0
+    g.follow_cards = -1
+    g.tricks_left -= 1
+    ev = g.events
     if ev is not None:
-        names = g._pack.cards
+        names = g.pack.cards
         ev.append(
             TrickWon(
                 leader,
@@ -131,20 +131,20 @@ def finish_trick(g: GameState) -> None:
                 value,
             )
         )
-    if g._left:
-        g.turn = g._leader
+    if g.tricks_left:
+        g.turn = g.leader
     else:
         end_hand(g)
 
 
 def duplicate_winner(g: GameState) -> int:
     """Position of the winning card in the trick, or -1 (all cancelled, up the ante)."""
-    pk = g._pack
-    trick = g._trick
+    pk = g.pack
+    trick = g.trick
     suit_of, rank_of, face_of = pk.suit_of, pk.rank_of, pk.face_of
-    rule = g._rules.duplicates
-    trump = g._trump
-    suits = (trump, g._led) if trump >= 0 else (g._led,)
+    rule = g.rules.duplicates
+    trump = g.trump_id
+    suits = (trump, g.led_suit) if trump >= 0 else (g.led_suit,)
     faces = [face_of[c] for c in trick]
     for s in suits:
         pos = [i for i, c in enumerate(trick) if suit_of[c] == s]
@@ -162,10 +162,10 @@ def duplicate_winner(g: GameState) -> int:
                 best = i
         return best
     # Cancellation removed every card that could win.
-    if g._rules.all_cancelled == "up-the-ante" and g._left > 1:
+    if g.rules.all_cancelled == "up-the-ante" and g.tricks_left > 1:
         return -1
     # first-highest, and (reading, docs/rules.md) the last trick under up-the-ante too.
-    s = trump if trump >= 0 and any(suit_of[c] == trump for c in trick) else g._led
+    s = trump if trump >= 0 and any(suit_of[c] == trump for c in trick) else g.led_suit
     best = -1
     for i, c in enumerate(trick):
         if suit_of[c] == s and (best < 0 or rank_of[c] > rank_of[trick[best]]):

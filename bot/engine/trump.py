@@ -12,8 +12,8 @@ from bot.engine.state import NO_TRUMPS, TRUMP_PENDING, GameState, start_play
 
 def trump_at_deal(g: GameState, num: int, turned: int) -> int:
     """Hand ``num``'s (0-based) trump as dealt: a suit, ``NO_TRUMPS`` or ``TRUMP_PENDING``."""
-    r = g._rules
-    pk = g._pack
+    r = g.rules
+    pk = g.pack
     if r.trump == "turned":
         ace = turned >= 0 and r.ace_no_trumps and pk.cards[turned].rank == "A"
         if turned < 0 or pk.suit_of[turned] == 4 or ace:
@@ -28,11 +28,11 @@ def trump_at_deal(g: GameState, num: int, turned: int) -> int:
 
 def set_trump(g: GameState, trump: int) -> None:
     """Set the trump suit and the suit masks it implies."""
-    g._trump = trump
-    sm = suit_masks(g._pack, trump)
-    g._smask = sm
-    g._tsm = sm[trump] if trump >= 0 else 0
-    g._ntj = g._joker >= 0 and trump == NO_TRUMPS
+    g.trump_id = trump
+    sm = suit_masks(g.pack, trump)
+    g.suit_cards = sm
+    g.trump_cards = sm[trump] if trump >= 0 else 0
+    g.joker_no_trumps = g.joker >= 0 and trump == NO_TRUMPS
 
 
 @functools.cache
@@ -47,8 +47,8 @@ def suit_masks(pack: Pack, trump: int) -> tuple[int, ...]:
 
 def choose(g: GameState, seat: int, suit: int) -> None:
     """The highest bidder chooses trump; play starts."""
-    ev = g._ev
-    g._trump_choice = (seat, suit)
+    ev = g.events
+    g.trump_choice = (seat, suit)
     set_trump(g, suit)
     if ev is not None:
         ev.append(TrumpChosen(seat, SUITS[suit]))

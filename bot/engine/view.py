@@ -15,7 +15,7 @@ from bot.engine.tricks import joker_suits
 def legal_actions(g: GameState, seat: int) -> list[Action]:
     """Every action ``seat`` may take now (copies of a duplicated card appear once)."""
     m = legal_mask(g, seat)
-    ph = g._phase
+    ph = g.phase
     if ph is BIDDING:
         return [Bid(n) for n in bits(m)]
     if ph is TRUMP:
@@ -24,13 +24,13 @@ def legal_actions(g: GameState, seat: int) -> list[Action]:
         return []
     out: list[Action] = []
     seen: set[Card] = set()
-    cards = g._pack.cards
+    cards = g.pack.cards
     for c in bits(m):
         card = cards[c]
         if card in seen:
             continue
         seen.add(card)
-        if c == g._joker and g._ntj and not g._trick:
+        if c == g.joker and g.joker_no_trumps and not g.trick:
             out.extend(Play(JOKER, SUITS[s]) for s in bits(joker_suits(g, seat)))
         else:
             out.append(Play(card))
@@ -39,69 +39,69 @@ def legal_actions(g: GameState, seat: int) -> list[Action]:
 
 def view(g: GameState, seat: int) -> PlayerView:
     """Exactly what ``seat`` may see."""
-    pk = g._pack
-    np_ = g._np
-    blind = g._blind and g._phase is not OVER
-    own = () if blind else pk.cards_of(g._hands[seat])
+    pk = g.pack
+    np_ = g.players
+    blind = g.is_blind and g.phase is not OVER
+    own = () if blind else pk.cards_of(g.hands[seat])
     visible: list[tuple[Card, ...] | None] = [None] * np_
     if blind:
-        for s in g._seats:
+        for s in g.seats:
             if s != seat:
-                visible[s] = pk.cards_of(g._hands[s])
-    secret = g._rules.bidding in ("secret", "knock") and g._phase is BIDDING
+                visible[s] = pk.cards_of(g.hands[s])
+    secret = g.rules.bidding in ("secret", "knock") and g.phase is BIDDING
     bids = tuple(
-        (b if b >= 0 and (not secret or s == seat) else None) for s, b in enumerate(g._bids)
+        (b if b >= 0 and (not secret or s == seat) else None) for s, b in enumerate(g.seat_bids)
     )
-    has_bid = tuple(b >= 0 for b in g._bids)
+    has_bid = tuple(b >= 0 for b in g.seat_bids)
     legal = tuple(legal_actions(g, seat))
-    if blind and g._phase is PLAYING:
+    if blind and g.phase is PLAYING:
         # One unseen card, one action: a joker led in no trumps is offered once too, not once
         # per suit it may be named (that would show the seat its card).
         legal = (Play(HIDDEN),) if legal else ()
     return PlayerView(
         seat=seat,
-        names=g._names,
-        phase=g._phase,
-        hand_number=g._number,
-        cards_each=g._size,
-        dealer=g._dealer,
-        seats=g._seats,
+        names=g.names,
+        phase=g.phase,
+        hand_number=g.hand_number,
+        cards_each=g.cards_each,
+        dealer=g.dealer,
+        seats=g.seats,
         to_act=g.to_act,
         hand=own,
         blind=blind,
         visible_hands=tuple(visible),
-        hand_sizes=tuple(h.bit_count() for h in g._hands),
+        hand_sizes=tuple(h.bit_count() for h in g.hands),
         turned=g.turned,
         trump=g.trump,
-        trump_decided=g._trump != TRUMP_PENDING,
+        trump_decided=g.trump_id != TRUMP_PENDING,
         bids=bids,
         has_bid=has_bid,
-        bid_round=g._bround,
+        bid_round=g.bid_round,
         trick=current_trick(g),
-        led=SUITS[g._led] if g._trick and g._led >= 0 else None,
-        trick_value=g._value,
+        led=SUITS[g.led_suit] if g.trick and g.led_suit >= 0 else None,
+        trick_value=g.trick_value,
         tricks=completed_tricks(g),
-        tricks_won=tuple(g._won),
-        totals=tuple(g._totals),
+        tricks_won=tuple(g.won),
+        totals=tuple(g.running_totals),
         legal_actions=legal,
-        placing=g._placing,
+        placing=g.placing,
     )
 
 
 def current_trick(g: GameState) -> tuple[tuple[int, Card], ...]:
     """The trick in progress as (seat, card), in the order played: public."""
     trick = []
-    s = g._leader
-    cards = g._pack.cards
-    for c in g._trick:
+    s = g.leader
+    cards = g.pack.cards
+    for c in g.trick:
         trick.append((s, cards[c]))
-        s = g._next[s]
+        s = g.next_seat[s]
     return tuple(trick)
 
 
 def completed_tricks(g: GameState) -> tuple[TrickView, ...]:
     """This hand's finished tricks, in order: public."""
-    return tuple(_trick_view(g._pack, g._next, t) for t in g._tricks)
+    return tuple(_trick_view(g.pack, g.next_seat, t) for t in g.tricks)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -36,16 +36,16 @@ def test_shuffle_breaks_ties_by_id(n: int) -> None:
 
 def test_seeded_deals_are_pinned() -> None:
     g = Game.new(Settings(preset="first-to-101"), 4, seed=2024)
-    assert g._dealt == (
+    assert g.dealt == (
         (39, 7, 31, 6, 15, 33, 42, 24, 45, 50),
         (28, 40, 49, 23, 18, 32, 11, 25, 10, 37),
         (44, 0, 34, 19, 13, 30, 29, 43, 22, 36),
         (5, 4, 27, 12, 26, 21, 16, 20, 1, 9),
     )
-    assert g._turned == 14
+    assert g.turned_id == 14
     # Every card dealt, trump turned before the deal: the digest's last key picks it.
     s = Settings(preset="oh-hell", pack="65", exhausted_trump="before-deal", max_cards="pack")
     g = Game.new(s, 5, seed=7)
-    assert g._dealt[0] == (3, 51, 39, 34, 7, 20, 33, 41, 47, 21, 38, 31, 26)
-    assert g._dealt[4] == (9, 61, 62, 52, 48, 64, 6, 11, 57, 15, 60, 18, 27)
-    assert g._turned == 11
+    assert g.dealt[0] == (3, 51, 39, 34, 7, 20, 33, 41, 47, 21, 38, 31, 26)
+    assert g.dealt[4] == (9, 61, 62, 52, 48, 64, 6, 11, 57, 15, 60, 18, 27)
+    assert g.turned_id == 11

@@ -1,4 +1,4 @@
-"""normal's learned corrections (``bot.ai.learned``) and the tools that fit them."""
+"""normal's learned corrections (``bot.ai.learned``): where they apply and what they do."""
 
 from __future__ import annotations
 
@@ -6,10 +6,17 @@ from typing import Any
 
 import pytest
 
-from bot.ai import bidfit, learned, normal, playfit
+from bot.ai import learned, normal
 
 WEAK = [0.02] * 7 + [0.2, 0.3, 0.35]
 STRONG = [0.99, 0.98, 0.95, 0.9, 0.8, 0.7, 0.5, 0.3, 0.1, 0.05]
+LEARNED_AT: dict[str, Any] = {
+    "preset": "first-to-101",
+    "sequence": "fixed",
+    "max_cards": 10,
+    "scoring": "tricks-plus-ten",
+}
+"""The table of ``learned.LEARNED_FOR``: 4 players, 10 cards each, a point a trick + 10."""
 
 
 @pytest.mark.parametrize("probs", [WEAK, STRONG, [0.5] * 10])
@@ -44,33 +51,6 @@ def test_a_weak_hand_bids_lower_with_the_correction() -> None:
     assert corrected < normal.model_bid(WEAK, [-1, -1, -1], legal, "tricks-plus-ten", 10, 4)
 
 
-def test_solve() -> None:
-    x = bidfit._solve([[2.0, 1.0], [1.0, 3.0]], [3.0, 5.0])
-    assert x == pytest.approx([0.8, 1.4])
-
-
-def test_records_and_fit_on_a_few_deals() -> None:
-    recs = list(bidfit.records(seed=5, first=0, deals=2))
-    assert len(recs) == 8
-    for r in recs:
-        assert r["plain"] in r["points"] and r["bid"] in r["points"]
-        assert all(abs(b - r["plain"]) <= 3 or b == r["bid"] for b in r["points"])
-    weights = bidfit.fit(recs)
-    assert set(weights) == set(bidfit.STEPS)
-    assert all(len(w) == len(bidfit.features(recs[0])) for w in weights.values())
-
-
-def test_play_decisions_and_fit_on_a_deal() -> None:
-    found = list(playfit.decisions(seed=5, first=0, deals=1))
-    assert found
-    width = len(learned.PLAY_WEIGHTS[0])
-    for xs, ys in found:
-        assert len(xs) == len(ys) >= 2
-        assert all(len(x) == playfit.GROUPS * width for x in xs)
-    weights = playfit.fit(iter(found))
-    assert len(weights) == playfit.GROUPS * width
-
-
 def test_the_learned_card_is_used_only_where_it_was_learned(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -86,8 +66,8 @@ def test_the_learned_card_is_used_only_where_it_was_learned(
 
     monkeypatch.setattr(normal, "learned_card", spy)
     for rules, players, used in (
-        ({**bidfit.RULES, "max_cards": 7}, 5, False),
-        (bidfit.RULES, 4, True),
+        ({**LEARNED_AT, "max_cards": 7}, 5, False),
+        (LEARNED_AT, 4, True),
     ):
         calls.clear()
         g = Game.new(Settings.model_validate(rules), players, seed=3)

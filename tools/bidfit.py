@@ -2,14 +2,14 @@
 which one seat's bid is forced to each bid near its model bid, and a least-squares fit, per bid
 change, of the points the change gained.
 
-``python -m bot.ai.bidfit --seed 9400 --deals 2500`` prints the weights to paste into
+``python -m tools.bidfit --seed 9400 --deals 2500`` prints the weights to paste into
 ``learned.ADJUST_WEIGHTS`` (8-15 minutes on one core). Every seat plays as ``normal`` does, with
 its learned corrections, so each run fits them again (``learned.ADJUST_WEIGHTS`` says which run
 gave the weights there). For each deal and seat the hand is played once as ``normal`` bids,
 then once for every other legal bid within 3 of the model's bid before the correction (the
 seats after it see the forced bid and answer it).
-Not used by the bot: an offline tool beside ``normal``, kept so that the constants can be
-remade and checked (``tests/ai/test_bidfit.py`` runs it on a few deals).
+An offline tool, not part of the bot: kept so that the constants can be remade and checked
+(``tests/tools/test_bidfit.py`` runs it on a few deals).
 """
 
 from __future__ import annotations
@@ -20,10 +20,9 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+from bot.ai import decide, learned, normal
+from bot.ai.knowledge import Table
 from bot.engine import Bid, Game, Phase, Settings
-
-from . import decide, learned, normal
-from .knowledge import Table
 
 RULES: dict[str, Any] = {
     "preset": "first-to-101",
@@ -84,7 +83,7 @@ def features(r: dict[str, Any]) -> list[float]:
     return learned.adjust_features(r["probs"], r["others"], r["plain"], 10, 4)
 
 
-def _solve(a: list[list[float]], b: list[float]) -> list[float]:
+def solve(a: list[list[float]], b: list[float]) -> list[float]:
     """``a x = b`` by Gaussian elimination with partial pivoting."""
     n = len(b)
     m = [[*row, b[i]] for i, row in enumerate(a)]
@@ -121,7 +120,7 @@ def fit(recs: list[dict[str, Any]], ridge: float = 1e-6) -> dict[int, list[float
                 row = ata[i]
                 for j in range(d):
                     row[j] += xi * x[j]
-        out[step] = _solve(ata, aty)
+        out[step] = solve(ata, aty)
     return out
 
 

@@ -5,12 +5,11 @@ is tried on a copy of the game and the hand played out by ``normal`` in every se
 deterministic), and a ridge regression of each card's points, less the decision's mean, on its
 features less theirs.
 
-``python -m bot.ai.playfit --seed 9200 --deals 3000`` prints the weights to paste into
+``python -m tools.playfit --seed 9200 --deals 3000`` prints the weights to paste into
 ``learned.PLAY_WEIGHTS``, every seat playing as ``normal`` does (the ones there were fitted on
 88,000 decisions of 3,000 deals with every seat playing the rule-of-thumb card: commit
-3391573). About 4 minutes on one core. Not used by the bot: an offline tool beside ``normal``,
-kept so that the constants can be remade and checked (``tests/ai/test_bidfit.py`` runs it on a
-deal).
+3391573). About 4 minutes on one core. An offline tool, not part of the bot: kept so that the
+constants can be remade and checked (``tests/tools/test_playfit.py`` runs it on a deal).
 """
 
 from __future__ import annotations
@@ -19,13 +18,12 @@ import argparse
 import sys
 from collections.abc import Iterator
 
+from bot.ai import decide, hard, learned, normal
+from bot.ai.cards import note_void
+from bot.ai.common import legal_cards
+from bot.ai.knowledge import PlaySituation, Table
 from bot.engine import Game, Phase, Settings
-
-from . import decide, hard, learned, normal
-from .bidfit import RULES, _solve
-from .cards import note_void
-from .common import legal_cards
-from .knowledge import PlaySituation, Table
+from tools.bidfit import RULES, solve
 
 GROUPS = 7
 """Weight rows (``learned.PLAY_WEIGHTS``): want x lead, want x follow, no want x lead, no want
@@ -104,7 +102,7 @@ def fit(found: Iterator[tuple[list[list[float]], list[float]]], ridge: float = 1
                 row = ata[i]
                 for j, u in nz:
                     row[j] += v * u
-    return _solve(ata, aty)
+    return solve(ata, aty)
 
 
 def main(argv: list[str] | None = None) -> int:
