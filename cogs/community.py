@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from bot.service import Refused, TableService
+from bot.service.refusals import NotForYou
 from cogs.errors import answer_error
 from cogs.items import parse_page
 from cogs.render.charts import rating_chart_png
@@ -42,7 +43,7 @@ class Community:
         try:
             parsed = parse_page(custom_id)
             if parsed is None or interaction.guild_id is None:
-                raise Refused("not_for_you")
+                raise Refused(NotForYou())
             _, page = parsed
             listed = await self.service.history(interaction.guild_id, page)
             rendered = history_message(listed, _guild_name(interaction))

@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.service import Refused, TableService
 from bot.service.privacy import Forgotten
+from bot.service.refusals import NotForYou
 from cogs.errors import AfterCommit, answer_error
 from cogs.items import parse_erase
 from cogs.presenter import Presenter
@@ -114,7 +115,7 @@ class PrivacyCog(commands.Cog, name="Privacy"):
         try:
             token = parse_erase(custom_id)
             if token is None:
-                raise Refused("not_for_you")
+                raise Refused(NotForYou())
             # The erasure reads every table that names the person: Discord is told at once.
             await interaction.response.defer()
             forgotten = await self.service.forget(user.id, token, former_player, names_of(user))

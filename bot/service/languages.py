@@ -4,6 +4,7 @@ unasked are written in it) and the language a channel's public messages are set 
 from __future__ import annotations
 
 from bot.service.errors import Refused
+from bot.service.refusals import ManageChannels
 from bot.service.session import Session
 
 LOCALE_LENGTH = 16
@@ -31,7 +32,7 @@ class Languages:
         """Set (None: clear) the language of a channel's public messages. Manage Channels
         only, as the channel's defaults."""
         if not can_manage:
-            raise Refused("manage_channels")
+            raise Refused(ManageChannels())
         await self.session.db.set_channel_language(
             guild_id=guild_id, channel_id=channel_id, language=language
         )
