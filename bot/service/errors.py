@@ -19,7 +19,7 @@ class Refused(Exception):
         return self.reason.code
 
     def __str__(self) -> str:
-        return repr(self.reason)
+        return f"{self.code}: {self.reason!r}"
 
 
 class TableGone(Refused):

@@ -9,6 +9,10 @@ from typing import ClassVar, Literal
 
 from bot.storage import TableStatus
 
+SettingsProblem = Literal["bad_setting", "no_such_setting", "bad_settings"]
+"""What is wrong with rules that are not valid: a setting's value, a setting's name, or the
+rules as a whole (bot/service/turns.py `settings_problem`): an `Explanation`'s code."""
+
 HostDoing = Literal["rules", "start", "cancel", "remove", "host", "pause", "timer", ""]
 """What only a table's host may do, as a refusal names it ("": anything else)."""
 

@@ -19,6 +19,7 @@ from bot.service.refusals import (
     NotForYou,
     PlayerCount,
     RulesUnplayable,
+    SettingsProblem,
     TimerChoices,
 )
 from bot.storage import CorruptRow, TableRow
@@ -142,12 +143,11 @@ def settings_problem(error: ValidationError) -> Explanation:
     value (or channel defaults stored by a version of the bot with other rules) gets here: no
     more detail."""
     first = error.errors()[0]
+    problem: SettingsProblem = "bad_settings"
     if not first["loc"]:
-        return Explanation("bad_settings")
-    unknown = first["type"] == "extra_forbidden"
-    return Explanation(
-        "no_such_setting" if unknown else "bad_setting", {"setting": str(first["loc"][0])}
-    )
+        return Explanation(problem)
+    problem = "no_such_setting" if first["type"] == "extra_forbidden" else "bad_setting"
+    return Explanation(problem, {"setting": str(first["loc"][0])})
 
 
 def start_problem(settings: Settings, players: int) -> PlayerCount | RulesUnplayable | None:
