@@ -13,7 +13,20 @@ import pytest
 
 from bot.engine import Card, Play
 from bot.service import ClosedReason, PostOffice
-from bot.service.notices import Closure, FinalStandings, HandScore, Notice, Pause, TimedOut
+from bot.service.notices import (
+    Closure,
+    ComputerPlaysFor,
+    FinalStandings,
+    HandScore,
+    HostChange,
+    Notice,
+    Pause,
+    Rematch,
+    Removal,
+    Resumption,
+    StartedWithout,
+    TimedOut,
+)
 from bot.service.posts import new_post, stored_post
 from bot.service.summaries import ScoreChart
 from bot.storage import Database, NewPost, StoredPost, TableRow, VersionConflict
@@ -170,12 +183,33 @@ WRITTEN = [
         '"mention":[5]}',
         Closure(ClosedReason(kind="abandoned", after=86400.0)),
     ),
+    (
+        "computer_plays_for",
+        '{"params":{"map":{"name":"Ann"}},"mention":[5]}',
+        ComputerPlaysFor("Ann"),
+    ),
+    (
+        "started_without",
+        '{"params":{"map":{"names":["Ann","Bob"]}},"mention":[5]}',
+        StartedWithout(("Ann", "Bob")),
+    ),
+    (
+        "removed",
+        '{"params":{"map":{"name":"Bob","in_game":true}},"mention":[5]}',
+        Removal("Bob", in_game=True),
+    ),
+    ("new_host", '{"params":{"map":{"user_id":5}},"mention":[5]}', HostChange(5)),
+    ("paused", '{"params":{"map":{}},"mention":[5]}', Pause()),
+    ("resumed", '{"params":{"map":{}},"mention":[5]}', Resumption()),
+    ("rematch", '{"params":{"map":{"user_ids":[5,6]}},"mention":[5]}', Rematch((5, 6))),
 ]
-"""Posts as the outbox has always stored them: its code, and its fields by name."""
+"""Posts of every kind as the outbox has always stored them: its code, and its fields by
+name."""
 
 
 def test_every_kind_of_notice_is_read_back() -> None:
     assert {type(notice) for notice in NOTICES} == set(get_args(Notice))
+    assert {type(notice) for _kind, _payload, notice in WRITTEN} == set(get_args(Notice))
 
 
 @pytest.mark.parametrize("notice", NOTICES, ids=[n.code for n in NOTICES])
