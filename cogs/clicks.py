@@ -15,6 +15,7 @@ import discord
 
 from bot.engine import SUITS
 from bot.service import Outcome, Refused, TableStatus, TableView
+from bot.service.refusals import AlreadyStarted, HostOnly, JoinFirst, NotForYou, TableClosed
 from cogs import render
 from cogs.errors import AfterCommit, answer_error, metrics_of, reply
 from cogs.interaction import Interaction
@@ -45,7 +46,7 @@ class TableController(Controller):
         _COMMITTED.set(False)
         try:
             if interaction.guild_id is None and not control.in_dm:
-                raise Refused("not_for_you")  # no other control is ever sent in a DM
+                raise Refused(NotForYou())  # no other control is ever sent in a DM
             metrics.clicks(control.kind).inc()
             await control.handle(self, interaction)
         except Exception as error:  # the one error handler answers every failure
@@ -356,16 +357,16 @@ class TableController(Controller):
     async def _require_seated_lobby(self, table_id: int, user_id: int) -> None:
         table = await self.service.lookups.table_view(table_id)
         if table.status is not TableStatus.LOBBY:
-            raise Refused("already_started")
+            raise Refused(AlreadyStarted())
         if all(seat.user_id != user_id for seat in table.seats):
-            raise Refused("join_first")
+            raise Refused(JoinFirst())
 
     async def _require_host(self, table_id: int, interaction: Interaction) -> TableView:
         table = await self.service.lookups.table_view(table_id)
         if not table.status.is_open:
-            raise Refused("table_closed", status=table.status.value)
+            raise Refused(TableClosed(status=table.status))
         if table.host_id != interaction.user.id and not can_manage(interaction):
-            raise Refused("host_only", doing="")
+            raise Refused(HostOnly(doing=""))
         return table
 
 
@@ -391,7 +392,7 @@ def _dm_channel(interaction: Interaction) -> int | None:
     recipient = channel.recipient if isinstance(channel, discord.DMChannel) else None
     if recipient is not None:
         if recipient.id != interaction.user.id:
-            raise Refused("not_for_you")
+            raise Refused(NotForYou())
         return None
     return interaction.channel_id
 

@@ -17,6 +17,15 @@ from bot.service import (
     Refused,
     TableView,
 )
+from bot.service.refusals import (
+    ChannelHasTable,
+    HostOnly,
+    MissingPermissions,
+    NoSuchPage,
+    NoTableHere,
+    NotOffered,
+    NotSeated,
+)
 from cogs import render, rule_options
 from cogs.clicks import TableController, can_manage
 from cogs.community import Community
@@ -97,11 +106,11 @@ class TablesCog(commands.Cog, name="Tables"):
     async def start(self, interaction: Interaction, options: rule_options.RuleOptions) -> None:
         missing = _missing_permissions(interaction)
         if missing:
-            raise Refused("missing_permissions", names=missing)
+            raise Refused(MissingPermissions(names=tuple(missing)))
         existing = await self.service.lookups.table_in_channel(interaction.channel_id or 0)
         if existing is not None:
             url = render.jump_url(existing.guild_id, existing.channel_id, existing.message_id)
-            raise Refused("channel_busy", table_id=existing.id, url=url)
+            raise Refused(ChannelHasTable(table_id=existing.id, url=url))
         outcome = await self.service.lobby.open_table(
             guild_id=interaction.guild_id or 0,
             channel_id=interaction.channel_id or 0,
@@ -154,7 +163,7 @@ class TablesCog(commands.Cog, name="Tables"):
         guild_id = interaction.guild_id or 0
         if language is not None:
             if language not in LANGUAGES and language != SERVER_LANGUAGE:
-                raise Refused("not_offered")
+                raise Refused(NotOffered())
             await self.presenter.ground.speakers.set_channel(
                 guild_id=guild_id,
                 channel_id=channel,
@@ -192,7 +201,7 @@ class TablesCog(commands.Cog, name="Tables"):
     async def _channel_table(self, interaction: Interaction) -> TableView:
         row = await self.service.lookups.table_in_channel(interaction.channel_id or 0)
         if row is None:
-            raise Refused("no_table_here")
+            raise Refused(NoTableHere())
         return await self.service.lookups.table_view(row.id)
 
     @ohhell.command(
@@ -220,7 +229,7 @@ class TablesCog(commands.Cog, name="Tables"):
         table = await self._channel_table(interaction)
         seat = next((s for s in table.seats if s.user_id == interaction.user.id), None)
         if seat is None or seat.left:
-            raise Refused("not_seated")
+            raise Refused(NotSeated())
         await interaction.response.send_message(
             **render.leave_confirm(table).send_kwargs(), ephemeral=True
         )
@@ -242,7 +251,7 @@ class TablesCog(commands.Cog, name="Tables"):
             await self.presenter.table_messages.show_unreadable_closed(closed)
             return
         if table.host_id != interaction.user.id and not can_manage(interaction):
-            raise Refused("host_only", doing="cancel")
+            raise Refused(HostOnly(doing="cancel"))
         await interaction.response.send_message(
             **render.cancel_confirm(table.table_id).send_kwargs(), ephemeral=True
         )
@@ -309,7 +318,7 @@ class TablesCog(commands.Cog, name="Tables"):
         try:
             page = parse_board(custom_id, BOARD_ORDERS, tuple(render.RULE_CHOICES["preset"]))
             if page is None:
-                raise Refused("no_such_page")
+                raise Refused(NoSuchPage())
             board = await self.service.lookups.leaderboard(
                 interaction.guild_id or 0,
                 by=page.by,

@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from bot.service import Refused, TableService
+from bot.service.refusals import NotForYou
 from cogs.errors import answer_error
 from cogs.interaction import Interaction
 from cogs.items import parse_page
@@ -43,7 +44,7 @@ class Community:
         try:
             parsed = parse_page(custom_id)
             if parsed is None or interaction.guild_id is None:
-                raise Refused("not_for_you")
+                raise Refused(NotForYou())
             _, page = parsed
             listed = await self.service.finished_games.history(interaction.guild_id, page)
             rendered = history_message(listed, _guild_name(interaction))

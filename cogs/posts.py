@@ -226,7 +226,8 @@ class ChannelPosts:
     ) -> None:
         """Draw the score chart in a worker and add it to the standings post, which is then
         done; if it cannot be drawn, the post stays as it is (logged), done too."""
-        chart = post.notice.params["chart"]
+        chart = render.score_chart_of(post.notice)
+        assert chart is not None  # only a post with a chart has its file name (`_post`)
         try:
             png = await asyncio.wait_for(
                 self.run_blocking(score_chart_png, chart, spoken.code), timeout=CHART_TIMEOUT

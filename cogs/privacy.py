@@ -16,6 +16,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.service import Forgotten, Refused, TableService
+from bot.service.refusals import NotForYou
 from cogs.errors import AfterCommit, answer_error
 from cogs.interaction import Interaction
 from cogs.items import parse_erase
@@ -114,7 +115,7 @@ class PrivacyCog(commands.Cog, name="Privacy"):
         try:
             token = parse_erase(custom_id)
             if token is None:
-                raise Refused("not_for_you")
+                raise Refused(NotForYou())
             # The erasure reads every table that names the person: Discord is told at once.
             await interaction.response.defer()
             forgotten = await self.service.privacy.forget(

@@ -5,16 +5,33 @@ channel refuses them, dropped with their channel; and every notice kind read bac
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import json
+import logging
+from typing import Any, get_args
 
 import pytest
 
-from bot.engine import Bid, Card, ChooseTrump, Play
-from bot.service import ClosedReason, Notice
+from bot.engine import Card, Play
+from bot.service import ClosedReason, PostOffice
+from bot.service.notices import (
+    Closure,
+    ComputerPlaysFor,
+    FinalStandings,
+    HandScore,
+    HostChange,
+    Notice,
+    Pause,
+    Rematch,
+    Removal,
+    Resumption,
+    StartedWithout,
+    TimedOut,
+)
 from bot.service.posts import new_post, stored_post
 from bot.service.summaries import ScoreChart
-from bot.storage import Database, NewPost, TableRow, VersionConflict
+from bot.storage import Database, NewPost, StoredPost, TableRow, VersionConflict
 from tests.clocks import Clock
+from tests.cogs.renders import NOTICES as EVERY_NOTICE
 
 
 @pytest.fixture
@@ -134,34 +151,73 @@ CHART = ScoreChart(
     made=((True, True), (False, True)), target=None,
 )  # fmt: skip
 
-NOTICES = [
-    Notice(
-        "hand_scored",
-        {
-            "hand": 3,
-            "tiebreak": False,
-            "rows": (("Ann", 1, 1, 11, 40), ("Bob", 0, 1, -1, 12)),
-            "tricks": (((("Ann", Card.parse("QS")), ("Bob", Card.parse("10H"))), "Ann"),),
-        },
+NOTICES: list[Notice] = [
+    *EVERY_NOTICE,
+    FinalStandings(
+        standings=((1, "Ann", 40), (2, "Bob", 12)), game=7, chart=CHART, rated_as=(5, -3)
     ),
-    Notice(
-        "game_over",
-        {
-            "standings": ((1, "Ann", 40), (2, "Bob", 12)),
-            "game": 7,
-            "chart": CHART,
-            "rated_as": (5, -3),
-            "ratings": None,
-        },
-    ),
-    Notice("timed_out", {"name": "Ann", "action": Play(Card.parse("JOKER"), "H")}),
-    Notice("timed_out", {"name": "Ann", "action": Bid(2)}),
-    Notice("timed_out", {"name": "Ann", "action": ChooseTrump("S")}),
-    Notice("timed_out", {"name": "Ann", "action": None}),
-    Notice("closed", {"reason": ClosedReason(kind="abandoned", after=86400.0)}),
-    Notice("rematch", {"user_ids": (5, 6)}),
-    Notice("paused"),
+    TimedOut("Ann", Play(Card.parse("JOKER"), "H")),
 ]
+
+WRITTEN = [
+    (
+        "hand_scored",
+        '{"params":{"map":{"hand":3,"tiebreak":false,"rows":[["Ann",1,1,11,40]],"tricks":'
+        '[[[["Ann",{"card":"QS"}],["Bob",{"card":"10H"}]],"Ann"]]}},"mention":[5]}',
+        HandScore(
+            hand=3,
+            rows=(("Ann", 1, 1, 11, 40),),
+            tricks=(((("Ann", Card.parse("QS")), ("Bob", Card.parse("10H"))), "Ann"),),
+        ),
+    ),
+    (
+        "game_over",
+        '{"params":{"map":{"standings":[[1,"Ann",40],[2,"Bob",12]],"game":7,"chart":{"chart":'
+        '{"map":{"game":7,"names":["Ann","Bob"],"hands":[1,2],"totals":[[10,21],[0,11]],'
+        '"made":[[true,true],[false,true]],"target":null}}},"rated_as":[5,-3],"ratings":null}},'
+        '"mention":[5]}',
+        FinalStandings(
+            standings=((1, "Ann", 40), (2, "Bob", 12)), game=7, chart=CHART, rated_as=(5, -3)
+        ),
+    ),
+    (
+        "timed_out",
+        '{"params":{"map":{"name":"Ann","action":{"play":["JOKER","H"]}}},"mention":[5]}',
+        TimedOut("Ann", Play(Card.parse("JOKER"), "H")),
+    ),
+    (
+        "closed",
+        '{"params":{"map":{"reason":{"closed":{"kind":"abandoned","after":86400.0}}}},'
+        '"mention":[5]}',
+        Closure(ClosedReason(kind="abandoned", after=86400.0)),
+    ),
+    (
+        "computer_plays_for",
+        '{"params":{"map":{"name":"Ann"}},"mention":[5]}',
+        ComputerPlaysFor("Ann"),
+    ),
+    (
+        "started_without",
+        '{"params":{"map":{"names":["Ann","Bob"]}},"mention":[5]}',
+        StartedWithout(("Ann", "Bob")),
+    ),
+    (
+        "removed",
+        '{"params":{"map":{"name":"Bob","in_game":true}},"mention":[5]}',
+        Removal("Bob", in_game=True),
+    ),
+    ("new_host", '{"params":{"map":{"user_id":5}},"mention":[5]}', HostChange(5)),
+    ("paused", '{"params":{"map":{}},"mention":[5]}', Pause()),
+    ("resumed", '{"params":{"map":{}},"mention":[5]}', Resumption()),
+    ("rematch", '{"params":{"map":{"user_ids":[5,6]}},"mention":[5]}', Rematch((5, 6))),
+]
+"""Posts of every kind as the outbox has always stored them: its code, and its fields by
+name."""
+
+
+def test_every_kind_of_notice_is_read_back() -> None:
+    assert {type(notice) for notice in NOTICES} == set(get_args(Notice))
+    assert {type(notice) for _kind, _payload, notice in WRITTEN} == set(get_args(Notice))
 
 
 @pytest.mark.parametrize("notice", NOTICES, ids=[n.code for n in NOTICES])
@@ -179,4 +235,58 @@ async def test_every_notice_reads_back_as_it_was_written(timed, notice: Notice) 
 
 async def test_a_notice_the_outbox_cannot_keep_is_refused_before_anything_is_stored() -> None:
     with pytest.raises(TypeError, match="cannot keep"):
-        new_post(10, Notice("paused", {"what": object()}))
+        new_post(10, TimedOut("Ann", object()))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("kind", "payload", "notice"), WRITTEN, ids=[w[0] for w in WRITTEN])
+async def test_a_post_reads_as_it_was_stored(
+    timed, kind: str, payload: str, notice: Notice
+) -> None:
+    db, clock = timed
+    table = await a_table(db)
+    await db.tables.save(table, document={}, posts=[NewPost(10, kind, payload)])
+    clock.now += 61
+    (stored,) = await db.outbox.claim()
+    assert stored_post(stored).notice == notice
+    # And a notice is stored as it always was.
+    written = new_post(10, notice, (5,))
+    assert (written.kind, json.loads(written.payload)) == (kind, json.loads(payload))
+
+
+UNREADABLE = [
+    ("a kind no notice has", "lost_and_found", '{"params":{"map":{}},"mention":[]}'),
+    ("a field missing", "timed_out", '{"params":{"map":{"name":"Ann"}},"mention":[]}'),
+    ("a field of the wrong type", "new_host", '{"params":{"map":{"user_id":"Ann"}},"mention":[]}'),
+    ("a card no pack has", "timed_out", '{"params":{"map":{"name":"A","action":{"card":"1Z"}}}}'),
+    ("parameters not named", "paused", '{"params":[1,2],"mention":[]}'),
+    ("a value of unknown kind", "paused", '{"params":{"map":{"x":{"what":1}}},"mention":[]}'),
+    ("no parameters", "paused", '{"mention":[]}'),
+    ("not JSON", "paused", "{"),
+]
+
+
+@pytest.mark.parametrize(("why", "kind", "payload"), UNREADABLE, ids=[u[0] for u in UNREADABLE])
+def test_a_post_that_cannot_be_read_is_refused_clearly(why: str, kind: str, payload: str) -> None:
+    row = StoredPost(1, 1, 0, 1, 10, kind, payload, 0.0)
+    with pytest.raises((ValueError, KeyError, TypeError)):
+        stored_post(row)
+
+
+async def test_an_unreadable_post_is_logged_and_dropped_the_others_posted(
+    timed, caplog: pytest.LogCaptureFixture
+) -> None:
+    db, clock = timed
+    table = await a_table(db)
+    good = new_post(10, Pause())
+    await db.tables.save(
+        table, document={}, posts=[NewPost(10, kind, payload) for _, kind, payload in UNREADABLE]
+    )
+    await db.tables.save(await db.tables.load(table.id), document={}, posts=[good])
+    clock.now += 61
+    with caplog.at_level(logging.ERROR, logger="bot.service.outbox"):
+        waiting = await PostOffice(db.outbox, db.results).waiting()
+    assert [post.notice for post in waiting] == [Pause()]
+    dropped = [r for r in caplog.records if "could not be read, dropped" in r.getMessage()]
+    assert len(dropped) == len(UNREADABLE)
+    assert "Ann" not in caplog.text  # the kind of error alone: a post may name cards
+    assert await db.outbox.waiting() == (1, clock.now - 61)

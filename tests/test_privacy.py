@@ -20,6 +20,7 @@ from bot.engine import Game
 from bot.engine.records import replay
 from bot.service import DmRef, Refused, TableService, TableStatus
 from bot.service.privacy import MY_DATA_EVERY
+from bot.service.refusals import MyDataWait
 from bot.storage import COMPUTER_IDS, Database
 from tests.clocks import Clock
 from tests.privacy_scan import Place, every_row, places_holding
@@ -228,7 +229,8 @@ async def test_my_data_holds_everything_a_scan_finds_and_nobody_s_hidden_cards(
     with pytest.raises(Refused) as again:
         await service.privacy.my_data(ANN)
     assert again.value.reason.code == "my_data_wait"
-    assert again.value.reason.params["until"] > service.session.clock()
+    assert isinstance(again.value.reason, MyDataWait)
+    assert again.value.reason.until > service.session.clock()
 
 
 async def test_my_data_can_be_asked_again_after_the_wait(

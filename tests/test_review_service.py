@@ -12,8 +12,9 @@ from bot.ai import review as ai_review
 from bot.engine import Game
 from bot.engine.records import record_from_game
 from bot.service import Refused, TableService
+from bot.service.refusals import ReviewNotFinished
 from bot.service.review import COSTLIEST, MIN_COST, SURE, Review, ReviewService
-from bot.storage import CorruptRow, Database
+from bot.storage import CorruptRow, Database, TableStatus
 from tests.databases import sqlite_only
 from tests.services import run_inline, service_on
 from tests.test_service import ANN, BOB, CAT, GUILD, play_a_game
@@ -118,7 +119,7 @@ async def test_refusals(database: Database, service: TableService) -> None:
     )
     with pytest.raises(Refused, match="review_not_finished") as refused:
         await reviews.review(GUILD, ANN, lobby.table.table_id)
-    assert refused.value.reason.params["status"] == "lobby"
+    assert refused.value.reason == ReviewNotFinished(refused.value.reason.game, TableStatus.LOBBY)
     assert (await reviews.review(GUILD, BOB, mine)).decisions >= 0
     assert reviews.running() == set()
 

@@ -8,7 +8,8 @@ import random
 import pytest
 
 from bot.engine import Bid, Game, Phase, Play
-from bot.service import DmRef, HandState, Reason, Refused, TableGone, TableService
+from bot.service import DmRef, HandState, Refused, TableGone, TableService
+from bot.service.refusals import Hook
 from bot.storage import COMPUTER_IDS, CorruptRow, Database, TableStatus
 from tests.clocks import Clock
 from tests.services import first_legal, service_on
@@ -132,7 +133,7 @@ async def test_refusals_change_nothing(service: TableService) -> None:
     await service.lobby.join(table_id, BOB, "Bob")
     with pytest.raises(Refused, match="host_only"):
         await service.lobby.start_game(table_id, BOB)
-    with pytest.raises(Refused, match=r"player_count.*'low': 3, 'high': 7, 'players': 2"):
+    with pytest.raises(Refused, match=r"player_count: PlayerCount\(low=3, high=7, players=2\)"):
         await service.lobby.start_game(table_id, ANN)
     with pytest.raises(Refused, match="max_cards"):
         await service.lobby.set_rule(table_id, ANN, "max_cards", 0)
@@ -181,7 +182,7 @@ async def test_the_hook_bid_is_shown_disabled_with_its_reason(service: TableServ
     dealer = await whose_turn(service, table_id)
     state = await service.lookups.hand_state(table_id, dealer)
     assert [(o.n, o.allowed) for o in state.bid_options] == [(0, True), (1, False)]
-    assert state.bid_options[1].reason == Reason("hook", {"total": 1})
+    assert state.bid_options[1].reason == Hook(1)
 
 
 async def test_concurrent_clicks_apply_once(service: TableService) -> None:

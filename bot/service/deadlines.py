@@ -9,9 +9,10 @@ from bot import storage
 from bot.engine import Bid, EngineError
 from bot.service.document import ClosedReason, TableDocument
 from bot.service.errors import Refused, TableGone
+from bot.service.notices import Closure, ComputerPlaysFor, Notice, TimedOut
 from bot.service.session import Change, Session
 from bot.service.turns import decode_game, hand_to_computer, load_document, play_forced_cards
-from bot.service.views import Notice, Outcome
+from bot.service.views import Outcome
 from bot.storage import CorruptRow, TableRow, TableStatus, VersionConflict
 from bot.storage import Event as StoredEvent
 
@@ -184,15 +185,10 @@ class Deadlines:
             person = document.seats[seat]
             person.missed += 1
             secret = isinstance(action, Bid) and game.rules.bidding in ("secret", "knock")
-            lines = [
-                Notice(
-                    "timed_out",
-                    {"name": person.name, "action": None if secret else action},
-                )
-            ]
+            lines: list[Notice] = [TimedOut(name=person.name, action=None if secret else action)]
             if person.missed >= 2:
                 hand_to_computer(person, "timeout")
-                lines.append(Notice("computer_plays_for", {"name": person.name}))
+                lines.append(ComputerPlaysFor(name=person.name))
             events += play_forced_cards(document, game)
             return await self.session.commit_game(
                 row, document, game, events, None, before, notices=lines
@@ -219,6 +215,6 @@ class Deadlines:
         change = Change(
             events=[StoredEvent(reason.kind, {"after": reason.after}, None)],
             status=TableStatus.ABANDONED,
-            notices=[Notice("closed", {"reason": reason})],
+            notices=[Closure(reason=reason)],
         )
         return (await self.session.save(row, document, change)).outcome(finished=True)

@@ -8,6 +8,7 @@ from collections import Counter
 
 from bot import storage
 from bot.service.errors import Refused
+from bot.service.refusals import NoGame, NoGames, NoPage
 from bot.service.session import Session
 from bot.service.summaries import (
     GameRecord,
@@ -41,12 +42,12 @@ class History:
     async def history(self, guild_id: int, page: int) -> HistoryPage:
         """Page `page` (1-based) of a server's finished games, newest first."""
         if not 1 <= page <= MAX_HISTORY_PAGE:
-            raise Refused("no_page", page=page)
+            raise Refused(NoPage(page=page))
         rows = await self._history.finished_games(
             guild_id, offset=(page - 1) * HISTORY_PAGE_SIZE, limit=HISTORY_PAGE_SIZE + 1
         )
         if not rows and page > 1:
-            raise Refused("no_page", page=page)
+            raise Refused(NoPage(page=page))
         shown = rows[:HISTORY_PAGE_SIZE]
         described = await self.session.run_blocking(names_and_winners, [r.document for r in shown])
         entries = tuple(
@@ -72,13 +73,13 @@ class History:
             if game is None:
                 game = await self._history.last_finished_game(guild_id)
             if game is None:
-                raise Refused("no_games")
+                raise Refused(NoGames())
         row = await self._history.finished_game(guild_id, game)
         if row is None:
-            raise Refused("no_game", game=game)
+            raise Refused(NoGame(game=game))
         document = load_document(row)
         if document.game is None:
-            raise Refused("no_game", game=game)
+            raise Refused(NoGame(game=game))
         names = [seat.name for seat in document.seats]
         record = await self.session.run_blocking(record_of, document.game, names)
         return GameRecord(game=row.id, record=record)

@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
+from bot.service.answers import Back, NewHost, PausedNow, RemovedPlayer, ResumedNow, TimerSet
 from bot.service.errors import Refused
+from bot.service.notices import HostChange, Pause, Removal, Resumption
+from bot.service.refusals import (
+    AlreadyHost,
+    AlreadyPaused,
+    AlreadyPlaying,
+    AlreadyRemoved,
+    AlreadyRunning,
+    HostMustPlay,
+    NotSeated,
+    NotSeatedOther,
+    RemovedByHost,
+    RemoveSelf,
+)
 from bot.service.session import Change, Session
 from bot.service.turns import (
     check_dm,
@@ -12,7 +26,7 @@ from bot.service.turns import (
     host_after,
     load_document,
 )
-from bot.service.views import Notice, Outcome, Reason
+from bot.service.views import Outcome
 from bot.storage import Event as StoredEvent
 from bot.storage import TableStatus
 
@@ -32,12 +46,12 @@ class HostControls:
             check_dm(document, user_id, dm_channel)
             seat = document.seat_of(user_id)
             if seat is None:
-                raise Refused("not_seated")
+                raise Refused(NotSeated())
             person = document.seats[seat]
             if not person.left:
-                raise Refused("already_playing")
+                raise Refused(AlreadyPlaying())
             if person.away == "kicked":
-                raise Refused("removed")
+                raise Refused(RemovedByHost())
             person.left = False
             person.away = None
             person.level = None
@@ -48,7 +62,7 @@ class HostControls:
             after = self.session.all_hands(row.id, document, game)
             change = Change(events=[StoredEvent("back", {"seat": seat}, user_id)])
             return (await self.session.save(row, document, change)).outcome(
-                Reason("back"), hands={u: h for u, h in after.items() if before.get(u) != h}
+                Back(), hands={u: h for u, h in after.items() if before.get(u) != h}
             )
 
     async def kick(
@@ -62,15 +76,15 @@ class HostControls:
             self.session.check_host(row, user_id, can_manage, "remove")
             seat = document.seat_of(target)
             if seat is None:
-                raise Refused("not_seated_other")
+                raise Refused(NotSeatedOther())
             if target == user_id:
-                raise Refused("remove_self")
+                raise Refused(RemoveSelf())
             name = document.seats[seat].name
             if row.status is TableStatus.LOBBY:
                 del document.seats[seat]
             else:
                 if document.seats[seat].away == "kicked":
-                    raise Refused("already_removed", name=name)
+                    raise Refused(AlreadyRemoved(name=name))
                 hand_to_computer(document.seats[seat], "kicked")
                 if document.game is not None:
                     self.session.sync_turn(document, decode_game(row, document))
@@ -81,15 +95,10 @@ class HostControls:
                     Change(
                         events=[StoredEvent("kicked", {"user": target}, user_id)],
                         host_id=host_after(document, row.host_id, target, fallback=user_id),
-                        notices=[
-                            Notice(
-                                "removed",
-                                {"name": name, "in_game": row.status is TableStatus.PLAYING},
-                            )
-                        ],
+                        notices=[Removal(name=name, in_game=row.status is TableStatus.PLAYING)],
                     ),
                 )
-            ).outcome(reply=Reason("removed_player", {"name": name}))
+            ).outcome(reply=RemovedPlayer(name=name))
 
     async def hand_over(
         self, table_id: int, user_id: int, target: int, *, can_manage: bool = False
@@ -100,9 +109,9 @@ class HostControls:
             self.session.check_host(row, user_id, can_manage, "host")
             seat = document.seat_of(target)
             if seat is None or document.seats[seat].left or document.seats[seat].pending:
-                raise Refused("host_must_play")
+                raise Refused(HostMustPlay())
             if target == row.host_id:
-                raise Refused("already_host")
+                raise Refused(AlreadyHost())
             return (
                 await self.session.save(
                     row,
@@ -110,11 +119,11 @@ class HostControls:
                     Change(
                         events=[StoredEvent("host", {"user": target}, user_id)],
                         host_id=target,
-                        notices=[Notice("new_host", {"user_id": target})],
+                        notices=[HostChange(user_id=target)],
                         mention=(target,),
                     ),
                 )
-            ).outcome(reply=Reason("new_host", {"name": document.seats[seat].name}))
+            ).outcome(reply=NewHost(name=document.seats[seat].name))
 
     async def set_paused(
         self, table_id: int, user_id: int, paused: bool, *, can_manage: bool = False
@@ -124,7 +133,7 @@ class HostControls:
             row, document, game = await self.session.playing_row(table_id)
             self.session.check_host(row, user_id, can_manage, "pause")
             if document.paused == paused:
-                raise Refused("already_paused" if paused else "already_running")
+                raise Refused(AlreadyPaused() if paused else AlreadyRunning())
             now = self.session.clock()
             turn = document.turn
             document.paused = paused
@@ -138,10 +147,10 @@ class HostControls:
                 turn.paused_at = None
             change = Change(
                 events=[StoredEvent("paused" if paused else "resumed", {}, user_id)],
-                notices=[Notice("paused" if paused else "resumed")],
+                notices=[Pause() if paused else Resumption()],
             )
             return (await self.session.save(row, document, change)).outcome(
-                Reason("paused_now" if paused else "resumed_now"),
+                PausedNow() if paused else ResumedNow(),
                 hands=None if paused else self.session.all_hands(row.id, document, game),
             )
 
@@ -163,4 +172,4 @@ class HostControls:
                     document,
                     Change(events=[StoredEvent("timer", {"seconds": seconds}, user_id)]),
                 )
-            ).outcome(reply=Reason("timer_set", {"seconds": seconds}))
+            ).outcome(reply=TimerSet(seconds=seconds))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot import storage
 from bot.service.errors import Refused
+from bot.service.refusals import ManageChannels
 from bot.service.session import Session
 
 LOCALE_LENGTH = 16
@@ -33,7 +34,7 @@ class Languages:
         """Set (None: clear) the language of a channel's public messages. Manage Channels
         only, as the channel's defaults."""
         if not can_manage:
-            raise Refused("manage_channels")
+            raise Refused(ManageChannels())
         await self._languages.set_channel_language(
             guild_id=guild_id, channel_id=channel_id, language=language
         )

@@ -7,6 +7,19 @@ from collections.abc import Sequence
 from pydantic import ValidationError
 
 from bot.engine import Game, Settings
+from bot.service.answers import (
+    Begins,
+    Cancelled,
+    ComputerAdded,
+    Confirmed,
+    Joined,
+    Left,
+    LeftClosed,
+    LeftGame,
+    Opened,
+    RematchOpened,
+    RuleSet,
+)
 from bot.service.document import (
     COMPUTER_LEVELS,
     DEFAULT_TURN_TIMER,
@@ -16,7 +29,22 @@ from bot.service.document import (
     TableDocument,
 )
 from bot.service.errors import Refused
+from bot.service.notices import Rematch, StartedWithout
 from bot.service.posts import new_post, posts_of
+from bot.service.refusals import (
+    AlreadySeated,
+    ChannelHasTable,
+    HostOnly,
+    JoinFirst,
+    ManageChannels,
+    NoLevel,
+    NoRule,
+    NotSeated,
+    RematchNotOver,
+    RematchPlayersOnly,
+    RuleInvalid,
+    RulesInvalid,
+)
 from bot.service.seat_views import hand_state
 from bot.service.session import Change, Session
 from bot.service.turns import (
@@ -30,7 +58,7 @@ from bot.service.turns import (
     settings_problem,
     start_problem,
 )
-from bot.service.views import ChannelDefaults, Notice, Outcome, Reason
+from bot.service.views import ChannelDefaults, Outcome
 from bot.storage import (
     ChannelBusy,
     Channels,
@@ -79,7 +107,7 @@ class Lobby:
         try:
             parsed = Settings.model_validate(merged)
         except ValidationError as error:
-            raise Refused("rules_invalid", **settings_problem(error)) from None
+            raise Refused(RulesInvalid(settings_problem(error))) from None
         if defaults is None:
             source = RulesSource(kind="preset", preset=parsed.preset)
         else:
@@ -102,7 +130,7 @@ class Lobby:
             document,
             StoredEvent("opened", {"settings": parsed.overrides()}, user_id),
         )
-        return Outcome(table=self.session.view_of(row, document), reply=Reason("opened"))
+        return Outcome(table=self.session.view_of(row, document), reply=Opened())
 
     async def _create_lobby(
         self,
@@ -127,7 +155,7 @@ class Lobby:
                 posts=posts,
             )
         except ChannelBusy as busy:
-            raise Refused("channel_busy", table_id=busy.table_id) from None
+            raise Refused(ChannelHasTable(table_id=busy.table_id)) from None
         self.session.due_moved(row.due_at)
         return row
 
@@ -157,24 +185,24 @@ class Lobby:
                     await self.session.save(
                         row, document, Change(events=[StoredEvent("confirmed", {}, user_id)])
                     )
-                ).outcome(reply=Reason("confirmed"))
+                ).outcome(reply=Confirmed())
             if mine is not None:
-                raise Refused("already_seated")
+                raise Refused(AlreadySeated())
             self.session.check_room(document)
             document.seats.append(Seat(user_id=user_id, name=name))
             return (
                 await self.session.save(
                     row, document, Change(events=[StoredEvent("joined", {}, user_id)])
                 )
-            ).outcome(reply=Reason("joined"))
+            ).outcome(reply=Joined())
 
     async def add_computer(self, table_id: int, user_id: int, level: str) -> Outcome:
         async with self.session.lock(table_id):
             row, document = await self.session.lobby_row(table_id)
             if document.seat_of(user_id) is None:
-                raise Refused("join_first")
+                raise Refused(JoinFirst())
             if level not in COMPUTER_LEVELS:
-                raise Refused("no_level", level=level)
+                raise Refused(NoLevel(level=level))
             self.session.check_room(document)
             taken = {s.name for s in document.seats}
             name = f"Computer ({level})"
@@ -189,7 +217,7 @@ class Lobby:
                     document,
                     Change(events=[StoredEvent("computer-added", {"level": level}, user_id)]),
                 )
-            ).outcome(reply=Reason("computer_added", {"name": name}))
+            ).outcome(reply=ComputerAdded(name=name))
 
     async def leave(self, table_id: int, user_id: int) -> Outcome:
         """Leave a lobby (the seat goes), or a game: a normal computer plays the seat on, with
@@ -199,7 +227,7 @@ class Lobby:
             document = load_document(row)
             seat = document.seat_of(user_id)
             if seat is None or document.seats[seat].left:
-                raise Refused("not_seated")
+                raise Refused(NotSeated())
             if row.status is TableStatus.PLAYING:
                 hand_to_computer(document.seats[seat], "left")
                 host = host_after(document, row.host_id, user_id)
@@ -209,9 +237,7 @@ class Lobby:
                 change = Change(events=[StoredEvent("left", {"seat": seat}, user_id)], host_id=host)
                 saved = await self.session.save(row, document, change)
                 mine = None if game is None else hand_state(row.id, document, game, seat)
-                return saved.outcome(
-                    Reason("left_game"), hands=None if mine is None else {user_id: mine}
-                )
+                return saved.outcome(LeftGame(), hands=None if mine is None else {user_id: mine})
             del document.seats[seat]
             if not document.people_playing():
                 return (
@@ -222,7 +248,7 @@ class Lobby:
                             events=[StoredEvent("left", {}, user_id)], status=TableStatus.CANCELLED
                         ),
                     )
-                ).outcome(reply=Reason("left_closed"))
+                ).outcome(reply=LeftClosed())
             return (
                 await self.session.save(
                     row,
@@ -232,7 +258,7 @@ class Lobby:
                         host_id=host_after(document, row.host_id, user_id),
                     ),
                 )
-            ).outcome(reply=Reason("left"))
+            ).outcome(reply=Left())
 
     async def set_rule(
         self, table_id: int, user_id: int, field: str, value: object, *, can_manage: bool = False
@@ -241,7 +267,7 @@ class Lobby:
             row, document = await self.session.lobby_row(table_id)
             self.session.check_host(row, user_id, can_manage, "rules")
             if field not in Settings.model_fields:
-                raise Refused("no_rule", field=field)
+                raise Refused(NoRule(field=field))
             merged = dict(document.settings)
             if value is None:
                 merged.pop(field, None)
@@ -251,7 +277,7 @@ class Lobby:
                 parsed = Settings.model_validate(merged)
             except ValidationError as error:
                 raise Refused(
-                    "rule_invalid", field=field, value=value, **settings_problem(error)
+                    RuleInvalid(field=field, value=value, problem=settings_problem(error))
                 ) from None
             document.settings = parsed.overrides()
             return (
@@ -262,7 +288,7 @@ class Lobby:
                         events=[StoredEvent("rule", {field: value}, user_id)], preset=parsed.preset
                     ),
                 )
-            ).outcome(reply=Reason("rule_set", {"field": field}))
+            ).outcome(reply=RuleSet(field=field))
 
     async def start_game(self, table_id: int, user_id: int, *, can_manage: bool = False) -> Outcome:
         async with self.session.lock(table_id):
@@ -273,7 +299,7 @@ class Lobby:
             settings = settings_of(document)
             problem = start_problem(settings, len(document.seats))
             if problem:
-                raise Refused(problem.code, **problem.params)
+                raise Refused(problem)
             seed = document.seed
             game = Game.new(
                 settings,
@@ -287,11 +313,11 @@ class Lobby:
             change = Change(
                 events=[StoredEvent("started", {}, user_id)],
                 status=TableStatus.PLAYING,
-                notices=[Notice("started_without", {"names": unconfirmed})] if unconfirmed else (),
+                notices=[StartedWithout(names=tuple(unconfirmed))] if unconfirmed else (),
             )
             saved = await self.session.save(row, document, change, game=game)
             hands = self.session.all_hands(row.id, document, game)
-            return saved.outcome(Reason("begins"), hands=hands, every_hand=hands, new_hand=True)
+            return saved.outcome(Begins(), hands=hands, every_hand=hands, new_hand=True)
 
     async def cancel(self, table_id: int, user_id: int, *, can_manage: bool = False) -> Outcome:
         async with self.session.lock(table_id):
@@ -303,7 +329,7 @@ class Lobby:
                 events=[StoredEvent("cancelled", {}, user_id)], status=TableStatus.CANCELLED
             )
             saved = await self.session.save(row, document, change)
-            return saved.outcome(Reason("cancelled"), finished=True)
+            return saved.outcome(Cancelled(), finished=True)
 
     async def cancel_unreadable(
         self, channel_id: int, user_id: int, *, can_manage: bool = False
@@ -315,7 +341,7 @@ class Lobby:
             channel_id, user_id, can_manage=can_manage
         )
         if closed is None:
-            raise Refused("host_only", doing="cancel")
+            raise Refused(HostOnly(doing="cancel"))
         self.session.forget(closed.table_id)
         return closed
 
@@ -325,10 +351,10 @@ class Lobby:
         row = await self.session.load(table_id)
         document = load_document(row)
         if row.status is not TableStatus.FINISHED:
-            raise Refused("rematch_not_over")
+            raise Refused(RematchNotOver())
         mine = document.seat_of(user_id)
         if mine is None or document.seats[mine].away == "kicked":
-            raise Refused("rematch_players_only")
+            raise Refused(RematchPlayersOnly())
         seats = []
         for index, seat in enumerate(document.seats):
             if seat.user_id is None:
@@ -346,7 +372,7 @@ class Lobby:
             place=document.place,
         )
         others = tuple(s.user_id for s in seats if s.pending and s.user_id is not None)
-        notices = [Notice("rematch", {"user_ids": others})] if others else []
+        notices = [Rematch(user_ids=others)] if others else []
         created = await self._create_lobby(
             row.guild_id,
             row.channel_id,
@@ -358,7 +384,7 @@ class Lobby:
         )
         return Outcome(
             table=self.session.view_of(row, document),
-            reply=Reason("rematch_opened"),
+            reply=RematchOpened(),
             opened=self.session.view_of(created, new),
             posts=posts_of(created, notices, others),
         )
@@ -385,7 +411,7 @@ class Lobby:
         """Store what /ohhell start uses in a channel (None: forget them). Manage Channels only.
         Returns what is stored now (None: nothing)."""
         if not can_manage:
-            raise Refused("manage_channels")
+            raise Refused(ManageChannels())
         if settings is None:
             await self._channels.set_defaults(
                 guild_id=guild_id, channel_id=channel_id, settings=None, set_by=user_id
@@ -394,7 +420,7 @@ class Lobby:
         try:
             parsed = Settings.model_validate(settings)
         except ValidationError as error:
-            raise Refused("rules_invalid", **settings_problem(error)) from None
+            raise Refused(RulesInvalid(settings_problem(error))) from None
         stored: dict[str, object] = dict(parsed.overrides())
         stored["preset"] = parsed.preset
         if turn_timer is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.engine import Settings
 from bot.service.errors import Refused
+from bot.service.refusals import NoSuchOrder, NoSuchPage, NotSeated, NotStarted
 from bot.service.seat_views import hand_state
 from bot.service.session import Session, dm_refs_of
 from bot.service.turns import load_document, settings_of
@@ -53,9 +54,9 @@ class Lookups:
             document = load_document(row)
             seat = document.seat_of(user_id)
             if seat is None:
-                raise Refused("not_seated")
+                raise Refused(NotSeated())
             if document.game is None:
-                raise Refused("not_started")
+                raise Refused(NotStarted())
             game = session.game_of(row, document, to_change=False)
             return hand_state(row.id, document, game, seat)
 
@@ -86,7 +87,7 @@ class Lookups:
         """One page of the server's leaderboard; a page that does not exist (a forged or stale
         button) is refused."""
         if by not in BOARD_ORDERS:
-            raise Refused("no_such_order", by=by)
+            raise Refused(NoSuchOrder(by=by))
         board = await self._results.leaderboard(
             guild_id,
             by=by,
@@ -95,5 +96,5 @@ class Lookups:
             caller_id=caller_id,
         )
         if not 1 <= page <= board.pages:
-            raise Refused("no_such_page", page=page, pages=board.pages)
+            raise Refused(NoSuchPage(page=page, pages=board.pages))
         return board

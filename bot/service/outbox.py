@@ -7,8 +7,9 @@ import dataclasses
 import logging
 from collections.abc import Iterable, Sequence
 
+from bot.service.notices import FinalStandings
 from bot.service.posts import stored_post
-from bot.service.views import Notice, Post
+from bot.service.views import Post
 from bot.storage import StoredPost
 from bot.storage.outbox import Outbox
 from bot.storage.results import Results
@@ -26,12 +27,12 @@ class PostOffice:
     async def rated(self, post: Post) -> Post:
         """A post as it is shown: the final standings with each player's rating after the game,
         stored with its results (the outbox keeps the standings without them)."""
-        if post.notice.code != "game_over" or post.notice.params.get("ratings") is not None:
+        notice = post.notice
+        if not isinstance(notice, FinalStandings) or notice.ratings is not None:
             return post
         changes = await self._results.rating_changes(post.table_id)
-        params = dict(post.notice.params)
-        params["ratings"] = tuple(changes.get(i) for i in params["rated_as"])
-        return dataclasses.replace(post, notice=Notice(post.notice.code, params))
+        ratings = tuple(changes.get(i) for i in notice.rated_as)
+        return dataclasses.replace(post, notice=dataclasses.replace(notice, ratings=ratings))
 
     async def waiting(self) -> list[Post]:
         """Posts nobody is making (their process died, or Discord did not answer), taken by

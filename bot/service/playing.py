@@ -4,8 +4,18 @@ from __future__ import annotations
 
 from bot.engine import HIDDEN, Action, EngineError, Play
 from bot.engine.cards import SuitLetter
+from bot.service.answers import AutoPlay
 from bot.service.document import DmRef
 from bot.service.errors import Refused
+from bot.service.refusals import (
+    ComputerHasSeat,
+    EarlierHand,
+    GamePaused,
+    Illegal,
+    NoCard,
+    NotSeated,
+    RemovedByHost,
+)
 from bot.service.session import Change, Session
 from bot.service.turns import (
     check_dm,
@@ -17,7 +27,7 @@ from bot.service.turns import (
     waiting_for_someone_away,
     without_dms,
 )
-from bot.service.views import Outcome, Reason
+from bot.service.views import Outcome
 from bot.storage import Event as StoredEvent
 from bot.storage import VersionConflict
 
@@ -70,19 +80,19 @@ class Playing:
             check_dm(document, user_id, dm_channel)
             if isinstance(action, int):
                 if not 0 <= action < game.pack.size:
-                    raise Refused("no_card")
+                    raise Refused(NoCard())
                 action = Play(game.pack.cards[action], named)
             seat = document.seat_of(user_id)
             if seat is None:
-                raise Refused("not_seated")
+                raise Refused(NotSeated())
             if document.seats[seat].left:
                 raise Refused(
-                    "computer_has_seat" if document.seats[seat].away != "kicked" else "removed"
+                    ComputerHasSeat() if document.seats[seat].away != "kicked" else RemovedByHost()
                 )
             if document.paused:
-                raise Refused("paused")
+                raise Refused(GamePaused())
             if hand_number != game.hand_number:
-                raise Refused("earlier_hand")
+                raise Refused(EarlierHand())
             if isinstance(action, Play) and action.card == HIDDEN:
                 # A blind hand: the player plays the card they cannot see.
                 legal = game.legal_actions(seat)
@@ -93,7 +103,7 @@ class Playing:
             try:
                 events = game.apply(seat, action)
             except EngineError as error:
-                raise Refused("illegal", **explained(error)) from None
+                raise Refused(Illegal(explained(error))) from None
             events += play_forced_cards(document, game)
             document.seats[seat].missed = 0
             return await self.session.commit_game(
@@ -109,13 +119,13 @@ class Playing:
             check_dm(document, user_id, dm_channel)
             seat = document.seat_of(user_id)
             if seat is None:
-                raise Refused("not_seated")
+                raise Refused(NotSeated())
             document.seats[seat].auto_play = on
             return (
                 await self.session.save(
                     row, document, Change(events=[StoredEvent("auto-play", {"on": on}, user_id)])
                 )
-            ).outcome(reply=Reason("auto_play", {"on": on}))
+            ).outcome(reply=AutoPlay(on=on))
 
     async def record_dm(self, table_id: int, user_id: int, ref: DmRef | None) -> Outcome | None:
         """Remember (or forget, with None: DMs closed) a person's hand message. Only a seated

@@ -1,38 +1,41 @@
-"""Channel posts as the outbox keeps them: a notice (a code and its parameters) and whom it may
-mention, written as JSON in the transaction that stores the change, read back to be posted."""
+"""Channel posts as the outbox keeps them: a notice (its code, and its fields by name) and whom
+it may mention, written as JSON in the transaction that stores the change, read back to be
+posted."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, get_args
+
+from pydantic import TypeAdapter
 
 from bot.engine import Bid, Card, ChooseTrump, Play
 from bot.service.document import ClosedReason
+from bot.service.notices import Notice
 from bot.service.summaries import ScoreChart
-from bot.service.views import Notice, Post
+from bot.service.views import Post
 from bot.storage import NewPost, StoredPost, TableRow
 
 
 def new_post(channel_id: int, notice: Notice, mention: Sequence[int] = ()) -> NewPost:
     """What `Tables.save` stores for a notice."""
-    payload = {"params": _encode(dict(notice.params)), "mention": list(mention)}
+    payload = {"params": _encode(notice_params(notice)), "mention": list(mention)}
     return NewPost(channel_id, notice.code, json.dumps(payload, separators=(",", ":")))
 
 
 def stored_post(stored: StoredPost) -> Post:
-    """A post read back from the outbox."""
+    """A post read back from the outbox (ValueError, KeyError or TypeError: one that cannot be
+    read)."""
     payload = json.loads(stored.payload)
-    params = _decode(payload["params"])
-    assert isinstance(params, dict)
     return Post(
         table_id=stored.table_id,
         version=stored.version,
         index=stored.index,
         guild_id=stored.guild_id,
         channel_id=stored.channel_id,
-        notice=Notice(stored.kind, params),
+        notice=notice_of(stored.kind, _decode(payload["params"])),
         mention=tuple(int(user) for user in payload.get("mention", ())),
         stored_at=stored.created_at,
     )
@@ -48,6 +51,33 @@ def posts_of(
         Post(saved.id, saved.version, index, *where, notice, tuple(mention))
         for index, notice in enumerate(notices)
     )
+
+
+NOTICE_KINDS: Mapping[str, type[Notice]] = {kind.code: kind for kind in get_args(Notice)}
+"""Every notice by its code, as the outbox keeps it."""
+
+
+def notice_params(notice: Notice) -> dict[str, Any]:
+    """A notice's fields by name: what the outbox keeps beside its code."""
+    return {f.name: getattr(notice, f.name) for f in dataclasses.fields(notice)}
+
+
+def notice_of(code: str, params: object) -> Notice:
+    """The notice of `code` with these fields, checked against its type: a ValueError for a code
+    or fields no notice has (a corrupt row, or one a newer version of the bot wrote)."""
+    kind = NOTICE_KINDS.get(code)
+    if kind is None:
+        raise ValueError(f"an outbox post of unknown kind: {code!r}")
+    if not isinstance(params, dict):
+        raise ValueError(f"an outbox post's parameters that are not named: {code!r}")
+    checker = _CHECKERS.get(code)
+    if checker is None:
+        checker = _CHECKERS[code] = TypeAdapter(kind)
+    return checker.validate_python(params)
+
+
+_CHECKERS: dict[str, TypeAdapter[Notice]] = {}
+"""Each notice's checker, by its code: built when first needed."""
 
 
 # Notice parameters are numbers, text, tuples of them and a few values of the engine and the

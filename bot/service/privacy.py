@@ -14,6 +14,7 @@ from bot.service.errors import Refused, TableGone
 from bot.service.forgetting import PersonForgotten
 from bot.service.lobby import Lobby
 from bot.service.my_data import DataExport, export_of
+from bot.service.refusals import ErasureNotOffered, MyDataWait
 from bot.service.session import Session
 from bot.service.views import Outcome
 from bot.storage import MY_DATA, Erasure
@@ -59,7 +60,7 @@ class Privacy:
         now = self.session.clock()
         free_at = await self._privacy.take_turn(MY_DATA, user_id, now, MY_DATA_EVERY)
         if free_at is not None:
-            raise Refused("my_data_wait", until=free_at)
+            raise Refused(MyDataWait(until=free_at))
         try:
             rows = await self._privacy.person_rows(user_id)
             export: DataExport = await self.session.run_blocking(export_of, rows, now, tuple(names))
@@ -91,7 +92,7 @@ class Privacy:
         (`erasure_not_offered`), changing nothing, for a token that is not the one offered,
         or used already, or too old."""
         if not await self._privacy.erasure_offered(user_id, token, self.session.clock()):
-            raise Refused("erasure_not_offered")
+            raise Refused(ErasureNotOffered())
         left: list[Outcome] = []
         for table_id in await self._privacy.open_tables_naming(user_id):
             # Not seated there, or away already: the erasure rewrites the seat as it is.
@@ -102,7 +103,7 @@ class Privacy:
             user_id, token, self.session.clock(), PersonForgotten(user_id, former, names)
         )
         if erased is None:
-            raise Refused("erasure_not_offered")  # another confirmation got there first
+            raise Refused(ErasureNotOffered())  # another confirmation got there first
         return Forgotten(
             left=tuple(left),
             open_tables=erased.open_tables,

@@ -2,13 +2,51 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
-from bot.engine import Event, Game, GameOver, HandScored
+from bot.engine import (
+    BidChanged,
+    BidMade,
+    BidsRevealed,
+    CardPlayed,
+    Event,
+    Game,
+    GameOver,
+    HandDealt,
+    HandScored,
+    TrickWon,
+    TrumpChosen,
+)
 from bot.service.document import Seat, TableDocument
+from bot.service.notices import FinalStandings, HandScore, Notice, TrickPlays
 from bot.service.summaries import score_chart
-from bot.service.views import Notice
 from bot.storage import COMPUTER_IDS, PlayerResult
+
+
+def event_name(event: Event) -> str:
+    """The name an engine event is stored under in the event log: fixed, whatever the class is
+    called (stored logs and bot/service/review.py read it)."""
+    match event:
+        case HandDealt():
+            return "HandDealt"
+        case BidMade():
+            return "BidMade"
+        case BidChanged():
+            return "BidChanged"
+        case BidsRevealed():
+            return "BidsRevealed"
+        case TrumpChosen():
+            return "TrumpChosen"
+        case CardPlayed():
+            return "CardPlayed"
+        case TrickWon():
+            return "TrickWon"
+        case HandScored():
+            return "HandScored"
+        case GameOver():
+            return "GameOver"
+        case _:
+            assert_never(event)
 
 
 def event_payload(event: Event) -> dict[str, Any]:
@@ -28,35 +66,28 @@ def announce(
     names = game.names
     if isinstance(event, HandScored):
         rows = tuple(
-            (names[s], event.bids[s], event.tricks[s], event.points[s], event.totals[s])
-            for s in range(len(names))
-            if event.bids[s] is not None
+            (names[s], bid, event.tricks[s], event.points[s], event.totals[s])
+            for s, bid in enumerate(event.bids)
+            if bid is not None
         )
         log = next((h for h in reversed(game.history()) if h.number == event.hand), None)
         tricks = () if log is None else tuple(trick_plays(game, log.seats, t) for t in log.tricks)
-        return [
-            Notice(
-                "hand_scored",
-                {"hand": event.hand, "tiebreak": event.tiebreak, "rows": rows, "tricks": tricks},
-            )
-        ]
+        return [HandScore(hand=event.hand, rows=rows, tricks=tricks, tiebreak=event.tiebreak)]
     if isinstance(event, GameOver):
         order = sorted(range(len(names)), key=lambda s: (event.placing[s], s))
         standings = tuple((event.placing[s], names[s], event.totals[s]) for s in order)
-        params = {
-            "standings": standings,
-            "game": number,
-            "chart": score_chart(game, number),
-            "rated_as": tuple(rated[s] for s in order) if rated else (),
-            "ratings": None,
-        }
-        return [Notice("game_over", params)]
+        return [
+            FinalStandings(
+                standings=standings,
+                game=number,
+                chart=score_chart(game, number),
+                rated_as=tuple(rated[s] for s in order) if rated else (),
+            )
+        ]
     return []
 
 
-def trick_plays(
-    game: Game, seats: tuple[int, ...], trick: Any
-) -> tuple[tuple[tuple[str, Any], ...], str | None]:
+def trick_plays(game: Game, seats: tuple[int, ...], trick: Any) -> TrickPlays:
     """A finished trick as ((name, card) in play order, the winner's name or None)."""
     start = seats.index(trick.leader)
     order = seats[start:] + seats[:start]

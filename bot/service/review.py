@@ -18,6 +18,13 @@ from bot.config import DEFAULTS
 from bot.engine import SUITS, Action, Bid, Card, Game
 from bot.engine.records import record_from_game
 from bot.service.errors import Refused
+from bot.service.refusals import (
+    ReviewNoGame,
+    ReviewNoGames,
+    ReviewNotFinished,
+    ReviewNotPlayer,
+    ReviewRunning,
+)
 from bot.service.seat_views import card_order
 from bot.service.turns import decode_game, load_document, run_in_thread
 from bot.storage import Event as StoredEvent
@@ -181,10 +188,10 @@ class ReviewService:
         if game is None:
             game = await self._results.last_game_of(guild_id, user_id)
             if game is None:
-                raise Refused("review_no_games")
+                raise Refused(ReviewNoGames())
         holder = next(self._holders)
         if not await self._leases.take_lease("review", user_id, holder, LEASE):
-            raise Refused("review_running")
+            raise Refused(ReviewRunning())
         self._running.add(user_id)
         try:
             return await self._review(guild_id, user_id, game, progress, holder)
@@ -205,13 +212,13 @@ class ReviewService:
         except KeyError:
             row = None
         if row is None or row.guild_id != guild_id:
-            raise Refused("review_no_game", game=table_id)
+            raise Refused(ReviewNoGame(game=table_id))
         document = load_document(row)
         if row.status is not TableStatus.FINISHED or document.game is None:
-            raise Refused("review_not_finished", game=table_id, status=row.status.value)
+            raise Refused(ReviewNotFinished(game=table_id, status=row.status))
         seat = document.seat_of(user_id)
         if seat is None:
-            raise Refused("review_not_player", game=table_id)
+            raise Refused(ReviewNotPlayer(game=table_id))
         played = decode_game(row, document)  # a game that does not load: CorruptRow
         record = record_from_game(played)
         everything = list(await self._run_blocking(self._find, record, seat))
@@ -240,8 +247,8 @@ class ReviewService:
         except KeyError:
             seated = None
         if seated is None:
-            return Refused("review_not_player", game=table_id)
-        return Refused("review_running")
+            return Refused(ReviewNotPlayer(game=table_id))
+        return Refused(ReviewRunning())
 
 
 def _in_order(game: Game, dealt: tuple[int, ...], trump: str | None) -> tuple[Card, ...]:

@@ -10,6 +10,7 @@ from bot.engine import Card, Game, Pack, Phase
 from bot.engine.cards import SUITS
 from bot.engine.state import TRUMP_PENDING, bits
 from bot.service.document import TableDocument
+from bot.service.refusals import Hook
 from bot.service.turns import running_deadline, waiting_for
 from bot.service.views import BidOption, CardOption, HandState, PublicGame, Reason
 
@@ -65,7 +66,7 @@ def hook_reason(
     them) and `n` would add up to the cards each."""
     others = [b for s, b in enumerate(bids) if s != seat and b is not None]
     if len(others) == len(seats) - 1 and sum(others) + n == cards_each:
-        return Reason("hook", {"total": cards_each})
+        return Hook(total=cards_each)
     return None
 
 

@@ -18,7 +18,18 @@ from bot.service.errors import Refused, TableGone
 from bot.service.outbox import PostOffice
 from bot.service.players import player_range
 from bot.service.posts import new_post, posts_of
-from bot.service.results import announce, event_payload, rated_as, results_of
+from bot.service.refusals import (
+    AlreadyStarted,
+    Conflict,
+    HostDoing,
+    HostOnly,
+    NoSuchTable,
+    NotStarted,
+    TableClosed,
+    TableFull,
+    TooMany,
+)
+from bot.service.results import announce, event_name, event_payload, rated_as, results_of
 from bot.service.seat_views import hand_state, public_game
 from bot.service.turns import (
     Decider,
@@ -235,7 +246,7 @@ class Session:
             row = await self.tables.load(table_id, known)
         except KeyError:
             self.forget(table_id)  # the lock its caller may have taken goes too
-            raise TableGone("table_gone") from None
+            raise TableGone(NoSuchTable()) from None
         if not row.status.is_open:
             self.forget(table_id)
         return row
@@ -244,14 +255,14 @@ class Session:
         row = await self.load(table_id, self._rows.get(table_id))
         if not row.status.is_open:
             # A click on a closed table's leftover button (`load` dropped it from memory).
-            raise TableGone("table_closed", status=row.status.value)
+            raise TableGone(TableClosed(status=row.status))
         self._rows[table_id] = row
         return row
 
     async def lobby_row(self, table_id: int) -> tuple[TableRow, TableDocument]:
         row = await self.open_row(table_id)
         if row.status is not TableStatus.LOBBY:
-            raise Refused("already_started")
+            raise Refused(AlreadyStarted())
         return row, load_document(row)
 
     async def playing_row(
@@ -260,23 +271,23 @@ class Session:
         row = await self.open_row(table_id)
         document = load_document(row)
         if row.status is not TableStatus.PLAYING or document.game is None:
-            raise Refused("not_started")
+            raise Refused(NotStarted())
         return row, document, self.game_of(row, document, to_change=to_change)
 
     @staticmethod
     def check_room(document: TableDocument) -> None:
         if len(document.seats) >= MAX_SEATS:
-            raise Refused("table_full", seats=MAX_SEATS)
+            raise Refused(TableFull(seats=MAX_SEATS))
         low, high = player_range(settings_of(document))
         # While the rules fit no player count (the host is still editing them), seats stay
         # open: Start says what to change.
         if low <= high and len(document.seats) >= high:
-            raise Refused("too_many", high=high)
+            raise Refused(TooMany(high=high))
 
     @staticmethod
-    def check_host(row: TableRow, user_id: int, can_manage: bool, doing: str) -> None:
+    def check_host(row: TableRow, user_id: int, can_manage: bool, doing: HostDoing) -> None:
         if user_id != row.host_id and not can_manage:
-            raise Refused("host_only", doing=doing)
+            raise Refused(HostOnly(doing=doing))
 
     def hands_before(
         self, row: TableRow, document: TableDocument, game: Game
@@ -324,7 +335,7 @@ class Session:
         if action is not None:
             seat, taken = action
             stored.append(StoredEvent("action", {"seat": seat, "action": repr(taken)}, user_id))
-        stored += [StoredEvent(type(e).__name__, event_payload(e), user_id) for e in events]
+        stored += [StoredEvent(event_name(e), event_payload(e), user_id) for e in events]
         identities = tuple(rated_as(seat) for seat in document.seats)
         change = Change(
             events=stored,
@@ -376,7 +387,7 @@ class Session:
                 posts=[new_post(row.channel_id, n, change.mention) for n in change.notices],
             )
         except VersionConflict:
-            raise Refused("conflict") from None
+            raise Refused(Conflict()) from None
         self.due_moved(saved.due_at)
         if not saved.status.is_open:
             self.forget(saved.id)

@@ -14,7 +14,14 @@ from bot.engine import Action, EngineError, Event, Game, Phase, Settings, Settin
 from bot.service.document import TURN_TIMERS, AwayReason, Seat, TableDocument
 from bot.service.errors import Refused
 from bot.service.players import player_range
-from bot.service.views import Reason
+from bot.service.refusals import (
+    Explanation,
+    NotForYou,
+    PlayerCount,
+    RulesUnplayable,
+    SettingsProblem,
+    TimerChoices,
+)
 from bot.storage import CorruptRow, TableRow
 
 
@@ -76,7 +83,7 @@ TIMER_FIELD = "turn_timer"
 
 def check_timer(seconds: int) -> None:
     if seconds not in TURN_TIMERS:
-        raise Refused("timer_choices", timers=TURN_TIMERS)
+        raise Refused(TimerChoices(timers=TURN_TIMERS))
 
 
 def without_dms(row: TableRow) -> dict[str, Any]:
@@ -91,7 +98,7 @@ def check_dm(document: TableDocument, user_id: int, dm_channel: int | None) -> N
         return
     ref = document.dms.get(str(user_id))
     if ref is None or ref.channel_id != dm_channel:
-        raise Refused("not_for_you")
+        raise Refused(NotForYou())
 
 
 def running_deadline(document: TableDocument) -> float | None:
@@ -125,36 +132,33 @@ def waiting_for_someone_away(document: TableDocument) -> bool:
     return not document.people_playing() and any(s.away == "timeout" for s in document.seats)
 
 
-def explained(error: EngineError) -> dict[str, Any]:
-    """A refusal's parameters for what the engine refused: its code (`explanation_code`) and
-    the values it names, for cogs/render to word."""
-    return {**error.params, "explanation_code": error.code}
+def explained(error: EngineError) -> Explanation:
+    """What the engine refused: its code and the values it names, for cogs/render to word."""
+    return Explanation(error.code, error.params)
 
 
-def settings_problem(error: ValidationError) -> dict[str, Any]:
-    """A refusal's parameters for rules that are not valid: what is wrong with which setting
-    (`explanation_code`, `setting`), for cogs/render to word. The rule options and menus offer
-    valid values only, so only a forged value (or channel defaults stored by a version of the
-    bot with other rules) gets here: no more detail."""
+def settings_problem(error: ValidationError) -> Explanation:
+    """What is wrong with which setting (`setting`) of rules that are not valid, for
+    cogs/render to word. The rule options and menus offer valid values only, so only a forged
+    value (or channel defaults stored by a version of the bot with other rules) gets here: no
+    more detail."""
     first = error.errors()[0]
+    problem: SettingsProblem = "bad_settings"
     if not first["loc"]:
-        return {"explanation_code": "bad_settings"}
-    unknown = first["type"] == "extra_forbidden"
-    return {
-        "explanation_code": "no_such_setting" if unknown else "bad_setting",
-        "setting": str(first["loc"][0]),
-    }
+        return Explanation(problem)
+    problem = "no_such_setting" if first["type"] == "extra_forbidden" else "bad_setting"
+    return Explanation(problem, {"setting": str(first["loc"][0])})
 
 
-def start_problem(settings: Settings, players: int) -> Reason | None:
+def start_problem(settings: Settings, players: int) -> PlayerCount | RulesUnplayable | None:
     """Why the game could not start with these rules and players, if it could not."""
     try:
         settings.resolve(players)
     except SettingsError as error:
         low, high = player_range(settings)
         if low <= high and not low <= players <= high:
-            return Reason("player_count", {"low": low, "high": high, "players": players})
-        return Reason("rules_unplayable", explained(error))
+            return PlayerCount(low=low, high=high, players=players)
+        return RulesUnplayable(explained(error))
     return None
 
 

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from bot.engine import Card, Phase, Settings, TrickView
+from bot.service.answers import Answer
 from bot.service.document import ClosedReason, DmRef, Place, RulesSource
+from bot.service.notices import Notice
+from bot.service.refusals import Refusal
 from bot.storage import TableStatus
+
+Reason = Refusal | Answer
+"""Why something was refused, or what was done (cogs/render words it)."""
 
 
 @dataclass(frozen=True)
@@ -139,23 +144,6 @@ class TableView:
     """A lobby: when it closes if nobody starts it."""
     place: Place | None = None
     """The server's and channel's names, as the table keeps them."""
-
-
-@dataclass(frozen=True)
-class Reason:
-    """Why something was refused, or what was done: a code and its parameters, worded for
-    people by cogs/render."""
-
-    code: str
-    params: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Notice:
-    """Something to tell the channel, as a code and its parameters (cogs/render words it)."""
-
-    code: str
-    params: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ import discord
 from bot.engine import SUITS, Bid, ChooseTrump, Play
 from bot.engine.cards import HIDDEN
 from bot.service import Refused
+from bot.service.refusals import NotForYou, NotOffered
 from cogs.interaction import Interaction, of_the_bot
 from cogs.items.numbers import whole_number
 
@@ -65,7 +66,7 @@ def _number(text: str) -> int:
     alone)."""
     number = whole_number(text)
     if number is None:
-        raise Refused("not_for_you")
+        raise Refused(NotForYou())
     return number
 
 
@@ -241,7 +242,7 @@ class SelectControl(Control[discord.ui.Select[Any]], template=r"(?!)"):
         select from the clicked message, so its options are what the person was offered."""
         values = self.item.values
         if len(values) != 1 or values[0] not in {o.value for o in self.item.options}:
-            raise Refused("not_offered")
+            raise Refused(NotOffered())
         return values[0]
 
 
@@ -313,7 +314,7 @@ async def _move(
 ) -> None:
     """A move's click: refused unless it names a hand and carries a move of its kind."""
     if control.hand is None or move is None:
-        raise Refused("not_for_you")
+        raise Refused(NotForYou())
     await controller.act(interaction, control.table_id, control.hand, move)
 
 

@@ -55,17 +55,16 @@ from cogs.render.lobby import (
     rules_editor,
 )
 from cogs.render.notices import (
-    NOTICES,
     action_text,
     catch_up_posts,
     chart_file_name,
     notice_text,
+    score_chart_of,
     turn_ping_text,
 )
 from cogs.render.ratings import ratings_help
 from cogs.render.reasons import (
     HOST_DOINGS,
-    REASONS,
     answer,
     reason_text,
     refusal,
@@ -97,12 +96,10 @@ __all__ = [
     "MAX_BUTTON_CARDS",
     "MAX_TRICK_LINES",
     "MESSAGE_LIMIT",
-    "NOTICES",
     "NOT_FOR_YOU",
     "NOT_OFFERED",
     "NO_SUCH_PAGE",
     "PRESET_DEFAULT",
-    "REASONS",
     "REMATCH_OPENED",
     "RULE_CHOICES",
     "RULE_PAGES",
@@ -146,6 +143,7 @@ __all__ = [
     "rules_reply",
     "rules_source_text",
     "rules_summary",
+    "score_chart_of",
     "scores_text",
     "table_message",
     "timer_text",

@@ -1,7 +1,7 @@
 """Why the rules refused: the words for every code the engine explains a refusal with (a move
 it does not allow, rules it cannot play) and for rules that are not valid.
 
-A refusal's parameters carry the code as `explanation_code` beside the values it names (see
+A refusal carries the code and the values it names as an `Explanation` (see
 bot/service/turns.py `explained` and `settings_problem`). The words start lower case, as a
 refusal's reason does (cogs/render/reasons.py `refusal` capitalises the sentence)."""
 
@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from bot.engine import Card, EngineError
+from bot.service.refusals import Explanation
 from cogs.render.common import SUIT_SYMBOLS, card_text, suit_name, suit_text
 from cogs.render.language import _, ngettext, number
 from cogs.render.lobby import rule_text, value_text
@@ -270,15 +271,15 @@ SETTINGS: dict[str, Wording] = {
 EXPLANATIONS: dict[str, Wording] = {**MOVES, **RULES, **SETTINGS}
 
 
-def explanation_text(params: Mapping[str, Any]) -> str:
-    """The words for a refusal's `explanation_code` and the values beside it; a code this
+def explanation_text(explanation: Explanation) -> str:
+    """The words for a refusal's explanation: its code and the values it names; a code this
     version does not know reads as a general refusal, never the engine's English."""
-    wording = EXPLANATIONS.get(str(params.get("explanation_code")))
+    wording = EXPLANATIONS.get(explanation.code)
     if wording is None:
         return _("the rules of this table don't allow that")
-    return wording(params)
+    return wording(explanation.params)
 
 
 def engine_error_text(error: EngineError) -> str:
     """The words for an error the engine raised (rules described where they cannot be played)."""
-    return explanation_text({**error.params, "explanation_code": error.code})
+    return explanation_text(Explanation(error.code, error.params))

@@ -12,6 +12,7 @@ from bot.service import (
     HandState,
     TableView,
 )
+from bot.service.refusals import Hook
 from cogs.items import custom_id, play_arg, select_id
 from cogs.render.common import (
     COLOUR,
@@ -200,7 +201,7 @@ def _bid_footer(state: HandState) -> str:
     refused = next((o for o in state.bid_options if o.reason is not None), None)
     if refused is None or refused.reason is None:
         return _("Your bid") if state.my_turn else _("Change your bid?")
-    if refused.reason.code != "hook":
+    if not isinstance(refused.reason, Hook):
         if state.my_turn:
             # Translators: a bid that is not allowed and why.
             text = _("Your bid · {bid} is not allowed: {reason}")
@@ -208,7 +209,7 @@ def _bid_footer(state: HandState) -> str:
             # Translators: a bid that is not allowed and why.
             text = _("Change your bid? {bid} is not allowed: {reason}")
         return text.format(bid=number(refused.n), reason=reason_text(refused.reason))
-    total = int(refused.reason.params["total"])
+    total = refused.reason.total
     if state.my_turn:
         # Translators: the hook: the dealer may not bid so that the bids add up to the tricks.
         text = ngettext(

@@ -3,13 +3,27 @@ actions, catch-up posts."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from typing import assert_never
 
 from bot.engine import Action, Bid, ChooseTrump
 from bot.service import (
     Notice,
 )
+from bot.service.notices import (
+    Closure,
+    ComputerPlaysFor,
+    FinalStandings,
+    HandScore,
+    HostChange,
+    Pause,
+    Rematch,
+    Removal,
+    Resumption,
+    StartedWithout,
+    TimedOut,
+    TrickPlays,
+)
+from bot.service.summaries import ScoreChart
 from cogs.render.common import (
     MESSAGE_LIMIT,
     card_text,
@@ -35,7 +49,7 @@ def action_text(action: Action) -> str:
     return _("played {card}").format(card=card_text(action.card))
 
 
-def _trick_line(place: int, trick: Any) -> str:
+def _trick_line(place: int, trick: TrickPlays) -> str:
     plays, winner = trick
     cards = " · ".join(f"{name_text(name)} {card_text(card)}" for name, card in plays)
     # Translators: who won a trick in which every card was cancelled (duplicate cards).
@@ -43,12 +57,12 @@ def _trick_line(place: int, trick: Any) -> str:
     return f"{number(place)}. {cards} → {won}"
 
 
-def _hand_scored(p: Mapping[str, Any]) -> str:
-    if p["tiebreak"]:
+def _hand_scored(p: HandScore) -> str:
+    if p.tiebreak:
         # Translators: a post's title: the scores of the deal that breaks a tie for first place.
         title = _("Tie-break deal scored")
     else:
-        title = _("Hand {hand} scored").format(hand=number(p["hand"]))
+        title = _("Hand {hand} scored").format(hand=number(p.hand))
     rows = [
         # Translators: a player's result in a hand: "Ann: bid 2, took 2, +22 → 61".
         _("{name}: bid {bid}, took {took}, {change} → {total}").format(
@@ -58,11 +72,11 @@ def _hand_scored(p: Mapping[str, Any]) -> str:
             change=signed(points),
             total=number(total),
         )
-        for name, bid, took, points, total in p["rows"]
+        for name, bid, took, points, total in p.rows
     ]
     text = f"**{title}**\n" + "\n".join(rows)
-    if p["tricks"]:
-        tricks = [_trick_line(i, t) for i, t in enumerate(p["tricks"], start=1)]
+    if p.tricks:
+        tricks = [_trick_line(i, t) for i, t in enumerate(p.tricks, start=1)]
         # Translators: a heading above the hand's tricks, one a line.
         text += "\n**" + _("Tricks") + "**\n" + "\n".join(tricks)
     return text
@@ -77,18 +91,18 @@ def names_text(names: list[str]) -> str:
     return joined
 
 
-def _game_over(p: Mapping[str, Any]) -> str:
-    standings = p["standings"]
+def _game_over(p: FinalStandings) -> str:
+    standings = p.standings
     winners = [name_text(name) for place, name, _total in standings if place == 1]
     # Translators: a post's title, in bold; {names} are the winners: "Ann" or "Ann and Bob".
     head = ngettext("Game over — {names} wins!", "Game over — {names} win!", len(winners))
-    ratings = p.get("ratings") or (None,) * len(standings)
+    ratings = p.ratings or (None,) * len(standings)
     lines = [
         f"{number(place)}. {name_text(name)} — {number(total)}" + rating_text(rated)
         for (place, name, total), rated in zip(standings, ratings, strict=True)
     ]
     text = "**" + head.format(names=names_text(winners)) + "**\n" + "\n".join(lines)
-    game = p.get("game")
+    game = p.game
     if game:
         # Translators: {game} is the game's number; keep the command as it is.
         text += "\n-# " + _("Game #{game} · its record: `/ohhell record game:{game}`").format(
@@ -97,10 +111,15 @@ def _game_over(p: Mapping[str, Any]) -> str:
     return text
 
 
+def score_chart_of(notice: Notice) -> ScoreChart | None:
+    """The picture a notice carries: the final standings' score chart."""
+    return notice.chart if isinstance(notice, FinalStandings) else None
+
+
 def chart_file_name(notice: Notice) -> str | None:
     """The file name of the picture a notice carries (the final standings' score chart)."""
-    if notice.code == "game_over" and notice.params.get("chart") is not None:
-        return f"ohhell-game-{notice.params.get('game')}.png"
+    if isinstance(notice, FinalStandings) and notice.chart is not None:
+        return f"ohhell-game-{notice.game}.png"
     return None
 
 
@@ -113,9 +132,9 @@ def rating_text(rated: tuple[int, int, bool] | None) -> str:
     return f" · {rating_number(rating, provisional)} ({signed(change)})"
 
 
-def _timed_out(p: Mapping[str, Any]) -> str:
-    action = p["action"]
-    name = name_text(p["name"])
+def _timed_out(p: TimedOut) -> str:
+    action = p.action
+    name = name_text(p.name)
     if action is None:
         # Translators: {name} is a player's name.
         text = _("{name} ran out of time: a computer bid for them.").format(name=name)
@@ -137,9 +156,9 @@ def _timed_out(p: Mapping[str, Any]) -> str:
     return "⏰ " + text
 
 
-def _removed(p: Mapping[str, Any]) -> str:
-    name = name_text(p["name"])
-    if p["in_game"]:
+def _removed(p: Removal) -> str:
+    name = name_text(p.name)
+    if p.in_game:
         # Translators: {name} is a player's name.
         return _("{name} was removed from the table: a computer player takes the seat.").format(
             name=name
@@ -148,38 +167,50 @@ def _removed(p: Mapping[str, Any]) -> str:
     return _("{name} was removed from the table.").format(name=name)
 
 
-NOTICES: dict[str, Callable[[Mapping[str, Any]], str]] = {
-    "hand_scored": _hand_scored,
-    "game_over": _game_over,
-    "timed_out": _timed_out,
-    # Translators: {name} is a player's name.
-    "computer_plays_for": lambda p: _(
-        "{name} missed two turns in a row: a computer plays their seat "
-        "until they press **I'm back**."
-    ).format(name=name_text(p["name"])),
-    # Translators: {names} lists players' names: "Ann, Bob".
-    "started_without": lambda p: _("Started without {names} (seat not confirmed).").format(
-        names=", ".join(name_text(name) for name in p["names"])
-    ),
-    # Translators: {reason} says why, as "nobody played for 2 days".
-    "closed": lambda p: _("This table is closed: {reason}. Start a new one any time.").format(
-        reason=closed_text(p["reason"])
-    ),
-    "removed": _removed,
-    # No id: the new host has been erased since (a former player).
-    "new_host": lambda p: (
-        # Translators: {mention} mentions a person (Discord shows their name).
-        _("{mention} is the host of this table now.").format(mention=f"<@{p['user_id']}>")
-        if p["user_id"] is not None
-        else _("The table has a new host.")
-    ),
-    "paused": lambda p: "⏸ " + _("The host paused the game."),
-    "resumed": lambda p: "▶ " + _("The game goes on."),
-    # Translators: {mentions} mentions the players of the game that ended.
-    "rematch": lambda p: _(
-        "Rematch! {mentions} — press **Join** on the new table to keep your seat."
-    ).format(mentions=" ".join(f"<@{u}>" for u in p["user_ids"])),
-}
+def _notice_words(notice: Notice) -> str:
+    """Every notice's words: one case a kind of notice (mypy checks none is missing)."""
+    match notice:
+        case HandScore():
+            return _hand_scored(notice)
+        case FinalStandings():
+            return _game_over(notice)
+        case TimedOut():
+            return _timed_out(notice)
+        case ComputerPlaysFor(name=name):
+            # Translators: {name} is a player's name.
+            return _(
+                "{name} missed two turns in a row: a computer plays their seat "
+                "until they press **I'm back**."
+            ).format(name=name_text(name))
+        case StartedWithout(names=names):
+            # Translators: {names} lists players' names: "Ann, Bob".
+            return _("Started without {names} (seat not confirmed).").format(
+                names=", ".join(name_text(name) for name in names)
+            )
+        case Closure(reason=reason):
+            # Translators: {reason} says why, as "nobody played for 2 days".
+            return _("This table is closed: {reason}. Start a new one any time.").format(
+                reason=closed_text(reason)
+            )
+        case Removal():
+            return _removed(notice)
+        case HostChange(user_id=int() as user_id):
+            # Translators: {mention} mentions a person (Discord shows their name).
+            return _("{mention} is the host of this table now.").format(mention=f"<@{user_id}>")
+        case HostChange():
+            # No id: the new host has been erased since (a former player).
+            return _("The table has a new host.")
+        case Pause():
+            return "⏸ " + _("The host paused the game.")
+        case Resumption():
+            return "▶ " + _("The game goes on.")
+        case Rematch(user_ids=user_ids):
+            # Translators: {mentions} mentions the players of the game that ended.
+            return _(
+                "Rematch! {mentions} — press **Join** on the new table to keep your seat."
+            ).format(mentions=" ".join(f"<@{u}>" for u in user_ids))
+        case _:
+            assert_never(notice)
 
 
 def turn_ping_text(waiting: tuple[int, ...], table_url: str, deadline: float | None = None) -> str:
@@ -197,7 +228,7 @@ def turn_ping_text(waiting: tuple[int, ...], table_url: str, deadline: float | N
 
 
 def notice_text(notice: Notice) -> str:
-    return fit(NOTICES[notice.code](notice.params), MESSAGE_LIMIT)
+    return fit(_notice_words(notice), MESSAGE_LIMIT)
 
 
 def catch_up_posts(texts: list[str]) -> list[tuple[str, int]]:

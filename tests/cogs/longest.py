@@ -7,8 +7,8 @@ largest table and game numbers a custom_id admits, twenty tricks, every refusal 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, get_args
 
 import discord
 
@@ -33,9 +33,59 @@ from bot.service import (
     TableView,
     player_range,
 )
+from bot.service.answers import (
+    ComputerAdded,
+    NewHost,
+    PausedNow,
+    RemovedPlayer,
+    ResumedNow,
+    RuleSet,
+    TimerSet,
+)
 from bot.service.document import TURN_TIMERS
 from bot.service.my_data import DataExport
+from bot.service.notices import (
+    Closure,
+    ComputerPlaysFor,
+    FinalStandings,
+    HandScore,
+    HostChange,
+    Pause,
+    Rematch,
+    Removal,
+    Resumption,
+    StartedWithout,
+    TimedOut,
+)
 from bot.service.privacy import ErasureOffer, Forgotten
+from bot.service.refusals import (
+    AlreadyRemoved,
+    ChannelHasTable,
+    Explanation,
+    Hook,
+    HostOnly,
+    Illegal,
+    MissingPermissions,
+    MyDataWait,
+    NoGame,
+    NoLevel,
+    NoPage,
+    NoRule,
+    NoSuchOrder,
+    NoSuchPage,
+    PlayerCount,
+    Refusal,
+    ReviewNoGame,
+    ReviewNotFinished,
+    ReviewNotPlayer,
+    RuleInvalid,
+    RulesInvalid,
+    RulesUnplayable,
+    TableClosed,
+    TableFull,
+    TimerChoices,
+    TooMany,
+)
 from bot.service.review import HandReview, Review
 from bot.service.summaries import RATING_GUIDE, GameDetail, HistoryEntry, HistoryPage, LevelResult
 from bot.service.turns import start_problem
@@ -51,7 +101,7 @@ from cogs.render.ratings import UNRATED_REASON_TEXTS
 from cogs.render.reasons import PERMISSION_NAMES
 from cogs.render.review import review_embed, review_progress
 from cogs.render.stats import stats_embed
-from tests.cogs.renders import REASON_PARAMS, a_game, a_hand, a_moment, a_stats, a_table
+from tests.cogs.renders import REASONS, a_game, a_hand, a_moment, a_stats, a_table
 
 Message = render.Rendered | discord.Embed | str
 """A whole message, an embed sent alone, or a plain text answer."""
@@ -201,7 +251,7 @@ def tables() -> Iterator[tuple[str, TableView]]:
 def hand_states() -> Iterator[tuple[str, HandState]]:
     """A hand message in every state: 20 cards as buttons, more as menus, 21 bids as buttons,
     more as menus, the joker named, a blind hand."""
-    hook = Reason("hook", {"total": 20})
+    hook = Hook(20)
     bids = tuple(BidOption(n, n % 3 != 0, None if n % 3 else hook) for n in range(21))
     so_far = tuple((name(seat), 20) for seat in range(1, SEATS))
     on_table = tuple((name(seat), Card("10", "C")) for seat in range(1, SEATS))
@@ -240,58 +290,58 @@ def notices() -> Iterator[Notice]:
     tricks = tuple((plays, winner) for winner in (*NAMES, None) * 2)
     rows = tuple((name(seat), 20, 20, -1_234, -12_345) for seat in range(SEATS))
     for tiebreak in (False, True):
-        yield Notice(
-            "hand_scored", {"hand": HAND, "tiebreak": tiebreak, "rows": rows, "tricks": tricks}
-        )
+        yield HandScore(hand=HAND, rows=rows, tricks=tricks, tiebreak=tiebreak)
     standings = tuple((1 if seat < 3 else seat, name(seat), -12_345) for seat in range(SEATS))
     ratings = tuple((12_345, -1_234, seat % 2 == 0) for seat in range(SEATS))
-    yield Notice("game_over", {"standings": standings, "game": TABLE, "ratings": ratings})
-    yield Notice("game_over", {"standings": standings[:1], "game": None})
+    yield FinalStandings(standings=standings, game=TABLE, ratings=ratings)
+    yield FinalStandings(standings=standings[:1])
     for action in (Play(Card("10", "H")), Bid(20), ChooseTrump("D"), None):
-        yield Notice("timed_out", {"name": name(0), "action": action})
-    yield Notice("computer_plays_for", {"name": name(0)})
-    yield Notice("started_without", {"names": NAMES[1:]})
+        yield TimedOut(name(0), action)
+    yield ComputerPlaysFor(name(0))
+    yield StartedWithout(NAMES[1:])
     for reason in CLOSINGS:
-        yield Notice("closed", {"reason": reason})
+        yield Closure(reason)
     for in_game in (True, False):
-        yield Notice("removed", {"name": name(0), "in_game": in_game})
-    yield Notice("new_host", {"user_id": ID})
-    yield Notice("new_host", {"user_id": None})
-    yield Notice("paused")
-    yield Notice("resumed")
-    yield Notice("rematch", {"user_ids": tuple(person(seat) for seat in range(SEATS))})
+        yield Removal(name(0), in_game)
+    yield HostChange(ID)
+    yield HostChange(None)
+    yield Pause()
+    yield Resumption()
+    yield Rematch(tuple(person(seat) for seat in range(SEATS)))
 
 
 LONG_VALUE = "W" * 100  # a select option's value: the longest a click can bring back
 LONG_FIELD = "w" * 24  # the longest rule name a rule menu's custom_id admits
-REASON_VALUES: dict[str, Mapping[str, Any]] = {
-    "table_closed": {"status": "abandoned"},
-    "channel_busy": {"table_id": TABLE, "url": URL},
-    "missing_permissions": {"names": list(PERMISSION_NAMES)},
-    "no_level": {"level": LONG_VALUE},
-    "no_rule": {"field": LONG_FIELD},
-    "rule_invalid": {"field": LONG_FIELD, "value": LONG_VALUE, "explanation_code": "bad_settings"},
-    "player_count": {"low": 3, "high": SEATS, "players": SEATS},
-    "already_removed": {"name": name(0)},
-    "table_full": {"seats": SEATS},
-    "too_many": {"high": SEATS},
-    "host_only": {"doing": "pause"},
-    "timer_choices": {"timers": TURN_TIMERS},
-    "no_such_page": {"page": 9_999, "pages": 9_999},
-    "no_such_order": {"by": LONG_VALUE},
-    "hook": {"total": 20},
-    "review_no_game": {"game": TABLE},
-    "review_not_finished": {"game": TABLE, "status": "cancelled"},
-    "review_not_player": {"game": TABLE},
-    "my_data_wait": {"until": WHEN},
-    "no_game": {"game": TABLE},
-    "computer_added": {"name": "Computer 10 (normal)"},
-    "rule_set": {"field": LONG_FIELD},
-    "removed_player": {"name": name(0)},
-    "new_host": {"name": name(0)},
-    "timer_set": {"seconds": max(TURN_TIMERS)},
-}
-"""The longest values of the refusals' and answers' parameters (the others as REASON_PARAMS)."""
+LONGEST_REASONS: tuple[Reason, ...] = (
+    TableClosed(TableStatus.ABANDONED),
+    ChannelHasTable(TABLE, URL),
+    MissingPermissions(tuple(PERMISSION_NAMES)),
+    NoLevel(LONG_VALUE),
+    NoRule(LONG_FIELD),
+    RuleInvalid(LONG_FIELD, LONG_VALUE, Explanation("bad_settings")),
+    PlayerCount(low=3, high=SEATS, players=SEATS),
+    AlreadyRemoved(name(0)),
+    TableFull(SEATS),
+    TooMany(SEATS),
+    HostOnly("pause"),
+    TimerChoices(TURN_TIMERS),
+    NoSuchPage(9_999, 9_999),
+    NoSuchOrder(LONG_VALUE),
+    Hook(20),
+    ReviewNoGame(TABLE),
+    ReviewNotFinished(TABLE, TableStatus.CANCELLED),
+    ReviewNotPlayer(TABLE),
+    MyDataWait(WHEN),
+    NoGame(TABLE),
+    NoPage(9_999),
+    ComputerAdded("Computer 10 (normal)"),
+    RuleSet(LONG_FIELD),
+    RemovedPlayer(name(0)),
+    NewHost(name(0)),
+    TimerSet(max(TURN_TIMERS)),
+)
+"""The refusals and answers with the longest values (the others as tests/cogs/renders.py gives
+them)."""
 
 EXPLAINED: dict[str, Any] = {
     "names": NAMES,
@@ -320,16 +370,16 @@ EXPLAINED: dict[str, Any] = {
 
 def reasons() -> Iterator[tuple[str, Reason]]:
     """Every refusal and answer, and every explanation in each refusal that words one."""
-    for code, params in {**REASON_PARAMS, **REASON_VALUES}.items():
-        yield code, Reason(code, params)
+    for reason in (*REASONS, *LONGEST_REASONS):
+        yield reason.code, reason
     for doing in render.HOST_DOINGS:
-        yield f"host_only ({doing})", Reason("host_only", {"doing": doing})
+        yield f"host_only ({doing})", HostOnly(doing)
     for code in EXPLANATIONS:
-        explained = {**EXPLAINED, "explanation_code": code}
-        for wording in ("illegal", "rules_invalid", "rules_unplayable"):
-            yield f"{wording} ({code})", Reason(wording, explained)
-        rule = {**explained, "field": LONG_FIELD, "value": LONG_VALUE}
-        yield f"rule_invalid ({code})", Reason("rule_invalid", rule)
+        explained = Explanation(code, EXPLAINED)
+        yield f"illegal ({code})", Illegal(explained)
+        yield f"rules_invalid ({code})", RulesInvalid(explained)
+        yield f"rules_unplayable ({code})", RulesUnplayable(explained)
+        yield f"rule_invalid ({code})", RuleInvalid(LONG_FIELD, LONG_VALUE, explained)
 
 
 SENTENCES = (
@@ -467,10 +517,12 @@ def editors() -> Iterator[tuple[str, Message]]:
         yield f"host panel ({state})", render.host_panel(shown)
         yield f"leave confirmation ({state})", render.leave_confirm(shown)
         panel = render.host_panel(shown)
-        for code in ("removed_player", "new_host", "timer_set", "paused_now", "resumed_now"):
-            answer = render.answer(Reason(code, REASON_VALUES.get(code, {})))
-            after = f"{answer}\n{panel.content}"
-            yield f"host panel after {code}", render.Rendered(after, None, panel.view)
+        for done in (RemovedPlayer(name(0)), NewHost(name(0)), TimerSet(max(TURN_TIMERS))):
+            after = f"{render.answer(done)}\n{panel.content}"
+            yield f"host panel after {done.code}", render.Rendered(after, None, panel.view)
+        for done in (PausedNow(), ResumedNow()):
+            after = f"{render.answer(done)}\n{panel.content}"
+            yield f"host panel after {done.code}", render.Rendered(after, None, panel.view)
     yield "cancel confirmation", render.cancel_confirm(TABLE)
 
 
@@ -494,8 +546,10 @@ def messages() -> Iterator[tuple[str, Message]]:
         waiting = tuple(person(seat) for seat in range(SEATS))
         yield "turn ping", render.turn_ping_text(waiting, URL, deadline)
     for kind, reason in reasons():
-        yield f"refusal: {kind}", render.refusal(Refused(reason.code, **reason.params))
-        yield f"answer: {kind}", render.answer(reason)
+        if isinstance(reason, get_args(Refusal)):
+            yield f"refusal: {kind}", render.refusal(Refused(reason))
+        else:
+            yield f"answer: {kind}", render.answer(reason)
     yield "answer: done", render.answer(None)
     for sentence in SENTENCES:
         yield "sentence", _(sentence).format(reference="0123456789abcdef")

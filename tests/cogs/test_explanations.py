@@ -9,6 +9,7 @@ import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import get_args
 
 import pytest
 from babel import Locale
@@ -29,6 +30,7 @@ from bot.engine import (
     settings,
 )
 from bot.engine.cards import SUITS
+from bot.service.refusals import Explanation, SettingsProblem
 from bot.service.turns import explained
 from cogs.render.common import card_text
 from cogs.render.explanations import EXPLANATIONS, engine_error_text, explanation_text
@@ -39,7 +41,6 @@ from tools.catalogs import english_words, pseudo_language
 
 ROOT = Path(__file__).resolve().parents[2]
 RAISED = re.compile(r"""\bcode="([a-z_]+)"(?:\s+if\s+[^,)]*?else\s+"([a-z_]+)")?""")
-GIVEN = re.compile(r""""explanation_code":\s*"([a-z_]+)"(?:\s+if\s+[^,)]*?else\s+"([a-z_]+)")?""")
 
 
 def codes(folder: str, pattern: re.Pattern[str]) -> set[str]:
@@ -52,10 +53,9 @@ def codes(folder: str, pattern: re.Pattern[str]) -> set[str]:
 
 def test_every_code_the_engine_or_the_service_explains_with_has_words() -> None:
     engine = codes("bot/engine", RAISED)
-    service = codes("bot/service", GIVEN)
-    # The scans find raise sites of every kind, a conditional code among them.
+    service = set(get_args(SettingsProblem))
+    # The scan finds raise sites of every kind, a conditional code among them.
     assert {"follow_suit", "game_over", "joker_held", "joker_failed", "too_many_cards"} <= engine
-    assert {"bad_setting", "no_such_setting", "bad_settings"} <= service
     assert (engine | service) - set(EXPLANATIONS) == set()
     assert set(EXPLANATIONS) - (engine | service) == set()  # no words for a code nobody gives
 
@@ -222,29 +222,29 @@ def test_a_refusal_keeps_its_code_and_values_from_a_worker_process(
 def test_every_explanation_is_the_catalogs_words_never_the_engines_english(
     refusals: dict[str, list[EngineError]],
 ) -> None:
-    unknown = [{"explanation_code": "from_a_newer_engine", "explanation": "you hold 10H"}, {}]
+    unknown = [Explanation("from_a_newer_engine", {"explanation": "you hold 10H"})]
     explanations = [explained(errors[0]) for errors in refusals.values()] + unknown
-    given = codes("bot/service", GIVEN)
-    explanations += [{"explanation_code": code, "setting": "max_cards"} for code in given]
+    given = get_args(SettingsProblem)
+    explanations += [Explanation(code, {"setting": "max_cards"}) for code in given]
     with speaking(Language("xx", Rewriting(wrapped), Locale("en"))):
-        for params in explanations:
-            text = explanation_text(params)
+        for explanation in explanations:
+            text = explanation_text(explanation)
             assert text.startswith("«") and text.endswith("»"), text
             assert "10H" not in text
 
 
 def test_an_unknown_code_reads_as_a_general_refusal() -> None:
-    engine_said = {"explanation_code": "from_a_newer_engine", "explanation": "you hold 10H"}
+    engine_said = Explanation("from_a_newer_engine", {"explanation": "you hold 10H"})
     assert explanation_text(engine_said) == "the rules of this table don't allow that"
-    assert explanation_text({}) == "the rules of this table don't allow that"
+    assert explanation_text(Explanation("")) == "the rules of this table don't allow that"
 
 
 def test_cards_names_and_suits_read_as_people_read_them() -> None:
-    assert explanation_text({"explanation_code": "not_held", "card": JOKER}) == "you don't hold 🃏"
-    assert explanation_text({"explanation_code": "not_held", "card": Card("10", "H")}) == (
+    assert explanation_text(Explanation("not_held", {"card": JOKER})) == "you don't hold 🃏"
+    assert explanation_text(Explanation("not_held", {"card": Card("10", "H")})) == (
         "you don't hold 10♥"
     )
-    waiting = {"explanation_code": "bidding_not_over", "names": ("Ann", "Computer (hard)")}
+    waiting = Explanation("bidding_not_over", {"names": ("Ann", "Computer (hard)")})
     assert (
         explanation_text(waiting) == "bidding isn't over: waiting for Ann, Computer (hard) to bid"
     )
@@ -262,25 +262,24 @@ def test_every_explanation_reads_in_the_pseudo_language(
     (but a rule's name as someone typed it, which `no_such_setting` shows as typed)."""
     explanations = [explained(error) for errors in refusals.values() for error in errors]
     explanations += [
-        {"explanation_code": code, "setting": "max_cards"} for code in codes("bot/service", GIVEN)
+        Explanation(code, {"setting": "max_cards"}) for code in get_args(SettingsProblem)
     ]
     english: dict[str, list[str]] = {}
     with speaking(pseudo_language()):
-        for params in explanations:
-            code = str(params["explanation_code"])
-            typed = ("max_cards",) if code == "no_such_setting" else ()
-            text = explanation_text(params)
+        for explanation in explanations:
+            typed = ("max_cards",) if explanation.code == "no_such_setting" else ()
+            text = explanation_text(explanation)
             for name in PEOPLE + typed:
                 text = text.replace(name, " ")
             words = english_words(text)
             if words:
-                english[code] = words
-    assert {str(params["explanation_code"]) for params in explanations} == set(EXPLANATIONS)
+                english[explanation.code] = words
+    assert {explanation.code for explanation in explanations} == set(EXPLANATIONS)
     assert english == {}
 
 
 def test_the_pseudo_language_check_finds_english_filled_into_a_placeholder() -> None:
     with speaking(pseudo_language()):
-        filled = explanation_text({"explanation_code": "no_such_setting", "setting": "max_cards"})
+        filled = explanation_text(Explanation("no_such_setting", {"setting": "max_cards"}))
     assert english_words(filled) == ["max", "cards"]
     assert english_words(filled.replace("max_cards", "`max_cards`")) == []

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
-from typing import Any
+from typing import Any, get_args
 
 import discord
 import pytest
 from babel import Locale
 
+from bot.service.answers import Answer
+from bot.service.notices import Notice
+from bot.service.refusals import Refusal
 from cogs import render
 from cogs.render.explanations import EXPLANATIONS
 from cogs.render.language import LANGUAGES, Language, language, speaking
@@ -72,9 +75,9 @@ def test_every_message_keeps_within_discords_limits(code: str) -> None:
 
 
 def test_every_notice_refusal_answer_and_explanation_is_rendered() -> None:
-    assert {notice.code for notice in notices()} == set(render.NOTICES)
+    assert {type(notice) for notice in notices()} == set(get_args(Notice))
     kinds = {kind for kind, _reason in reasons()}
-    assert set(render.REASONS) <= kinds
+    assert {type(reason) for _kind, reason in reasons()} == {*get_args(Refusal), *get_args(Answer)}
     assert {f"illegal ({code})" for code in EXPLANATIONS} <= kinds
 
 

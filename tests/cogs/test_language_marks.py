@@ -12,14 +12,23 @@ from typing import Any
 import pytest
 from babel import Locale
 
-from bot.engine import Bid, Card, ChooseTrump, Phase, Play, Settings
+from bot.engine import Card, ChooseTrump, Phase, Play, Settings
 from bot.service import (
     BidOption,
     CardOption,
-    Notice,
-    Reason,
     SeatView,
     TableStatus,
+)
+from bot.service.answers import AutoPlay
+from bot.service.refusals import (
+    ChannelHasTable,
+    GamePaused,
+    HostOnly,
+    MissingPermissions,
+    NoSuchPage,
+    ReviewNotFinished,
+    TableClosed,
+    TableFull,
 )
 from cogs import render
 from cogs.render import explanations
@@ -31,8 +40,9 @@ from tests.catalogs import Rewriting
 from tests.cogs.renders import (
     ABANDONED,
     EXPIRED,
+    NOTICES,
     PLAYING,
-    REASON_PARAMS,
+    REASONS,
     SEATS,
     a_game,
     a_hand,
@@ -141,7 +151,7 @@ def test_a_hand_message_reads_in_the_language(marked: Language) -> None:
         a_hand(),
         a_hand(my_turn=False, bid_options=tuple(BidOption(n, True) for n in range(30))),
         a_hand(my_turn=False),
-        a_hand(bid_options=(BidOption(0, True), BidOption(1, False, Reason("paused", {})))),
+        a_hand(bid_options=(BidOption(0, True), BidOption(1, False, GamePaused()))),
         a_hand(phase=Phase.TRUMP_CHOICE, bid_options=(), trump_options=("C", "S")),
         a_hand(**PLAYING, on_table=()),
         a_hand(
@@ -175,50 +185,7 @@ def test_a_hand_message_reads_in_the_language(marked: Language) -> None:
         assert_marked(render.game_closed_text(closed), closed_text(ABANDONED))
 
 
-NOTICES: list[Notice] = [
-    Notice(
-        "hand_scored",
-        {
-            "hand": 3,
-            "tiebreak": False,
-            "rows": (("Ann", 1, 1, 11, 40), ("Computer (hard)", 0, 1, -1, 1_012)),
-            "tricks": (
-                ((("Ann", Card("Q", "S")), ("Former player 1", Card("10", "H"))), "Ann"),
-                ((("Ann", Card("2", "C")), ("Computer 2 (easy)", Card("2", "C"))), None),
-            ),
-        },
-    ),
-    Notice(
-        "hand_scored", {"hand": 9, "tiebreak": True, "rows": (("Ann", 0, 0, 10, 50),), "tricks": ()}
-    ),
-    Notice(
-        "game_over",
-        {
-            "standings": ((1, "Ann", 40), (1, "Computer (hard)", 40), (3, "Bob", 12)),
-            "game": 7,
-            "ratings": ((1_412, 18, False), (1_012, -40, True), (990, 0, False)),
-        },
-    ),
-    Notice("game_over", {"standings": ((1, "Former player 1", 40),), "game": None}),
-    Notice("timed_out", {"name": "Computer (hard)", "action": Play(Card("10", "H"))}),
-    Notice("timed_out", {"name": "Ann", "action": Bid(2)}),
-    Notice("timed_out", {"name": "Ann", "action": ChooseTrump("S")}),
-    Notice("timed_out", {"name": "Ann", "action": None}),
-    Notice("computer_plays_for", {"name": "Ann"}),
-    Notice("started_without", {"names": ("Ann", "Former player 1")}),
-    Notice("closed", {"reason": ABANDONED}),
-    Notice("removed", {"name": "Bob", "in_game": True}),
-    Notice("removed", {"name": "Bob", "in_game": False}),
-    Notice("new_host", {"user_id": 5}),
-    Notice("new_host", {"user_id": None}),
-    Notice("paused"),
-    Notice("resumed"),
-    Notice("rematch", {"user_ids": (5, 6)}),
-]
-
-
 def test_every_post_reads_in_the_language(marked: Language) -> None:
-    assert {n.code for n in NOTICES} == set(render.NOTICES)
     for notice in NOTICES:
         assert_marked(render.notice_text(notice), closed_text(ABANDONED))
         assert "Computer" not in unmarked(render.notice_text(notice))
@@ -233,18 +200,17 @@ def test_every_refusal_and_answer_reads_in_the_language(
 ) -> None:
     # The engine's explanations are worded elsewhere: here they stand for any marked text.
     monkeypatch.setattr(explanations, "explanation_text", lambda params: "«explained»")
-    assert set(REASON_PARAMS) == set(render.REASONS)
-    for code, params in REASON_PARAMS.items():
-        assert_marked(render.reason_text(Reason(code, params)))
-        assert "Computer" not in unmarked(render.reason_text(Reason(code, params)))
+    for reason in REASONS:
+        assert_marked(render.reason_text(reason))
+        assert "Computer" not in unmarked(render.reason_text(reason))
     variants = [
-        Reason("table_closed", {"status": "lobby"}),
-        Reason("channel_busy", {"table_id": 7}),
-        Reason("missing_permissions", {"names": ["send_messages"]}),
-        Reason("host_only", {"doing": ""}),
-        Reason("no_such_page", {"page": 9}),
-        Reason("review_not_finished", {"game": 7, "status": "abandoned"}),
-        Reason("auto_play", {"on": False}),
+        TableClosed(TableStatus.LOBBY),
+        ChannelHasTable(7),
+        MissingPermissions(("send_messages",)),
+        HostOnly(""),
+        NoSuchPage(9),
+        ReviewNotFinished(7, TableStatus.ABANDONED),
+        AutoPlay(False),
     ]
     for reason in variants:
         assert_marked(render.reason_text(reason))
@@ -284,7 +250,7 @@ def test_english_reads_as_it_did_with_no_language_chosen() -> None:
         embed.fields[0].value
     )
     assert "(2 earlier tricks)" in str(embed.fields[-2].value)
-    assert render.reason_text(Reason("table_full", {"seats": 10})) == "the table is full (10 seats)"
+    assert render.reason_text(TableFull(10)) == "the table is full (10 seats)"
     assert render.answer(None) == "Done." and render.answer(None, render.WELCOME_BACK) == (
         "Welcome back."
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import Notice
+from bot.service.notices import FinalStandings
 from bot.service.summaries import RATING_GUIDE, UNRATED_REASONS, GameDetail, PlayerStats
 from bot.storage import finishes_ahead
 from cogs import render
@@ -95,13 +95,10 @@ def test_every_reason_a_game_does_not_count_has_words() -> None:
 
 
 def test_the_final_standings_mark_a_provisional_rating() -> None:
-    notice = Notice(
-        "game_over",
-        {
-            "standings": [(1, "Ann", 40), (2, "Bob", 31)],
-            "ratings": [(1412, 18, False), (1012, -30, True)],
-            "game": 7,
-        },
+    notice = FinalStandings(
+        standings=((1, "Ann", 40), (2, "Bob", 31)),
+        game=7,
+        ratings=((1412, 18, False), (1012, -30, True)),
     )
     lines = render.notice_text(notice).splitlines()
     assert lines[1:3] == ["1. Ann — 40 · 1,412 (+18)", "2. Bob — 31 · 1,012? (-30)"]
