@@ -5,6 +5,7 @@ and the gauges read off the bot and its database at each scrape."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -106,12 +107,36 @@ async def serving(settings: BotSettings, bot: OhHellBot, database: Database) -> 
     await runner.setup()
     site = web.TCPSite(runner, settings.metrics_host, settings.metrics_port)
     try:
-        await site.start()
+        try:
+            await site.start()
+        except OSError as error:
+            raise MetricsUnavailable(_cannot_listen(settings, error)) from None
         port = _port(runner, settings.metrics_port)
         log.info("metrics on http://%s:%d/metrics", settings.metrics_host, port)
         yield port
     finally:
         await runner.cleanup()
+
+
+class MetricsUnavailable(Exception):
+    """The metrics cannot be served as METRICS_HOST and METRICS_PORT say: one line, naming
+    the setting to change."""
+
+
+def _cannot_listen(settings: BotSettings, error: OSError) -> str:
+    where = f"{settings.metrics_host}:{settings.metrics_port}"
+    reason = (error.strerror or str(error) or type(error).__name__).splitlines()[0]
+    if error.errno == errno.EADDRINUSE:
+        return (
+            f"METRICS_PORT: {where} is in use by another program (another bot process?):"
+            " stop it, or set another port"
+        )
+    if error.errno == errno.EACCES:
+        return f"METRICS_PORT: this user may not listen on {where} ({reason}): set one above 1023"
+    return (
+        f"METRICS_HOST: cannot listen on {where} ({reason}): set an address of this machine,"
+        " e.g. 127.0.0.1, or 0.0.0.0 for every interface"
+    )
 
 
 def _port(runner: web.AppRunner, asked: int) -> int:

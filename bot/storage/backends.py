@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from urllib.parse import unquote, urlsplit
+import re
+from urllib.parse import unquote
 
 from bot.storage import postgres, sqlite
 from bot.storage.connection import Backend
+from bot.storage.masking import masked
 from bot.storage.postgres import PostgresBackend
 from bot.storage.sqlite import SqliteBackend
+
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]+:")
+"""What starts a URL (a scheme of two letters or more)."""
 
 UNUSABLE = (*sqlite.ERRORS, *postgres.ERRORS)
 """What either backend raises when its database cannot be opened or migrated."""
@@ -21,7 +26,9 @@ async def open_backend(url: str, *, pool_size: int = 10) -> Backend:
 
 
 def is_postgres(url: str) -> bool:
-    return urlsplit(url).scheme in ("postgres", "postgresql")
+    # Not `urlsplit`: it raises on some malformed URLs (an unclosed "[").
+    scheme, slashes, _ = url.partition("://")
+    return bool(slashes) and scheme.lower() in ("postgres", "postgresql")
 
 
 def sqlite_path(url: str) -> str:
@@ -31,8 +38,8 @@ def sqlite_path(url: str) -> str:
         if rest.startswith("///"):
             return unquote(rest[3:])
         if rest.startswith("//"):
-            raise ValueError(f"{url!r}: write sqlite:///path (three slashes) for a file")
+            raise ValueError(f"{masked(url)}: write sqlite:///path (three slashes) for a file")
         return unquote(rest)
-    if "://" in url:
-        raise ValueError(f"{url!r}: DATABASE_URL must start with sqlite:// or postgresql://")
+    if "://" in url or _SCHEME.match(url):  # `C:\…` is a path, `postgres:/…` a mistake
+        raise ValueError(f"{masked(url)}: a database URL starts with sqlite:/// or postgresql://")
     return url
