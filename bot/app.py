@@ -24,6 +24,7 @@ from bot.service.my_data import export_of
 from bot.service.privacy import Forgotten
 from bot.service.review import ReviewService
 from bot.storage import Database
+from bot.workers import worker_pool
 from cogs.client import OhHellBot
 
 log = logging.getLogger(__name__)
@@ -73,7 +74,8 @@ async def build(
     database.on_transaction = metrics.transaction_seconds.observe
     pool: concurrent.futures.Executor | None = None
     if workers != 0:
-        pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1)
+        # Workers that hold none of the bot's sockets and die with it (bot/workers.py).
+        pool = worker_pool(workers or os.cpu_count() or 1, settings.log_level)
     decide = decide or decide_in_worker
 
     async def run_blocking(function: Callable[..., Any], *args: Any) -> Any:
