@@ -15,7 +15,7 @@ from aiohttp import web
 from prometheus_client.aiohttp import make_aiohttp_handler
 
 from bot.config import BotSettings
-from bot.metrics import Metrics
+from bot.metrics import Metrics, within
 from bot.storage import Database
 from cogs.client import OhHellBot
 
@@ -25,25 +25,39 @@ DATABASE_ANSWER_TIMEOUT = 2.0
 """Seconds the database has to answer `SELECT 1` before the bot counts as unhealthy."""
 
 
-async def health(bot: OhHellBot, database: Database) -> str | None:
-    """None while the bot is healthy: every gateway shard of this process connected, and the
-    database answering. Otherwise what is wrong, in one line."""
-    if bot.is_closed() or not bot.is_ready():
-        return "the gateway is not connected"
-    down = sorted(shard_id for shard_id, shard in bot.shards.items() if shard.is_closed())
-    if down:
-        return f"gateway shards not connected: {', '.join(map(str, down))}"
-    try:
-        await asyncio.wait_for(database.answer(), DATABASE_ANSWER_TIMEOUT)
-    except TimeoutError:
-        return f"the database did not answer within {DATABASE_ANSWER_TIMEOUT:g} s"
-    except Exception as error:
-        text = (str(error) or type(error).__name__).splitlines()[0][:200]
-        return f"the database did not answer: {text}"
-    return None
+class Health:
+    """Whether the bot is healthy (`problem`), answered within `DATABASE_ANSWER_TIMEOUT` and a
+    moment whatever the database does: frozen, it gets no more than one check at a time (a
+    check asked for while the last one hangs waits for that one)."""
+
+    def __init__(self, bot: OhHellBot, database: Database) -> None:
+        self.bot = bot
+        self.database = database
+        self._answering: asyncio.Future[None] | None = None
+
+    async def problem(self) -> str | None:
+        """None while the bot is healthy: every gateway shard of this process connected, and
+        the database answering. Otherwise what is wrong, in one line."""
+        bot = self.bot
+        if bot.is_closed() or not bot.is_ready():
+            return "the gateway is not connected"
+        down = sorted(shard_id for shard_id, shard in bot.shards.items() if shard.is_closed())
+        if down:
+            return f"gateway shards not connected: {', '.join(map(str, down))}"
+        if self._answering is None or self._answering.done():
+            self._answering = asyncio.ensure_future(self.database.answer())
+            self._answering.add_done_callback(lambda done: done.cancelled() or done.exception())
+        try:
+            await within(asyncio.shield(self._answering), DATABASE_ANSWER_TIMEOUT)
+        except TimeoutError:
+            return f"the database did not answer within {DATABASE_ANSWER_TIMEOUT:g} s"
+        except Exception as error:
+            text = (str(error) or type(error).__name__).splitlines()[0][:200]
+            return f"the database did not answer: {text}"
+        return None
 
 
-def watch(metrics: Metrics, bot: OhHellBot, database: Database) -> None:
+def watch(metrics: Metrics, bot: OhHellBot, database: Database, checked: Health) -> None:
     """The gauges read at each scrape: open tables (one query), what the process holds, the
     REST budget, gateway latency, health."""
     pacer = bot.presenter.pacer
@@ -69,7 +83,7 @@ def watch(metrics: Metrics, bot: OhHellBot, database: Database) -> None:
         metrics.outbox_oldest.set(0.0 if oldest is None else max(0.0, time.time() - oldest))
 
     async def healthy() -> None:
-        metrics.healthy.set(await health(bot, database) is None)
+        metrics.healthy.set(await checked.problem() is None)
 
     metrics.before_scrape("open tables", tables)
     metrics.before_scrape("process", process)
@@ -87,7 +101,8 @@ async def serving(settings: BotSettings, bot: OhHellBot, database: Database) -> 
         yield 0
         return
     metrics = bot.metrics
-    watch(metrics, bot, database)
+    checked = Health(bot, database)
+    watch(metrics, bot, database, checked)
     page = make_aiohttp_handler(metrics.registry)
 
     async def metrics_page(request: web.Request) -> web.StreamResponse:
@@ -95,7 +110,7 @@ async def serving(settings: BotSettings, bot: OhHellBot, database: Database) -> 
         return await page(request)
 
     async def healthz(request: web.Request) -> web.StreamResponse:
-        problem = await health(bot, database)
+        problem = await checked.problem()
         if problem is None:
             return web.Response(text="ok\n")
         return web.Response(status=503, text=f"{problem}\n")
