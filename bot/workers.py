@@ -7,8 +7,9 @@ with a fresh `exec` that passes it only its own pipe (every other descriptor clo
 workers never hold the metrics' listening socket, a gateway connection, a PostgreSQL
 connection or the SQLite file, whenever the pool starts its first worker. A process forked
 from the bot itself would hold whatever the bot had open at that moment. The fork server
-imports the computer players' code once (`PRELOAD`), so a new worker starts as fast as a fork
-of the bot, and a decision costs what it did.
+imports the computer players' code once (`PRELOAD`), and the bot starts every worker while it
+logs in (`start_workers`), so the first move waits for none of it, and a decision costs what
+it did.
 
 A worker exits when the bot is gone: the fork server exits when its pipe from the bot closes,
 and each worker asks Linux for SIGKILL when its parent dies (prctl PR_SET_PDEATHSIG); a thread
@@ -46,6 +47,13 @@ def worker_pool(workers: int, log_level: str = "WARNING") -> concurrent.futures.
         initializer=die_with,
         initargs=(os.getpid(), log_level),
     )
+
+
+def start_workers(pool: concurrent.futures.Executor, workers: int) -> None:
+    """Start every worker now (blocking: run it in a thread while the bot logs in), so that
+    the first computer move does not wait for the fork server to import the players' code."""
+    for ready in [pool.submit(os.getpid) for _ in range(workers)]:
+        ready.result()
 
 
 def die_with(bot_pid: int, log_level: str = "WARNING") -> None:
