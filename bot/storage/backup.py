@@ -116,7 +116,7 @@ def _refuse_the_source(database: str, path: Path) -> None:
     try:
         file = Path(sqlite_path(database))
     except ValueError as error:
-        raise BackupError(masked(str(error))) from None
+        raise BackupError(f"{masked(database)}: {error}") from None
     ours = [file, *(file.with_name(file.name + side) for side in SIDE_FILES)]
     partial = path.with_name(f"{path.name}.partial")
     for written in (path, partial):

@@ -37,7 +37,9 @@ def masked(url: str) -> str:
 
 
 def secrets_of(url: str) -> list[str]:
-    """The passwords `url` holds, as written and as decoded (longest first)."""
+    """The passwords `url` holds, as written and as decoded (longest first). One that holds an
+    `@` or a `/` as it is never reaches a driver that would split it there and quote a piece
+    (`bot.storage.backends`)."""
     found: set[str] = set()
     for parameter in _PASSWORD_PARAMETER.finditer(url):
         found.add(parameter[2])
@@ -49,9 +51,6 @@ def secrets_of(url: str) -> list[str]:
         _, colon, password = url[start:at].partition(":")
         if colon:
             found.add(password)
-            # The pieces a parser that splits at an `@` or `/` in it would quote (as a host,
-            # a port, a database's name): too short a piece gives nothing away.
-            found |= {piece for piece in re.split(r"[@/]", password) if len(piece) >= 3}
     found |= {unquote(secret) for secret in found}
     return sorted((secret for secret in found if secret), key=len, reverse=True)
 
