@@ -133,3 +133,17 @@ def test_the_bot_names_no_password_whatever_the_url(url: str, tmp_path: Path) ->
     assert "\nCould not open the database " in f"\n{output}", output
     assert "Traceback" not in output, output
     assert_no_secret(output)
+
+
+async def test_a_bare_at_or_slash_in_the_password_is_named_with_its_escape(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = f"sqlite:///{tmp_path / 'x.sqlite3'}"
+    for mark, escape in (("@", "%40"), ("/", "%2F")):
+        url = f"postgresql://ann:Hunter{mark}2Secret@127.0.0.1:1/ohhell"
+        assert await asyncio.to_thread(copy, [url, target]) == 1
+        err = capsys.readouterr().err
+        assert err == (
+            "copy: nothing was copied: postgresql://ann:***@127.0.0.1:1/ohhell: the user or"
+            f" password holds a '{mark}': write it as {escape}\n"
+        ), err
