@@ -17,8 +17,9 @@ from standin.server import StandIn
 from tests.bot.conftest import BotFactory
 from tests.frozen import FreezableRelay
 
-MOMENT = 0.5
-"""Seconds an answer may take beyond its limit (the machine is shared and slow)."""
+MOMENT = 1.0
+"""Seconds an answer may take beyond its limit (the machine is shared and slow): a check with
+a timeout of 3 s always gets its answer (docs/deploy.md)."""
 
 
 @pytest.fixture
