@@ -83,9 +83,11 @@ backup: $(RUN_STAMP)
 	$(BIN)/python -m bot.storage.backup '$(TO)' $(ARGS)
 
 # Many SIGKILLs at random moments of a game on each backend, another seed each run: no
-# acknowledged action and no channel post lost or doubled (make test runs 8 kills).
+# acknowledged action and no channel post lost or doubled (make test runs 8 kills); and of a
+# bot with metrics and computer workers on: its workers die with it and the next start serves
+# on the same port (make test runs 2 kills).
 soak: $(DEV_STAMP)
-	SIGKILLS=30 SIGKILL_SEED=$$(date +%s) $(BIN)/python -m pytest -q -p no:cacheprovider tests/bot/test_restart.py -k sigkill
+	SIGKILLS=30 SIGKILLS_WITH_WORKERS=12 SIGKILL_SEED=$$(date +%s) $(BIN)/python -m pytest -q -p no:cacheprovider tests/bot/test_restart.py -k sigkill
 
 demo: $(DEV_STAMP)
 	$(BIN)/python -m tools.demo $(ARGS)

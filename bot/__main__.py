@@ -8,12 +8,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import logging
 import sys
+import traceback
 from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 from bot.config import BotSettings, problems
+from bot.storage.masking import scrubbed
 
 if TYPE_CHECKING:
     from bot.storage import DatabaseUnavailable
@@ -90,10 +93,14 @@ def main(argv: list[str] | None = None) -> int:
         print(NO_TOKEN, file=sys.stderr, end="")
         return 2
     settings.configure_logging()
+    secrets = _secrets(settings)
+    for handler in logging.getLogger().handlers:
+        handler.setFormatter(Scrubbing(handler.formatter, secrets))
     import aiohttp
     import discord
 
     from bot.app import run, sync_commands
+    from bot.monitor import MetricsUnavailable
     from bot.storage import DatabaseUnavailable
 
     # Start-up failures get one line saying what to do; a connection lost later is retried
@@ -101,6 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(run(settings) if command == "run" else sync_commands(settings))
+    except MetricsUnavailable as error:
+        print(error, file=sys.stderr)
+        return 1
     except DatabaseUnavailable as error:
         print(_no_database(error), file=sys.stderr)
         return 1
@@ -112,6 +122,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except (TimeoutError, aiohttp.ClientError, discord.GatewayNotFound) as error:
         print(NO_ROUTE.format(error=_short(error)), file=sys.stderr)
+        return 1
+    except Exception:
+        # A failure nobody foresaw: its traceback, with no password or token in it.
+        print(scrubbed(traceback.format_exc(), secrets), file=sys.stderr, end="")
         return 1
     if command == "sync":
         where = f"in server {settings.dev_guild_id}" if settings.dev_guild_id else "globally"
@@ -143,6 +157,26 @@ def _person_command(settings: BotSettings, command: str, user_id: int) -> int:
 def _no_database(error: DatabaseUnavailable) -> str:
     check = CHECK_POSTGRES if error.where.startswith("postgres") else CHECK_SQLITE
     return NO_DATABASE.format(where=error.where, reason=error.reason[:200], check=check)
+
+
+def _secrets(settings: BotSettings) -> list[str]:
+    """What no line the bot writes may hold: its token, its database's password."""
+    from bot.storage.masking import secrets_of
+
+    token = settings.discord_token.get_secret_value() if settings.discord_token else ""
+    return [*secrets_of(settings.database), *([token] if token else [])]
+
+
+class Scrubbing(logging.Formatter):
+    """A log handler's formatter whose lines (their tracebacks too) hold none of `secrets`."""
+
+    def __init__(self, inner: logging.Formatter | None, secrets: list[str]) -> None:
+        super().__init__()
+        self.inner = inner or logging.Formatter()
+        self.secrets = secrets
+
+    def format(self, record: logging.LogRecord) -> str:
+        return scrubbed(self.inner.format(record), self.secrets)
 
 
 def _short(error: BaseException) -> str:

@@ -24,6 +24,7 @@ from bot.service.my_data import export_of
 from bot.service.privacy import Forgotten
 from bot.service.review import ReviewService
 from bot.storage import Database
+from bot.workers import start_workers, worker_pool
 from cogs.client import OhHellBot
 
 log = logging.getLogger(__name__)
@@ -73,7 +74,8 @@ async def build(
     database.store.on_transaction = metrics.transaction_seconds.observe
     pool: concurrent.futures.Executor | None = None
     if workers != 0:
-        pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1)
+        # Workers that hold none of the bot's sockets and die with it (bot/workers.py).
+        pool = worker_pool(workers or os.cpu_count() or 1, settings.log_level)
     decide = decide or decide_in_worker
 
     async def run_blocking(function: Callable[..., Any], *args: Any) -> Any:
@@ -135,6 +137,10 @@ async def run(settings: BotSettings) -> Database:
     _point_at_stand_in(settings)
     bot, database, pool = await build(settings, workers=settings.computer_workers)
     assert settings.discord_token is not None
+    starting: asyncio.Future[None] | None = None
+    if pool is not None:  # while the bot logs in: the first computer move waits for none
+        count = settings.computer_workers or os.cpu_count() or 1
+        starting = asyncio.ensure_future(asyncio.to_thread(start_workers, pool, count))
     gc.collect()
     gc.freeze()  # the modules and what start-up built live as long as the process
     gc.set_threshold(*COLLECTOR_THRESHOLDS)
@@ -159,6 +165,8 @@ async def run(settings: BotSettings) -> Database:
         if closing:
             await closing[0]
         await database.close()
+        if starting is not None:
+            await asyncio.gather(starting, return_exceptions=True)
         if pool is not None:
             pool.shutdown(cancel_futures=True)
     return database

@@ -32,6 +32,7 @@ RATE_LIMIT_SCOPES = frozenset({"user", "global", "shared"})
 """What Discord's X-RateLimit-Scope header may say (anything else is counted as unknown)."""
 
 M = TypeVar("M", Counter, Gauge, Histogram)
+T = TypeVar("T")
 
 
 class Series(Generic[M]):
@@ -61,6 +62,8 @@ class Metrics:
             return Histogram(name, doc, labels, buckets=buckets, registry=r)
 
         self._collectors: list[tuple[str, Callable[[], Awaitable[None]]]] = []
+        self._running: dict[str, asyncio.Future[None]] = {}
+        """Each collector's last run, while it may still be running."""
 
         # People's actions, and what the one error handler answered
         self.clicks = Series(
@@ -222,16 +225,55 @@ class Metrics:
         self._collectors.append((name, collect))
 
     async def collect(self) -> None:
-        """Run every collector, at once."""
+        """Run every collector, at once; within `SCRAPE_TIMEOUT` whatever they do."""
         await asyncio.gather(*(self._collect_one(name, c) for name, c in self._collectors))
 
     async def _collect_one(self, name: str, collect: Callable[[], Awaitable[None]]) -> None:
+        # One run of a collector at a time: a scrape while the last one's query still hangs
+        # (a frozen database) waits for that one, instead of taking another connection.
+        running = self._running.get(name)
+        if running is None or running.done():
+            running = self._running[name] = _retrieved(asyncio.ensure_future(collect()))
         try:
-            await asyncio.wait_for(collect(), SCRAPE_TIMEOUT)
+            await within(asyncio.shield(running), SCRAPE_TIMEOUT)
         except TimeoutError:
             log.warning("metrics: %s took longer than %.0f s", name, SCRAPE_TIMEOUT)
         except Exception as error:
             log.warning("metrics: %s failed: %s", name, error)
+
+
+async def within(awaitable: Awaitable[T], seconds: float) -> T:
+    """`awaitable`'s result if it comes within `seconds`, else `TimeoutError` at `seconds`:
+    unlike `asyncio.wait_for`, which waits for what it cancels to end, and a driver cancelled
+    while its server is frozen may take a minute to. What is left over is cancelled, and ends
+    on its own."""
+    task = asyncio.ensure_future(awaitable)
+    try:
+        done, _ = await asyncio.wait({task}, timeout=seconds)
+    except asyncio.CancelledError:
+        _abandon(task)
+        raise
+    if task in done:
+        return task.result()
+    _abandon(task)
+    raise TimeoutError
+
+
+_ABANDONED: set[asyncio.Future[Any]] = set()
+"""Work `within` gave up on, held until it ends (the loop keeps only weak references)."""
+
+
+def _abandon(task: asyncio.Future[Any]) -> None:
+    task.cancel()
+    _ABANDONED.add(_retrieved(task))
+    task.add_done_callback(_ABANDONED.discard)
+
+
+def _retrieved(task: asyncio.Future[T]) -> asyncio.Future[T]:
+    """`task`, whose failure counts as seen even if nobody awaits it any more (no "exception
+    was never retrieved" in the log)."""
+    task.add_done_callback(lambda done: done.cancelled() or done.exception())
+    return task
 
 
 class WorkerJob:

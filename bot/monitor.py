@@ -5,6 +5,7 @@ and the gauges read off the bot and its database at each scrape."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -14,7 +15,7 @@ from aiohttp import web
 from prometheus_client.aiohttp import make_aiohttp_handler
 
 from bot.config import BotSettings
-from bot.metrics import Metrics
+from bot.metrics import Metrics, within
 from bot.storage import Database
 from cogs.client import OhHellBot
 
@@ -24,25 +25,39 @@ DATABASE_ANSWER_TIMEOUT = 2.0
 """Seconds the database has to answer `SELECT 1` before the bot counts as unhealthy."""
 
 
-async def health(bot: OhHellBot, database: Database) -> str | None:
-    """None while the bot is healthy: every gateway shard of this process connected, and the
-    database answering. Otherwise what is wrong, in one line."""
-    if bot.is_closed() or not bot.is_ready():
-        return "the gateway is not connected"
-    down = sorted(shard_id for shard_id, shard in bot.shards.items() if shard.is_closed())
-    if down:
-        return f"gateway shards not connected: {', '.join(map(str, down))}"
-    try:
-        await asyncio.wait_for(database.store.answer(), DATABASE_ANSWER_TIMEOUT)
-    except TimeoutError:
-        return f"the database did not answer within {DATABASE_ANSWER_TIMEOUT:g} s"
-    except Exception as error:
-        text = (str(error) or type(error).__name__).splitlines()[0][:200]
-        return f"the database did not answer: {text}"
-    return None
+class Health:
+    """Whether the bot is healthy (`problem`), answered within `DATABASE_ANSWER_TIMEOUT` and a
+    moment whatever the database does: frozen, it gets no more than one check at a time (a
+    check asked for while the last one hangs waits for that one)."""
+
+    def __init__(self, bot: OhHellBot, database: Database) -> None:
+        self.bot = bot
+        self.database = database
+        self._answering: asyncio.Future[None] | None = None
+
+    async def problem(self) -> str | None:
+        """None while the bot is healthy: every gateway shard of this process connected, and
+        the database answering. Otherwise what is wrong, in one line."""
+        bot = self.bot
+        if bot.is_closed() or not bot.is_ready():
+            return "the gateway is not connected"
+        down = sorted(shard_id for shard_id, shard in bot.shards.items() if shard.is_closed())
+        if down:
+            return f"gateway shards not connected: {', '.join(map(str, down))}"
+        if self._answering is None or self._answering.done():
+            self._answering = asyncio.ensure_future(self.database.store.answer())
+            self._answering.add_done_callback(lambda done: done.cancelled() or done.exception())
+        try:
+            await within(asyncio.shield(self._answering), DATABASE_ANSWER_TIMEOUT)
+        except TimeoutError:
+            return f"the database did not answer within {DATABASE_ANSWER_TIMEOUT:g} s"
+        except Exception as error:
+            text = (str(error) or type(error).__name__).splitlines()[0][:200]
+            return f"the database did not answer: {text}"
+        return None
 
 
-def watch(metrics: Metrics, bot: OhHellBot, database: Database) -> None:
+def watch(metrics: Metrics, bot: OhHellBot, database: Database, checked: Health) -> None:
     """The gauges read at each scrape: open tables (one query), what the process holds, the
     REST budget, gateway latency, health."""
     pacer = bot.presenter.ground.pacer
@@ -68,7 +83,7 @@ def watch(metrics: Metrics, bot: OhHellBot, database: Database) -> None:
         metrics.outbox_oldest.set(0.0 if oldest is None else max(0.0, time.time() - oldest))
 
     async def healthy() -> None:
-        metrics.healthy.set(await health(bot, database) is None)
+        metrics.healthy.set(await checked.problem() is None)
 
     metrics.before_scrape("open tables", tables)
     metrics.before_scrape("process", process)
@@ -86,7 +101,8 @@ async def serving(settings: BotSettings, bot: OhHellBot, database: Database) -> 
         yield 0
         return
     metrics = bot.metrics
-    watch(metrics, bot, database)
+    checked = Health(bot, database)
+    watch(metrics, bot, database, checked)
     page = make_aiohttp_handler(metrics.registry)
 
     async def metrics_page(request: web.Request) -> web.StreamResponse:
@@ -94,7 +110,7 @@ async def serving(settings: BotSettings, bot: OhHellBot, database: Database) -> 
         return await page(request)
 
     async def healthz(request: web.Request) -> web.StreamResponse:
-        problem = await health(bot, database)
+        problem = await checked.problem()
         if problem is None:
             return web.Response(text="ok\n")
         return web.Response(status=503, text=f"{problem}\n")
@@ -106,12 +122,36 @@ async def serving(settings: BotSettings, bot: OhHellBot, database: Database) -> 
     await runner.setup()
     site = web.TCPSite(runner, settings.metrics_host, settings.metrics_port)
     try:
-        await site.start()
+        try:
+            await site.start()
+        except OSError as error:
+            raise MetricsUnavailable(_cannot_listen(settings, error)) from None
         port = _port(runner, settings.metrics_port)
         log.info("metrics on http://%s:%d/metrics", settings.metrics_host, port)
         yield port
     finally:
         await runner.cleanup()
+
+
+class MetricsUnavailable(Exception):
+    """The metrics cannot be served as METRICS_HOST and METRICS_PORT say: one line, naming
+    the setting to change."""
+
+
+def _cannot_listen(settings: BotSettings, error: OSError) -> str:
+    where = f"{settings.metrics_host}:{settings.metrics_port}"
+    reason = (error.strerror or str(error) or type(error).__name__).splitlines()[0]
+    if error.errno == errno.EADDRINUSE:
+        return (
+            f"METRICS_PORT: {where} is in use by another program (another bot process?):"
+            " stop it, or set another port"
+        )
+    if error.errno == errno.EACCES:
+        return f"METRICS_PORT: this user may not listen on {where} ({reason}): set one above 1023"
+    return (
+        f"METRICS_HOST: cannot listen on {where} ({reason}): set an address of this machine,"
+        " e.g. 127.0.0.1, or 0.0.0.0 for every interface"
+    )
 
 
 def _port(runner: web.AppRunner, asked: int) -> int:

@@ -3,6 +3,7 @@ start-up when they changed, and one answer for every refusal and error (cogs/err
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -120,6 +121,9 @@ class OhHellBot(commands.AutoShardedBot):
         )
         """Erases the servers the bot left, once it has been gone long enough."""
         self._resumed = False
+        self._closing = False
+        self._starting: asyncio.Task[None] | None = None
+        """The start-up work (`on_ready`), while it may be running."""
 
     async def setup_hook(self) -> None:
         await self.add_commands()
@@ -164,10 +168,18 @@ class OhHellBot(commands.AutoShardedBot):
 
     async def on_ready(self) -> None:
         log.info("logged in as %s", self.user)
-        if not self._resumed:
+        if not self._resumed and not self._closing:
             self._resumed = True
-            await self.presenter.resume_open_tables()
-            await self.retention.start({guild.id for guild in self.guilds}, self.covers)
+            # discord.py runs this handler as a task nobody awaits: the start-up work is a
+            # task of the bot's own, which `close` cancels and waits for.
+            self._starting = asyncio.get_running_loop().create_task(self._start_up())
+            self._starting.add_done_callback(_log_failure)
+
+    async def _start_up(self) -> None:
+        """After the first connection: every open table resumed, then the servers the bot is
+        in compared with the stored ones and the retention sweeps begun."""
+        await self.presenter.resume_open_tables()
+        await self.retention.start({guild.id for guild in self.guilds}, self.covers)
 
     def covers(self, guild_id: int) -> bool:
         """Whether this process runs the server's shard (its gateway tells it of the server)."""
@@ -191,6 +203,19 @@ class OhHellBot(commands.AutoShardedBot):
             await reply(interaction, _(render.NO_SUCH_PAGE if forged_page else render.NOT_FOR_YOU))
 
     async def close(self) -> None:
+        """Stop, in order: the start-up work (it may be under way), the sweeps, the
+        presenter's work, then the gateway. Nothing of the bot's runs after it, so the
+        database can be closed."""
+        self._closing = True
+        starting, self._starting = self._starting, None
+        if starting is not None:
+            starting.cancel()
+            await asyncio.gather(starting, return_exceptions=True)
         await self.retention.stop()
         await self.presenter.close()
         await super().close()
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("start-up failed", exc_info=task.exception())

@@ -6,6 +6,7 @@ import asyncio
 import heapq
 import itertools
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable
 
@@ -30,7 +31,9 @@ class Pacer:
     When calls queue up, they go in order of when they are due: an urgent call (someone's turn
     waits on it) is due at once, one that can wait (`urgent=False`, e.g. a table message that
     merges later changes into one edit) `patience` seconds after it asked, so under load the
-    turns keep moving and the edits that can wait merge instead of queueing."""
+    turns keep moving and the edits that can wait merge instead of queueing. A call that only
+    tidies up (`spare=True`: the messages of tables closed before a restart) goes only when no
+    other call waits, however long: it takes the allowance live games leave over."""
 
     def __init__(
         self,
@@ -93,11 +96,11 @@ class Pacer:
             return True
         return False
 
-    async def wait(self, urgent: bool = True, calls: int = 1) -> None:
+    async def wait(self, urgent: bool = True, calls: int = 1, *, spare: bool = False) -> None:
         """Wait until `calls` calls may go, made one straight after the other. Calls made
         together are waited for together: two waits in a row would each queue behind every
         call asked for meanwhile, and the pairs, let go one token apart, would then reach
-        Discord at twice the rate."""
+        Discord at twice the rate. `spare`: after every other call, whenever asked."""
         if not 1 <= calls <= self.burst:
             raise ValueError(f"{calls} calls at once, but bursts are at most {self.burst}")
         self._refill()
@@ -105,7 +108,7 @@ class Pacer:
             return
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        due = self._clock() + (0.0 if urgent else self.patience)
+        due = math.inf if spare else self._clock() + (0.0 if urgent else self.patience)
         heapq.heappush(self._queue, (due, next(self._order), calls, future))
         if self._granting is None or self._granting.done():
             self._granting = loop.create_task(self._grant())

@@ -115,8 +115,8 @@ class Presenter:
         computers carry on where they stopped. Tables closed in the last minutes get their
         message brought up to date too (the final standings may not have been shown), and the
         posts a stopped process left in the outbox are made."""
-        for table_id in await self.service.lookups.closed_since(RECENTLY_CLOSED):
-            self.table_messages.schedule_edit(table_id)
+        closed = await self.service.lookups.closed_since(RECENTLY_CLOSED)
+        self.ground.spawn(self.table_messages.refresh_closed(closed))
         for table_id in await self.service.lookups.open_table_ids():
             self.table_messages.schedule_edit(table_id)
             try:

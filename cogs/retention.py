@@ -31,20 +31,25 @@ class RetentionSweep:
         self.server_gone = server_gone
         """Called for a server found gone at start-up: its open tables are closed."""
         self._task: asyncio.Task[None] | None = None
+        self._stopped = False
 
     async def start(self, present: Collection[int], covers: Callable[[int], bool]) -> None:
         """After a start: the servers the bot is in (`present`, of those `covers` says this
         process is told about) compared with the stored ones; then the sweeps begin."""
+        if self._stopped:
+            return
         try:
             for guild_id in await self.service.retention.servers_present(present, covers):
                 log.info("server %s: the bot left it while stopped; its data goes later", guild_id)
                 await self.server_gone(guild_id)
         except Exception:
             log.exception("the servers the bot is in could not be compared with the stored ones")
-        if self._task is None:
+        if self._task is None and not self._stopped:  # not stopped meanwhile
             self._task = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     async def stop(self) -> None:
+        """Stop the sweeps for good: a `start` after this (or under way) starts none."""
+        self._stopped = True
         task, self._task = self._task, None
         if task is not None:
             task.cancel()

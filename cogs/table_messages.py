@@ -4,11 +4,11 @@ close together gathered into one edit), posted anew when it is missing."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import discord
 
-from bot.service import TableView, UnreadableClosed
+from bot.service import CorruptRow, TableView, UnreadableClosed
 from cogs import render
 from cogs.render.language import _, speaking
 from cogs.showing import UNKNOWN_CHANNEL, Showing
@@ -43,7 +43,23 @@ class TableMessages:
             before=lambda: pacer.wait(urgent=False),
         )
 
-    async def _edit(self, table_id: int) -> None:
+    async def refresh_closed(self, table_ids: list[int]) -> None:
+        """After a restart: the messages of tables closed in the last minutes brought up to
+        date (the bot may have stopped before showing the end), one at a time, each call with
+        the allowance live games leave over (`Pacer` spare), and none for a table that has no
+        message to edit. So a restart after many games does not hold up the live ones."""
+        for table_id in table_ids:
+            try:
+                await self._edit(table_id, lambda: self.ground.pacer.wait(spare=True))
+            except CorruptRow as error:
+                log.error("%s", error)
+            except discord.HTTPException as error:
+                log.warning("table %s: could not edit the table message: %s", table_id, error)
+
+    async def _edit(
+        self, table_id: int, paced: Callable[[], Awaitable[None]] | None = None
+    ) -> None:
+        """Edit the table message (`paced`: wait for the call only once one is needed)."""
         ground = self.ground
         shown = ground.shown.get(table_id)
         table = (
@@ -58,6 +74,8 @@ class TableMessages:
                 # for Discord, or the bot stopped between the two.
                 await self.post(table)
             return
+        if paced is not None:
+            await paced()
         try:
             async with ground.writing(table_id, table.version) as moved:
                 if moved is not None:

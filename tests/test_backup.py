@@ -103,3 +103,57 @@ def test_a_file_that_is_not_a_database_is_named(tmp_path: Path) -> None:
     with pytest.raises(BackupError, match=f"^{garbage}: file is not a database$"):
         back_up(str(garbage), tmp_path / "backup.sqlite3")
     assert not (tmp_path / "backup.sqlite3").exists()
+
+
+async def test_a_backup_onto_the_database_itself_is_refused_by_any_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database = tmp_path / "data" / "ohhell.sqlite3"
+    database.parent.mkdir()
+    await play_everything(f"sqlite:///{database}")
+    bot = sqlite3.connect(database, isolation_level=None)  # the running bot, in WAL mode
+    bot.execute("PRAGMA journal_mode=WAL")
+    bot.execute("INSERT INTO channel_defaults VALUES (77, 1, '{}', 101, 5.0)")
+    before = every_row(database)
+    (tmp_path / "link.sqlite3").symlink_to(database)
+    (tmp_path / "hard.sqlite3").hardlink_to(database)
+    monkeypatch.chdir(tmp_path / "data")
+    onto = [
+        str(database),
+        "ohhell.sqlite3",
+        "./ohhell.sqlite3",
+        str(tmp_path / "data" / ".." / "data" / "ohhell.sqlite3"),
+        str(tmp_path / "link.sqlite3"),
+        str(tmp_path / "hard.sqlite3"),
+        f"{database}-wal",
+        f"{database}-shm",
+        f"{database}-journal",
+    ]
+    for path in onto:
+        for replace in ([], ["--replace"]):
+            code = await asyncio.to_thread(
+                main, [path, "--database", f"sqlite:///{database}", *replace]
+            )
+            err = capsys.readouterr().err
+            assert code == 1, path
+            assert err.startswith(f"backup: {Path(path)} is the database being backed up"), err
+            assert "--replace" not in err, err
+    bot.close()
+    assert every_row(database) == before
+    assert sorted(p.name for p in database.parent.iterdir()) == ["ohhell.sqlite3"]
+
+
+async def test_a_backup_onto_a_folder_or_where_it_cannot_write_says_so_and_copies_nothing(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "ohhell.sqlite3"
+    await play_everything(f"sqlite:///{database}")
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    steps: list[int] = []
+    with pytest.raises(BackupError, match=f"^{folder} is a folder: give the path of the backup"):
+        back_up(str(database), folder, replace=True, progress=lambda d, t: steps.append(d))
+    assert steps == [] and list(folder.iterdir()) == []
+    # /proc takes no new file, whoever runs the tests (root too).
+    with pytest.raises(BackupError, match=r"^/proc: the backup cannot be written there \("):
+        back_up(str(database), Path("/proc/ohhell-backup.sqlite3"))

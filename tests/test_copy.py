@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.storage import MIGRATIONS, Database
+from bot.storage.backends import open_backend
+from bot.storage.catalog import read_tables
 from bot.storage.copy import CopyError, copy_database, main
 from bot.storage.sqlite import SqliteConnection
 from tests.databases import execute
@@ -203,3 +205,40 @@ def test_help_says_what_the_exit_codes_mean(capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit) as exited:
         main(["only-one"])
     assert exited.value.code == 2
+
+
+async def test_a_database_of_another_application_is_refused_before_anything_changes(
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = sqlite_url(tmp_path / "source.sqlite3")
+    await play_everything(source)
+    theirs = tmp_path / "shop.sqlite3"
+    with closing(sqlite3.connect(theirs)) as db:
+        db.executescript(
+            "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT);"
+            "CREATE TABLE orders (id INTEGER PRIMARY KEY, customer INTEGER);"
+            "INSERT INTO customers VALUES (1, 'Ann');"
+        )
+    before = theirs.read_bytes()
+    await execute(postgres_url, "CREATE TABLE customers (id BIGINT PRIMARY KEY, name TEXT)")
+    for target, shown in ((sqlite_url(theirs), sqlite_url(theirs)), (postgres_url, None)):
+        for replace in ([], ["--replace"]):
+            assert await command([source, target, *replace]) == 1
+            error = capsys.readouterr().err
+            assert error.count("\n") == 1, error
+            assert "holds tables that are not this bot's (customers" in error, error
+            assert "schemas differ" not in error and "--replace" not in error, error
+            if shown:
+                assert f"copied: {shown} holds tables" in error
+    assert theirs.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["shop.sqlite3", "source.sqlite3"]
+    backend = await open_backend(postgres_url)
+    try:
+        assert [shape.name for shape in await read_tables(backend)] == ["customers"]
+        assert await backend.fetchall("SELECT to_regclass('schema_version')") == [(None,)]
+    finally:
+        await backend.close()
+    # Copied the other way round, a foreign source is refused as well, and left as it was.
+    assert await command([sqlite_url(theirs), sqlite_url(tmp_path / "new.sqlite3")]) == 1
+    assert "holds tables that are not this bot's (customers, orders)" in capsys.readouterr().err
+    assert theirs.read_bytes() == before

@@ -102,6 +102,24 @@ async def test_a_call_that_can_wait_is_not_starved() -> None:
     assert granted["table"] < granted["dm20"]
 
 
+async def test_a_spare_call_goes_after_every_other_call_even_ones_asked_later() -> None:
+    import asyncio
+
+    time = ManualTime()
+    pacer = Pacer(rate=10, burst=1, clock=time.clock, sleep=time.sleep, patience=2.0)
+    await pacer.wait()
+    order: list[str] = []
+
+    async def call(name: str, **kind: bool) -> None:
+        await pacer.wait(**kind)
+        order.append(name)
+
+    # A restart's tidying up asks first; a live table's edit and a turn's DM come after.
+    spare = [call(f"closed{i}", spare=True) for i in range(3)]
+    await asyncio.gather(*spare, call("table", urgent=False), call("dm", urgent=True))
+    assert order == ["dm", "table", "closed0", "closed1", "closed2"]
+
+
 async def test_a_cancelled_waiter_does_not_use_a_call() -> None:
     import asyncio
 

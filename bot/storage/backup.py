@@ -16,6 +16,7 @@ import os
 import sqlite3
 import sys
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +25,7 @@ from urllib.parse import quote
 from bot.config import BotSettings
 from bot.storage.backends import is_postgres, sqlite_path
 from bot.storage.command_line import ProgressLine, one_line
-from bot.storage.postgres import without_password
+from bot.storage.masking import masked, scrubbed_of
 from bot.storage.rows import StorageError
 
 STEP = 1024
@@ -62,17 +63,28 @@ def back_up(
     """Back up the SQLite database at `database` (a path or `sqlite:///path`) to `path`."""
     if is_postgres(database):
         raise BackupError(
-            f"{without_password(database)} is PostgreSQL: back it up with pg_dump (docs/deploy.md)"
+            f"{masked(database)} is PostgreSQL: back it up with pg_dump (docs/deploy.md)"
         )
+    _refuse_the_source(database, path)
+    if path.is_dir():
+        raise BackupError(f"{path} is a folder: give the path of the backup file to write")
     if path.exists() and not replace:
         raise BackupError(f"{path} exists: give --replace to replace it")
     if not path.parent.is_dir():
         raise BackupError(f"{path.parent}: no such folder")
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise BackupError(f"{path.parent}: this user may not write in that folder")
     source, version = _open_source(database)
     partial = path.with_name(f"{path.name}.partial")
     try:
         partial.unlink(missing_ok=True)
-        target = sqlite3.connect(partial)
+        try:
+            target = sqlite3.connect(partial)
+            target.execute("PRAGMA user_version")  # SQLite opens the file at its first use
+        except sqlite3.Error as error:
+            raise BackupError(
+                f"{path.parent}: the backup cannot be written there ({one_line(error)})"
+            ) from None
         try:
             restarted = _copy_pages(source, target, step, progress or _quiet)
             checked = target.execute("PRAGMA quick_check").fetchone()[0]
@@ -81,11 +93,11 @@ def back_up(
         finally:
             target.close()
         if checked != "ok":
-            raise BackupError(f"the copy of {database} does not check out: {checked}")
+            raise BackupError(f"the copy of {masked(database)} does not check out: {checked}")
         os.replace(partial, path)
     except sqlite3.Error as error:
         partial.unlink(missing_ok=True)
-        raise BackupError(f"{database} to {path}: {one_line(error)}") from error
+        raise BackupError(f"{masked(database)} to {path}: {one_line(error)}") from error
     except BaseException:
         partial.unlink(missing_ok=True)
         raise
@@ -94,24 +106,55 @@ def back_up(
     return BackedUp(pages, pages * page_size, version, restarted)
 
 
+SIDE_FILES = ("-wal", "-shm", "-journal")
+"""The files SQLite keeps beside a database while it is written: part of it."""
+
+
+def _refuse_the_source(database: str, path: Path) -> None:
+    """A backup written onto the database it copies (the same file by any path: a link, a
+    relative path, `..`), or onto one of its side files, would destroy it: refused."""
+    try:
+        file = Path(sqlite_path(database))
+    except ValueError as error:
+        raise BackupError(f"{masked(database)}: {error}") from None
+    ours = [file, *(file.with_name(file.name + side) for side in SIDE_FILES)]
+    partial = path.with_name(f"{path.name}.partial")
+    for written in (path, partial):
+        for part in ours:
+            if _same_file(written, part):
+                raise BackupError(
+                    f"{path} is the database being backed up ({file}), or part of it:"
+                    " give a path outside it"
+                )
+
+
+def _same_file(first: Path, second: Path) -> bool:
+    try:
+        if first.exists() and second.exists():
+            return os.path.samefile(first, second)
+        return first.resolve() == second.resolve()
+    except OSError:
+        return False
+
+
 def _open_source(database: str) -> tuple[sqlite3.Connection, int]:
     """The database to back up (never made: it must be there), and its schema version."""
     file = Path(sqlite_path(database))
     if not file.is_file():
-        raise BackupError(f"{database}: no such database file")
+        raise BackupError(f"{masked(database)}: no such database file")
     try:
         source = sqlite3.connect(f"file:{quote(str(file))}?mode=rw", uri=True)
     except sqlite3.Error as error:
-        raise BackupError(f"{database}: {one_line(error)}") from error
+        raise BackupError(f"{masked(database)}: {one_line(error)}") from error
     try:
         source.execute("PRAGMA busy_timeout = 5000")
         version = int(source.execute("PRAGMA user_version").fetchone()[0])
     except sqlite3.Error as error:
         source.close()
-        raise BackupError(f"{database}: {one_line(error)}") from error
+        raise BackupError(f"{masked(database)}: {one_line(error)}") from error
     if version == 0:
         source.close()
-        raise BackupError(f"{database}: not a database of this bot (schema version 0)")
+        raise BackupError(f"{masked(database)}: not a database of this bot (schema version 0)")
     return source, version
 
 
@@ -167,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         print(f"backup: the bot's settings: {one_line(error)}", file=sys.stderr)
         return 1
-    print(f"backing up {without_password(database)} to {args.path}", flush=True)
+    print(f"backing up {masked(database)} to {args.path}", flush=True)
     line = ProgressLine(sys.stdout.isatty())
 
     def show(done: int, total: int) -> None:
@@ -181,6 +224,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except OSError as error:
         print(f"backup: {args.path}: {error.strerror or error}", file=sys.stderr)
+        return 1
+    except Exception:
+        # A failure nobody foresaw: its traceback, without the database URL's password.
+        shown = scrubbed_of(traceback.format_exc(), database)
+        print(f"backup: it failed:\n{shown}", file=sys.stderr, end="")
         return 1
     if done.restarted:
         print("the database changed during the copy: it was copied again in one step")

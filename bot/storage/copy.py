@@ -13,12 +13,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import sqlite3
 import sys
 import time
+import traceback
 from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 import asyncpg
 
@@ -26,8 +30,9 @@ from bot.storage.backends import is_postgres, open_backend, sqlite_path
 from bot.storage.catalog import TableShape, read_tables, restart_counters
 from bot.storage.command_line import ProgressLine, one_line
 from bot.storage.connection import Backend, Connection, Row, quoted
-from bot.storage.postgres import without_password
+from bot.storage.masking import masked, scrubbed_of
 from bot.storage.rows import StorageError
+from bot.storage.schema import MIGRATIONS
 from bot.storage.sqlite import MEMORY
 from bot.storage.store import Store
 
@@ -76,17 +81,27 @@ async def copy_database(
     progress: Progress | None = None,
 ) -> Copied:
     """Copy every row of `source_url` into `target_url` (both migrated first), verified."""
+    try:
+        return await _copy_database(source_url, target_url, replace, batch, progress or _quiet)
+    except CopyError as error:
+        # The drivers' messages may quote a URL they could not parse, or part of it.
+        raise CopyError(scrubbed_of(str(error), source_url, target_url)) from None
+
+
+async def _copy_database(
+    source_url: str, target_url: str, replace: bool, batch: int, progress: Progress
+) -> Copied:
     if same_database(source_url, target_url):
-        raise CopyError(f"{without_password(source_url)} is both the source and the target")
+        raise CopyError(f"{masked(source_url)} is both the source and the target")
     source = await open_migrated(source_url, must_exist=True)
     try:
         target = await open_migrated(target_url, must_exist=False)
         try:
-            return await _copy(source, target, replace, batch, progress or _quiet)
+            return await _copy(source, target, replace, batch, progress)
         except CopyError:
             raise
         except (ValueError, TypeError, StorageError, *DATABASE_ERRORS) as error:
-            raise CopyError(one_line(error)) from error
+            raise CopyError(one_line(error)) from None
         finally:
             await target.close()
     finally:
@@ -95,20 +110,68 @@ async def copy_database(
 
 async def open_migrated(url: str, *, must_exist: bool) -> Backend:
     """Open the database at `url` and bring its schema up to this bot's; a database that is
-    not there (`must_exist`: a SQLite file is not made) or will not open is a `CopyError`."""
-    shown = without_password(url)
+    not there (`must_exist`: a SQLite file is not made), will not open, or holds tables that
+    are not this bot's (checked first: such a database is left as it was) is a `CopyError`."""
+    shown = masked(url)
     try:
         if must_exist and not is_postgres(url) and not Path(sqlite_path(url)).is_file():
             raise CopyError(f"{shown}: no such database file")
+        foreign = await _foreign_tables(url)
+        if foreign:
+            raise CopyError(
+                f"{shown} holds tables that are not this bot's ({', '.join(foreign)}): give a"
+                " database of this bot's, or an empty one; it was left as it was"
+            )
         backend = await open_backend(url, pool_size=2)
     except (ValueError, *DATABASE_ERRORS) as error:
-        raise CopyError(f"{shown}: {one_line(error)}") from error
+        raise CopyError(f"{shown}: {scrubbed_of(one_line(error), url)}") from None
     try:
         await Store(backend).migrate()
     except (StorageError, *DATABASE_ERRORS) as error:
         await backend.close()
-        raise CopyError(f"{shown}: {one_line(error)}") from error
+        raise CopyError(f"{shown}: {scrubbed_of(one_line(error), url)}") from None
     return backend
+
+
+async def _foreign_tables(url: str) -> list[str]:
+    """The tables of the database at `url` that no migration of this bot makes, read without
+    changing anything (a SQLite file read-only; nothing made where there is none)."""
+    if is_postgres(url):
+        backend = await open_backend(url, pool_size=1)  # opening it writes nothing
+        try:
+            names = {shape.name for shape in await read_tables(backend)}
+        finally:
+            await backend.close()
+    else:
+        file = Path(sqlite_path(url))
+        if sqlite_path(url) == MEMORY or not file.is_file() or file.stat().st_size == 0:
+            return []
+        with closing(sqlite3.connect(f"file:{quote(str(file))}?mode=ro", uri=True)) as db:
+            rows = db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'"
+                " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+            ).fetchall()
+        names = {str(row[0]) for row in rows}
+    return sorted(names - await _our_tables())
+
+
+async def _our_tables() -> set[str]:
+    """Every table a migration of this bot makes: those of its schema now, and any an older
+    version made (a database of this bot's not migrated yet may hold one)."""
+    fresh = await open_backend(MEMORY)
+    try:
+        await Store(fresh).migrate()
+        names = {shape.name for shape in await read_tables(fresh)}
+    finally:
+        await fresh.close()
+    for step in MIGRATIONS:
+        if isinstance(step, str):
+            names.update(match.lower() for match in _MADE.findall(step))
+    return names
+
+
+_MADE = re.compile(r"(?i)(?:CREATE\s+TABLE(?:\s+IF\s+NOT\s+EXISTS)?|RENAME\s+TO)\s+\"?(\w+)")
+"""A table a migration script makes (or renames a table to)."""
 
 
 async def _copy(
@@ -237,7 +300,7 @@ def _add_rows(digest: int, rows: Sequence[Row]) -> int:
 
 def same_database(first: str, second: str) -> bool:
     if is_postgres(first) or is_postgres(second):
-        return without_password(first) == without_password(second)
+        return masked(first) == masked(second)
     try:
         return Path(sqlite_path(first)).resolve() == Path(sqlite_path(second)).resolve()
     except ValueError:
@@ -272,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.batch < 1:
         parser.error("--batch must be at least 1")
-    shown = f"{without_password(args.source)} → {without_password(args.target)}"
+    shown = f"{masked(args.source)} → {masked(args.target)}"
     print(f"copying {shown}", flush=True)
     started = time.perf_counter()
     try:
@@ -291,6 +354,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("copy: interrupted: nothing was copied", file=sys.stderr)
         return 130
+    except Exception:
+        # A failure nobody foresaw: its traceback, with neither URL's password in it.
+        shown = scrubbed_of(traceback.format_exc(), args.source, args.target)
+        print(f"copy: nothing was copied: it failed:\n{shown}", file=sys.stderr, end="")
+        return 1
     _print_copied(copied, time.perf_counter() - started)
     return 0
 

@@ -11,7 +11,6 @@ from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from decimal import Decimal
 from typing import Any, Self
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
@@ -23,6 +22,7 @@ from bot.storage.connection import (
     lock_key,
     split_statements,
 )
+from bot.storage.masking import masked
 
 log = logging.getLogger(__name__)
 
@@ -156,7 +156,7 @@ class PostgresBackend(PostgresConnection):
         self._holding: asyncpg.Pool | None = None
         """The connections that hold locks (`hold`): a pool of their own, so that a holder
         never waits for a connection another holder keeps."""
-        self.url = without_password(url)
+        self.url = masked(url)
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = 10) -> Self:
@@ -243,13 +243,3 @@ class PostgresBackend(PostgresConnection):
 def _relay(callback: Callable[[str], None]) -> Callable[..., None]:
     """asyncpg calls a listener with (connection, pid, channel, payload): pass the payload on."""
     return lambda *args: callback(args[-1])
-
-
-def without_password(url: str) -> str:
-    """`url` with its password, if any, as `***`: for messages and logs."""
-    parts = urlsplit(url)
-    if not parts.password:
-        return url
-    # From the text itself: `parts.port` raises on a port that is not a number.
-    user, _, host = parts.netloc.rpartition("@")
-    return urlunsplit(parts._replace(netloc=f"{user.split(':', 1)[0]}:***@{host}"))

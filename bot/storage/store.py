@@ -12,7 +12,7 @@ from typing import Any, Self
 
 from bot.storage.backends import UNUSABLE, open_backend
 from bot.storage.connection import Backend, Connection
-from bot.storage.postgres import without_password
+from bot.storage.masking import masked, scrubbed_of
 from bot.storage.rows import DatabaseUnavailable, StorageError
 from bot.storage.schema import MIGRATIONS
 
@@ -35,14 +35,17 @@ class Store:
         try:
             backend = await open_backend(str(where), pool_size=pool_size)
         except (ValueError, *UNUSABLE) as error:  # ValueError: a URL of no known form
-            raise DatabaseUnavailable(without_password(str(where)), _first_line(error)) from error
+            # The URL's own error may quote it: neither the message nor a traceback keeps it.
+            reason = scrubbed_of(_first_line(error), str(where))
+            raise DatabaseUnavailable(masked(str(where)), reason) from None
         store = cls(backend, clock)
         try:
             await store.migrate()
         except BaseException as error:
             await backend.close()
             if isinstance(error, (StorageError, *UNUSABLE)):
-                raise DatabaseUnavailable(backend.url, _first_line(error)) from error
+                reason = scrubbed_of(_first_line(error), str(where))
+                raise DatabaseUnavailable(backend.url, reason) from error
             raise
         return store
 

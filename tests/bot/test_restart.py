@@ -7,15 +7,23 @@ import asyncio
 import os
 import random
 import re
+import socket
 from collections import Counter
+from pathlib import Path
+
+import aiohttp
+import pytest
 
 from bot.engine import Game, Phase
 from bot.storage import Database
+from standin.driver import Person
 from standin.server import StandIn
 from standin.testing import BotProcess
+from standin.world import Message
 from tests.bot.conftest import BotFactory
 from tests.bot.test_variants import NAMES
 from tools.simulated_people import (
+    add_computer,
     game_over,
     my_turn_controls,
     open_table,
@@ -153,3 +161,113 @@ def posts_of(standin: StandIn) -> Counter[str]:
         if heading:
             found[heading[1] or heading[2]] += 1
     return found
+
+
+WORKER_KILLS = int(os.environ.get("SIGKILLS_WITH_WORKERS", "2"))
+"""Kills of a bot with metrics and computer workers on (`make soak` runs more)."""
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_sigkill_with_metrics_and_workers_on_frees_the_port_for_the_next_start(
+    standin: StandIn, database_url: str
+) -> None:
+    port = free_port()
+    env = {
+        "DATABASE_URL": database_url,
+        "TABLE_EDIT_DELAY": "0.02",
+        "COMPUTER_DELAY": "0",
+        "COMPUTER_WORKERS": "2",
+        "METRICS_PORT": str(port),
+        "LOG_LEVEL": "WARNING",
+        "DEV_GUILD_ID": "",
+    }
+    rng = random.Random(SEED)
+    ann = standin.person("Ann")
+    process = await BotProcess(standin, "bot", env=env).start()
+    try:
+        table, t = await open_table(standin, [ann], preset="classic", max_cards=7)
+        for _ in range(3):
+            await add_computer(standin, ann, table, t, "normal")
+        await ann.click(table, f"oh:start:{t}")
+        for _ in range(WORKER_KILLS):
+            # Ann plays on meanwhile; the computers decide in the workers.
+            playing = asyncio.ensure_future(play_on_turns(standin, ann, table))
+            pid = process.pid
+            await standin.wait_for(lambda: len(descendants(pid)) >= 2, timeout=30)  # noqa: B023
+            await asyncio.sleep(rng.uniform(0, 1.0))
+            workers = descendants(pid)
+            process.kill()
+            await process.wait()
+            playing.cancel()
+            await asyncio.gather(playing, return_exceptions=True)
+            # Every worker (and the fork server) goes with the bot, and the port with them.
+            await standin.wait_for(lambda: not any(map(alive, workers)), timeout=5)  # noqa: B023
+            await process.stop()
+            process = await BotProcess(standin, "bot", env=env).start()
+            assert await healthz(port) == (200, "ok\n"), process.stderr()
+        await process.stop()
+        assert "Traceback" not in process.stderr(), process.stderr()
+    finally:
+        await process.stop()
+
+
+async def play_on_turns(standin: StandIn, person: Person, table: Message) -> None:
+    """The person takes every turn that comes to them, until the game is over."""
+    while not game_over(table):
+        await standin.wait_for(lambda: game_over(table) or my_turn_controls(person), timeout=60)
+        controls = my_turn_controls(person)
+        if controls is not None:
+            await take_turn(person, controls[0], controls[1][0])
+            await asyncio.sleep(0.05)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def descendants(pid: int) -> set[int]:
+    """The processes `pid` started, and theirs (Linux: read from /proc)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_bytes()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat.rsplit(b")", 1)[1].split()[1])
+    found: set[int] = set()
+    grown = {pid}
+    while grown:
+        grown = {child for child, parent in parents.items() if parent in grown} - found
+        found |= grown
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return False
+    return stat.rsplit(b")", 1)[1].split()[0] != b"Z"
+
+
+async def healthz(port: int) -> tuple[int, str]:
+    """/healthz's answer once it is "ok", or its last within 10 s."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 10
+    answer = (0, "no answer")
+    while loop.time() < deadline:
+        try:
+            async with (
+                aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=5)) as session,
+                session.get(f"http://127.0.0.1:{port}/healthz") as response,
+            ):
+                answer = response.status, await response.text()
+        except aiohttp.ClientError as error:
+            answer = (0, str(error))
+        if answer[0] == 200:
+            break
+        await asyncio.sleep(0.2)
+    return answer

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -124,4 +125,32 @@ async def test_a_wrong_token_says_to_check_it_on_the_developer_portal(
     assert "refused the token" in output and "developer portal" in output
     # Nothing about voice, which this bot does not use (discord.py warns of its libraries).
     assert "voice" not in output and "PyNaCl" not in output, output
+    assert_no_token(output)
+
+
+def test_a_metrics_port_in_use_is_one_line_naming_the_setting(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, output = run_bot_process(
+            {"DISCORD_TOKEN": TOKEN, "METRICS_PORT": str(port)}, tmp_path
+        )
+    assert code == 1
+    assert output == (
+        f"METRICS_PORT: 127.0.0.1:{port} is in use by another program (another bot process?):"
+        " stop it, or set another port\n"
+    ), output
+    assert_no_token(output)
+
+
+@pytest.mark.parametrize("host", ["no-such-host.invalid", "999.1.1.1", "192.0.2.1"])
+def test_a_metrics_host_it_cannot_listen_on_is_one_line_naming_the_setting(
+    tmp_path: Path, host: str
+) -> None:
+    env = {"DISCORD_TOKEN": TOKEN, "METRICS_PORT": "0", "METRICS_HOST": host}
+    code, output = run_bot_process(env, tmp_path)
+    assert code == 1
+    assert output.startswith(f"METRICS_HOST: cannot listen on {host}:0 ("), output
+    assert output.count("\n") == 1 and "Traceback" not in output, output
     assert_no_token(output)
