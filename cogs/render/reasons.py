@@ -94,6 +94,7 @@ from cogs.render.common import (
 )
 from cogs.render.explanations import explanation_text
 from cogs.render.language import N_, _, ngettext, number
+from cogs.render.lobby import rule_text, value_text
 
 HOST_DOINGS: dict[HostDoing, str] = {
     "rules": N_("only the host (or someone with Manage Channels) can change the rules"),
@@ -225,9 +226,12 @@ def reason_text(reason: Reason) -> str:
             # Translators: {rule} is the name of a setting as the commands write it (max_cards).
             return _("there is no rule called {rule}").format(rule=repr(field))
         case RuleInvalid(field=field, value=value, problem=problem):
-            # Translators: {rule} is the name of a setting as the commands write it (max_cards).
+            # Translators: {rule} is a rule's name and {value} a value, as the rules editor
+            # labels them: "max cards can't be 0: …".
             return _("{rule} can't be {value}: {problem}").format(
-                rule=field, value=repr(value), problem=explanation_text(problem)
+                rule=rule_text(field),
+                value=value_text(str(value)),
+                problem=explanation_text(problem),
             )
         case PlayerCount():
             return _player_count(reason)
@@ -345,8 +349,8 @@ def reason_text(reason: Reason) -> str:
         case Left():
             return _("You left the table.")
         case RuleSet(field=field):
-            # Translators: {rule} is the name of a setting as the commands write it (max_cards).
-            return _("{rule} set.").format(rule=field)
+            # Translators: {rule} is a rule's name as the rules editor labels it: "max cards".
+            return _("{rule} set.").format(rule=rule_text(field))
         case Begins():
             return _("The game begins.")
         case Cancelled():
