@@ -359,3 +359,120 @@ def test_commands_are_read_from_code_only() -> None:
 def test_a_setting_missing_from_the_readme_table_is_found() -> None:
     readme = "## Settings\n\n| setting | default | what |\n|---|---|---|\n| `LOG_LEVEL` | x | y |\n"
     assert settings_documented(readme + "\n## Next\n| `OTHER` | x | y |\n") == {"LOG_LEVEL"}
+
+
+# docs/architecture.md: short cells, no figure that goes stale, every module placed.
+
+ARCHITECTURE = "docs/architecture.md"
+LONGEST_CELL = 400
+"""A cell longer than this is a section's worth of text squeezed into a table."""
+
+STALE_FIGURE = re.compile(
+    r"\d+(?:[.,]\d+)?\s?(?:µs|ms|%|microseconds?|milliseconds?|per ?cent)(?!\w)", re.IGNORECASE
+)
+"""A measured figure: it belongs in docs/benchmarks.md, where it is dated by its run."""
+
+
+def long_cells(text: str, limit: int = LONGEST_CELL) -> list[str]:
+    """Cells of the text's tables longer than `limit` characters, each with its line."""
+    found = []
+    lines = text.splitlines()
+    in_table = fenced = False
+    for number, line in enumerate(lines, 1):
+        if line.startswith("```"):
+            fenced = not fenced
+        if fenced or not line.strip():
+            in_table = False
+            continue
+        following = lines[number] if number < len(lines) else ""
+        if "|" in line and _DELIMITER.fullmatch(following.strip()):
+            in_table = True
+        if in_table:
+            cells = re.split(r"(?<!\\)\|", line.strip().removeprefix("|").removesuffix("|"))
+            found += [
+                f"line {number}: {len(cell.strip())} characters"
+                for cell in cells
+                if len(cell.strip()) > limit
+            ]
+    return found
+
+
+def stale_figures(text: str) -> list[str]:
+    """Each measured figure in the text, with its line."""
+    return [
+        f"line {number}: {match.group()!r}"
+        for number, line in enumerate(text.splitlines(), 1)
+        for match in STALE_FIGURE.finditer(line)
+    ]
+
+
+def product_modules(root: Path = ROOT) -> list[Path]:
+    """Every module file of the product: bot/ and cogs/, but packages' __init__.py and the
+    catalogs' folder."""
+    return sorted(
+        path.relative_to(root)
+        for folder in ("bot", "cogs")
+        for path in (root / folder).rglob("*.py")
+        if path.name != "__init__.py" and "locales" not in path.parts
+    )
+
+
+def modules_unnamed(text: str, modules: list[Path]) -> list[str]:
+    """The modules the text names neither by file name (`store.py`, `items/table.py`) nor by
+    dotted path (`bot.storage.store`)."""
+    unnamed = []
+    for module in modules:
+        dotted = ".".join(module.with_suffix("").parts)
+        by_name = re.search(rf"(?<![\w.]){re.escape(module.name)}(?!\w)", text)
+        by_path = re.search(rf"(?<![\w.]){re.escape(dotted)}(?![\w.])", text)
+        if not (by_name or by_path):
+            unnamed.append(str(module))
+    return unnamed
+
+
+def test_architecture_has_no_cell_longer_than_a_short_paragraph() -> None:
+    assert long_cells(_read(ARCHITECTURE)) == []
+
+
+def test_architecture_carries_no_figure_that_goes_stale() -> None:
+    assert stale_figures(_read(ARCHITECTURE)) == []
+
+
+def test_architecture_places_every_module_of_the_product() -> None:
+    modules = product_modules()
+    assert Path("bot/storage/store.py") in modules and Path("cogs/items/table.py") in modules
+    assert not any(module.name == "__init__.py" for module in modules)
+    assert modules_unnamed(_read(ARCHITECTURE), modules) == []
+
+
+def test_a_long_cell_is_found_in_a_table_only() -> None:
+    row = "| `x.py` | " + "word " * 100 + "|\n"
+    table = "| module | what |\n|---|---|\n" + row
+    assert long_cells(table) == ["line 3: 499 characters"]
+    assert long_cells(table.replace("word " * 100, "word " * 10)) == []
+    assert long_cells("A paragraph | with a pipe " + "word " * 100 + "\n") == []
+    assert long_cells("```\n| a | b |\n|---|---|\n" + row + "```\n") == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["the service's part is about 350 µs", "a card costs 4–5 ms", "3-4%", "7 % of the CPU"],
+)
+def test_a_measured_figure_is_found(sentence: str) -> None:
+    assert stale_figures(f"Current.\n{sentence}\n") != []
+
+
+def test_a_fixed_number_is_not_a_measured_figure() -> None:
+    text = "Discord's 3 s; 8 random moments; `ohp:<list>:<page>`; a 63-card pack; 5xx answers."
+    assert stale_figures(text) == []
+
+
+def test_a_module_named_by_file_name_or_dotted_path_is_placed() -> None:
+    modules = [Path("bot/storage/store.py"), Path("cogs/items/table.py"), Path("bot/workers.py")]
+    text = "`store.py`, `items/table.py` and `bot.workers`"
+    assert modules_unnamed(text, modules) == []
+    assert modules_unnamed("`restore.py`, `table.pyc`, `bot.workers_pool`", modules) == [
+        "bot/storage/store.py",
+        "cogs/items/table.py",
+        "bot/workers.py",
+    ]
