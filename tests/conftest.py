@@ -36,12 +36,6 @@ async def standin(request: pytest.FixtureRequest) -> AsyncIterator[StandIn]:
             pytest.fail(report, pytrace=False)
 
 
-@pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real PostgreSQL server for the whole session (tests/databases.py)."""
-    yield from start_postgres(tmp_path_factory.mktemp("postgres"))
-
-
 @pytest.fixture
 async def postgres_url(postgres_server: str) -> AsyncIterator[str]:
     """An empty schema on the PostgreSQL server (tests of several processes on one database)."""
@@ -60,3 +54,15 @@ async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncI
     schema, url = await fresh_schema(server)
     yield url
     await drop_schema(server, schema)
+
+
+# --- Parallel runs (pytest-xdist: `make pytest` runs `-n`) ------------------------------------
+# Every worker is a process of its own with its own session fixtures: its own PostgreSQL server
+# (below), its own temporary folders (tmp_path) and environment; each stand-in listens on a port
+# the system gives it. No test may use a fixed port, file or folder outside tmp_path.
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A real PostgreSQL server for the whole session, one a worker (tests/databases.py)."""
+    yield from start_postgres()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -26,8 +27,12 @@ _STARTED: dict[str, Any] = {}
 """The servers this session started (pgserver's), by URL: the ones a test may stop."""
 
 
-def start_postgres(folder: Path) -> Iterator[str]:
-    """The URL of a PostgreSQL server for the session, or a skip that says why there is none."""
+def start_postgres() -> Iterator[str]:
+    """The URL of a PostgreSQL server for the session, or a skip that says why there is none.
+
+    Its data folder is a temporary folder of its own, not one under pytest's basetemp: pytest
+    deletes old basetemps and narrows their permissions as other sessions start, which a server
+    of a session still running must not meet."""
     given = os.environ.get("TEST_DATABASE_URL")
     if given:
         yield given
@@ -35,6 +40,7 @@ def start_postgres(folder: Path) -> Iterator[str]:
     try:
         import pgserver
 
+        folder = Path(tempfile.mkdtemp(prefix="ohhell-postgres-"))
         server = pgserver.get_server(folder, cleanup_mode="delete")
     except Exception as error:  # no wheel for this platform, or the server would not start
         pytest.skip(f"no PostgreSQL: pgserver could not start one ({error})")
