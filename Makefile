@@ -85,7 +85,7 @@ backup: $(RUN_STAMP)
 # Many SIGKILLs at random moments of a game on each backend, another seed each run: no
 # acknowledged action and no channel post lost or doubled (make test runs 8 kills).
 soak: $(DEV_STAMP)
-	SIGKILLS=30 SIGKILL_SEED=$$(date +%s) $(BIN)/python -m pytest -q -p no:cacheprovider tests/bot/test_restart.py -k sigkill
+	SIGKILLS=30 SIGKILL_SEED=$$(date +%s) $(BIN)/python -m pytest -q -p no:cacheprovider tests/end_to_end/test_restart.py -k sigkill
 
 demo: $(DEV_STAMP)
 	$(BIN)/python -m tools.demo $(ARGS)

@@ -13,7 +13,7 @@ from typing import Any
 from bot.engine import PRESETS
 from bot.service import TableService
 from bot.storage import Database, TableStatus
-from tests.test_service import (
+from tests.service.test_service import (
     ANN,
     BOB,
     CAT,

@@ -8,7 +8,7 @@ from pathlib import Path
 from bot.service import DmRef, TableService
 from bot.storage import Database
 from cogs.shown import Shown
-from tests.test_service import ANN, BOB, CAT, CHANNEL, GUILD, choose, first_legal
+from tests.service.test_service import ANN, BOB, CAT, CHANNEL, GUILD, choose, first_legal
 
 
 async def _run_inline(function, *args):
