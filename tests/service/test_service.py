@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-from pathlib import Path
 
 import pytest
 
 from bot.engine import Bid, Game, Phase, Play
 from bot.service import DmRef, HandState, Reason, Refused, TableGone, TableService
 from bot.storage import COMPUTER_IDS, CorruptRow, Database, TableStatus
-from tests.clocks import Clock
 
 GUILD, CHANNEL = 1, 10
 ANN, BOB, CAT = 101, 102, 103
@@ -293,91 +291,6 @@ async def test_a_game_another_process_moved_on_is_caught_up_not_decoded_again(
         await elsewhere.db.close()
 
 
-@pytest.fixture
-async def timed(tmp_path: Path):
-    database = await Database.open(tmp_path / "timed.sqlite3")
-    clock = Clock()
-
-    async def run_inline(function, *args):
-        return function(*args)
-
-    service = TableService(
-        database, decide=first_legal, run_blocking=run_inline, rng=random.Random(3), clock=clock
-    )
-    yield service, clock
-    await database.close()
-
-
-async def test_secret_bids_share_one_deadline_that_does_not_restart_as_people_bid(timed) -> None:
-    service, clock = timed
-    t = await started(service, preset="classic", bidding="secret", bid_changes=False, max_cards=3)
-    first = (await service.table_view(t)).deadline
-    assert first == clock.now + 120
-    clock.now += 50
-    await service.act(t, BOB, 1, Bid(0))
-    assert (await service.table_view(t)).deadline == first
-    clock.now += 71
-    outcome = await service.tick(t)  # Ann and Cat ran out of time: one decision per tick
-    assert outcome is not None and outcome.posts[0].notice.code == "timed_out"
-    assert await service.tick(t) is not None
-    view = await service.table_view(t)
-    # Bidding is over (here the one-card hand then plays itself: every card is forced).
-    assert view.game is not None and (view.game.hand_number, view.game.phase) != (1, Phase.BIDDING)
-    assert view.deadline == clock.now + 120  # a new turn, a new timer
-
-
-async def test_pause_stops_the_clock_and_resume_gives_back_the_time_left(timed) -> None:
-    service, clock = timed
-    t = await started(service, preset="classic", max_cards=3)
-    deadline = (await service.table_view(t)).deadline
-    assert deadline is not None
-    clock.now += 100
-    await service.set_paused(t, ANN, True)
-    assert (await service.table_view(t)).deadline is None
-    # While paused, only abandonment (a day after the last action, the pause) is due.
-    assert (await service.db.load_table(t)).due_at == clock.now + 24 * 3600
-    with pytest.raises(Refused, match="paused"):
-        await service.act(t, await whose_turn(service, t), 1, Bid(0))
-    clock.now += 3600
-    assert await service.tick(t) is None
-    await service.set_paused(t, ANN, False)
-    assert (await service.table_view(t)).deadline == clock.now + 20
-    with pytest.raises(Refused, match="host_only"):
-        await service.set_paused(t, BOB, True)
-
-
-async def test_a_nudge_comes_once_halfway(timed) -> None:
-    service, clock = timed
-    t = await started(service, preset="classic", max_cards=3)
-    waiting = await whose_turn(service, t)
-    clock.now += 59
-    assert await service.tick(t) is None
-    clock.now += 2
-    outcome = await service.tick(t)
-    assert outcome is not None and outcome.nudge == (waiting,)
-    assert await service.tick(t) is None
-    row = await service.db.load_table(t)
-    assert row.due_at == (await service.table_view(t)).deadline
-
-
-async def test_a_table_saved_before_deadlines_existed_gets_them_without_expiring(timed) -> None:
-    service, clock = timed
-    t = await started(service, preset="classic", max_cards=3)
-    row = await service.db.load_table(t)
-    old = {k: v for k, v in row.document.items() if k not in ("last_activity", "turn")}
-    # As the previous schema left it: no deadline, no activity time.
-    await service.db.save_table(row, document=old, due_at=None)
-    clock.now = (await service.db.load_table(t)).updated_at + 5
-    await service.allow_grace()
-    row = await service.db.load_table(t)
-    assert row.due_at == clock.now + service.session.settings.deadline_grace
-    clock.now += service.session.settings.deadline_grace
-    outcome = await service.tick(t)  # the turn timer, started at restart, is halfway
-    assert outcome is not None and outcome.nudge and not outcome.posts
-    view = await service.table_view(t)
-    assert view.status is TableStatus.PLAYING and view.deadline == row.due_at + 60
-
-
 async def test_a_hand_message_is_played_out_once_nothing_is_left_to_click(
     service: TableService,
 ) -> None:
@@ -441,29 +354,6 @@ async def test_a_table_that_does_not_exist_is_refused_as_gone(service: TableServ
             await read(424242)
 
 
-async def test_a_table_whose_game_does_not_load_does_not_stop_the_start_up_grace(timed) -> None:
-    """At start-up every open table gets its grace. A table kept without a deadline (saved
-    before deadlines existed, or with abandonment off and its one nudge sent) whose stored
-    game does not load is a corrupt row: it is left as it is, and every other table still
-    gets its grace (the scheduler starts only after this)."""
-    service, clock = timed
-    t = await started(service, preset="classic", max_cards=3)
-    row = await service.db.load_table(t)
-    await service.db.save_table(
-        row, document={**row.document, "game": '{"v": 1, "hands": "not a list"}'}, due_at=None
-    )
-    broken = await service.db.load_table(t)
-    other = await service.open_table(
-        guild_id=GUILD, channel_id=CHANNEL + 1, user_id=BOB, name="Bob", settings={}
-    )
-    # The other table's lobby expired while the bot was down.
-    clock.now += service.session.settings.lobby_timeout + 5
-    assert await service.allow_grace() == 1
-    assert await service.db.load_table(t) == broken  # the corrupt row: nothing changed
-    lobby = await service.db.load_table(other.table.table_id)
-    assert lobby.due_at == clock.now + service.session.settings.deadline_grace
-
-
 async def test_a_hand_dm_or_table_message_stored_after_the_table_closed_leaves_nothing_in_memory(
     service: TableService,
 ) -> None:
@@ -504,34 +394,6 @@ async def test_a_table_closed_by_another_process_is_dropped_from_memory_once_see
         assert service.cached_tables() == set()
         assert (await service.table_view(table_id)).status is TableStatus.CANCELLED
         assert service.cached_tables() == set()
-    finally:
-        await elsewhere.db.close()
-
-
-async def test_a_deadline_that_meets_another_process_save_is_handled_on_the_newer_state(
-    timed,
-) -> None:
-    """Two processes: between the scheduler's load of a table whose nudge is due and its save,
-    the other process stores a hand DM's id. The nudge's save meets a real version conflict:
-    it is handled again on the newer row (once), not raised to the scheduler, which would log
-    it as a failure and put the table's deadlines off by a minute."""
-    service, clock = timed
-    elsewhere = TableService(
-        await Database.open(service.db.url), decide=first_legal, run_blocking=None, clock=clock
-    )
-    try:
-        t = await started(service, preset="classic", max_cards=3)
-        waiting = await whose_turn(service, t)
-        clock.now += 61  # the two-minute timer is past halfway: the nudge is due
-        interrupted = another_process_saves_first(service, elsewhere, t)
-        before = (await service.db.load_table(t)).version
-        outcome = await service.tick(t)
-        assert interrupted and interrupted[0] is not None
-        assert outcome is not None and outcome.nudge == (waiting,)
-        row = await service.db.load_table(t)
-        assert row.version == before + 2 and row.document["dms"][str(BOB)]["message_id"] == 8
-        assert row.document["turn"]["nudged"]
-        assert row.due_at == (await service.table_view(t)).deadline  # the turn's own deadline
     finally:
         await elsewhere.db.close()
 
@@ -578,35 +440,6 @@ async def test_a_computer_move_that_meets_another_process_save_is_made_on_the_ne
         assert len(moves) == 1  # made once, on the newer state
     finally:
         await elsewhere.db.close()
-
-
-async def test_a_turn_deadline_at_a_table_cancelled_while_its_move_is_decided_is_let_go(
-    tmp_path: Path,
-) -> None:
-    """A person ran out of time; while a computer decides their move (outside the table's
-    lock), the host cancels the table. The deadline is then let go quietly: nothing to do at
-    a closed table, not a failure the scheduler logs and answers by giving the closed table a
-    deadline again."""
-    database = await Database.open(tmp_path / "cancelled.sqlite3")
-    clock = Clock()
-    host = TableService(database, decide=first_legal, run_blocking=None, clock=clock)
-
-    async def cancelled_meanwhile(function, *args):
-        await host.cancel(t, ANN)
-        return function(*args)
-
-    service = TableService(
-        database, decide=first_legal, run_blocking=cancelled_meanwhile, clock=clock
-    )
-    try:
-        t = await started(service, preset="classic", max_cards=3)
-        clock.now += 121  # the two-minute timer ran out
-        assert await service.tick(t) is None
-        row = await database.load_table(t)
-        assert row.status is TableStatus.CANCELLED and row.due_at is None
-        assert service.cached_tables() == set()
-    finally:
-        await database.close()
 
 
 async def test_one_finished_game_that_does_not_load_leaves_history_and_stats_working(
