@@ -34,7 +34,11 @@ install: $(RUN_STAMP)
 run: $(RUN_STAMP)
 	$(BIN)/python -m bot
 
-test: lint typecheck pytest
+# lint and typecheck run beside the tests, in the CPU the tests leave while they wait on sockets
+# and timers. Their lines come between whole lines of the tests' output; -k lets the others
+# finish after one fails, and make's last lines name each target that failed.
+test: $(DEV_STAMP)
+	@$(MAKE) --no-print-directory -k -j 3 --output-sync=line lint typecheck pytest
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
@@ -44,8 +48,11 @@ typecheck: $(DEV_STAMP)
 	$(BIN)/mypy --strict bot/engine
 	$(BIN)/mypy bot cogs standin tools
 
+# The tests run in WORKERS processes (pytest-xdist), more than the cores: an end-to-end test
+# mostly waits on the stand-in, the bot and the database. WORKERS=0 runs them in this process.
+WORKERS ?= 4
 pytest: $(DEV_STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(WORKERS) --dist worksteal
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python -m tools.bench_engine
