@@ -34,11 +34,9 @@ install: $(RUN_STAMP)
 run: $(RUN_STAMP)
 	$(BIN)/python -m bot
 
-# lint and typecheck run beside the tests, in the CPU the tests leave while they wait on sockets
-# and timers. Their lines come between whole lines of the tests' output; -k lets the others
-# finish after one fails, and make's last lines name each target that failed.
-test: $(DEV_STAMP)
-	@$(MAKE) --no-print-directory -k -j 3 --output-sync=line lint typecheck pytest
+# One after the other: lint and typecheck take seconds, and a failure of theirs is told before
+# the tests start (beside the tests they would save only those seconds).
+test: lint typecheck pytest
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
