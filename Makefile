@@ -48,9 +48,11 @@ typecheck: $(DEV_STAMP)
 
 # The tests run in WORKERS processes (pytest-xdist), more than the cores: an end-to-end test
 # mostly waits on the stand-in, the bot and the database. WORKERS=0 runs them in this process.
+# Compiled modules are kept (__pycache__) even where PYTHONDONTWRITEBYTECODE is set: each worker
+# and each bot process a test starts would compile them all again.
 WORKERS ?= 4
 pytest: $(DEV_STAMP)
-	$(BIN)/python -m pytest -q -n $(WORKERS) --dist worksteal
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n $(WORKERS) --dist worksteal
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python -m tools.bench_engine
