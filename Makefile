@@ -34,6 +34,8 @@ install: $(RUN_STAMP)
 run: $(RUN_STAMP)
 	$(BIN)/python -m bot
 
+# One after the other: lint and typecheck take seconds, and a failure of theirs is told before
+# the tests start (beside the tests they would save only those seconds).
 test: lint typecheck pytest
 
 lint: $(DEV_STAMP)
@@ -44,8 +46,13 @@ typecheck: $(DEV_STAMP)
 	$(BIN)/mypy --strict bot/engine
 	$(BIN)/mypy bot cogs standin tools
 
+# The tests run in WORKERS processes (pytest-xdist), more than the cores: an end-to-end test
+# mostly waits on the stand-in, the bot and the database. WORKERS=0 runs them in this process.
+# Compiled modules are kept (__pycache__) even where PYTHONDONTWRITEBYTECODE is set: each worker
+# and each bot process a test starts would compile them all again.
+WORKERS ?= 4
 pytest: $(DEV_STAMP)
-	$(BIN)/python -m pytest -q
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n $(WORKERS) --dist worksteal
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python -m tools.bench_engine
@@ -87,7 +94,7 @@ backup: $(RUN_STAMP)
 # bot with metrics and computer workers on: its workers die with it and the next start serves
 # on the same port (make test runs 2 kills).
 soak: $(DEV_STAMP)
-	SIGKILLS=30 SIGKILLS_WITH_WORKERS=12 SIGKILL_SEED=$$(date +%s) $(BIN)/python -m pytest -q -p no:cacheprovider tests/bot/test_restart.py -k sigkill
+	SIGKILLS=30 SIGKILLS_WITH_WORKERS=12 SIGKILL_SEED=$$(date +%s) $(BIN)/python -m pytest -q -p no:cacheprovider tests/end_to_end/test_restart.py -k sigkill
 
 demo: $(DEV_STAMP)
 	$(BIN)/python -m tools.demo $(ARGS)

@@ -44,12 +44,6 @@ async def standin(request: pytest.FixtureRequest) -> AsyncIterator[StandIn]:
             pytest.fail(report, pytrace=False)
 
 
-@pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real PostgreSQL server for the whole session (tests/databases.py)."""
-    yield from start_postgres(tmp_path_factory.mktemp("postgres"))
-
-
 @pytest.fixture
 async def postgres_url(postgres_server: str) -> AsyncIterator[str]:
     """An empty schema on the PostgreSQL server (tests of several processes on one database)."""
@@ -94,3 +88,15 @@ def service_options() -> dict[str, Any]:
 def service(database: Database, service_options: dict[str, Any]) -> TableService:
     """The service on `database` (tests/services.py)."""
     return service_on(database, **service_options)
+
+
+# --- Parallel runs (pytest-xdist: `make pytest` runs `-n`) ------------------------------------
+# Every worker is a process of its own with its own session fixtures: its own PostgreSQL server
+# (below), its own temporary folders (tmp_path) and environment; each stand-in listens on a port
+# the system gives it. No test may use a fixed port, file or folder outside tmp_path.
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A real PostgreSQL server for the whole session, one a worker (tests/databases.py)."""
+    yield from start_postgres()

@@ -1,19 +1,23 @@
 """Databases for tests: a SQLite file, or a fresh schema on a real PostgreSQL server.
 
 The PostgreSQL server is `TEST_DATABASE_URL` when it is set, otherwise one the test session
-starts from the `pgserver` package (PostgreSQL's own binaries in a pip wheel). Each test gets a
-schema of its own on it (`search_path` in the URL), so tests never see each other's rows.
+starts from the `pgserver` package (PostgreSQL's own binaries in a pip wheel); in a parallel run
+each worker has its own. Each test gets a schema of its own on it (`search_path` in the URL), so
+tests never see each other's rows.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import asyncpg
 import pytest
@@ -26,15 +30,20 @@ _STARTED: dict[str, Any] = {}
 """The servers this session started (pgserver's), by URL: the ones a test may stop."""
 
 
-def start_postgres(folder: Path) -> Iterator[str]:
-    """The URL of a PostgreSQL server for the session, or a skip that says why there is none."""
+def start_postgres() -> Iterator[str]:
+    """The URL of a PostgreSQL server for the session, or a skip that says why there is none.
+
+    Its data folder is a temporary folder of its own, not one under pytest's basetemp: pytest
+    deletes old basetemps and narrows their permissions as other sessions start, which a server
+    of a session still running must not meet."""
     given = os.environ.get("TEST_DATABASE_URL")
     if given:
-        yield given
+        yield from _database_of_this_worker(given)
         return
     try:
         import pgserver
 
+        folder = Path(tempfile.mkdtemp(prefix="ohhell-postgres-"))
         server = pgserver.get_server(folder, cleanup_mode="delete")
     except Exception as error:  # no wheel for this platform, or the server would not start
         pytest.skip(f"no PostgreSQL: pgserver could not start one ({error})")
@@ -45,6 +54,37 @@ def start_postgres(folder: Path) -> Iterator[str]:
     finally:
         _STARTED.pop(url, None)
         server.cleanup()
+
+
+def _database_of_this_worker(server_url: str) -> Iterator[str]:
+    """`server_url` itself, or in a parallel run (pytest-xdist) a database of this worker's own
+    on that server: NOTIFY and the server's views of its sessions are per database, so one
+    worker's bots do not hear another's table changes, nor a test end another's connections."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        yield server_url
+        return
+    name = f"ohhell_test_{worker}_{uuid.uuid4().hex[:8]}"
+    _on_the_server(server_url, f"CREATE DATABASE {name}")
+    try:
+        yield urlsplit(server_url)._replace(path=f"/{name}").geturl()
+    finally:
+        _on_the_server(server_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def _on_the_server(server_url: str, sql: str) -> None:
+    """One statement outside any transaction, from a thread of its own: a fixture's event loop
+    may be running in this one."""
+
+    async def run() -> None:
+        connection = await asyncpg.connect(server_url)
+        try:
+            await connection.execute(sql)
+        finally:
+            await connection.close()
+
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, run()).result()
 
 
 @asynccontextmanager

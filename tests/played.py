@@ -12,8 +12,7 @@ from typing import Any
 from bot.engine import PRESETS
 from bot.service import TableService
 from bot.storage import Database, TableStatus
-from tests.services import service_on
-from tests.test_service import (
+from tests.service.test_service import (
     ANN,
     BOB,
     CAT,
@@ -23,6 +22,7 @@ from tests.test_service import (
     play_a_game,
     run_automatic,
 )
+from tests.services import service_on
 
 LOBBY_CHANNEL = 11
 

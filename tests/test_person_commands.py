@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from bot.storage import Database
-from tests.bot.test_start_up import run_bot_process
+from tests.end_to_end.test_start_up import run_bot_process
 from tests.finished_games import people, store_finished
 from tests.privacy_scan import places_holding
 

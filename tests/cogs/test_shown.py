@@ -8,8 +8,8 @@ from pathlib import Path
 from bot.service import DmRef, TableService
 from bot.storage import Database
 from cogs.shown import Shown
+from tests.service.test_service import ANN, BOB, CAT, CHANNEL, GUILD, choose
 from tests.services import service_on
-from tests.test_service import ANN, BOB, CAT, CHANNEL, GUILD, choose
 
 
 async def _service(path: Path) -> TableService:
