@@ -233,8 +233,9 @@ class Interrupted(Exception):
 
 
 async def _until_interrupted(playing: asyncio.Future[Any]) -> None:
-    """Wait for the tables, or for SIGINT / SIGTERM: then stop them (the caller's `finally`
-    stops the bot process) rather than leave the run and its bot going."""
+    """Wait for `playing` (a bot's start, the tables), or for SIGINT / SIGTERM: then stop it
+    (the caller's `finally` stops the bot processes) rather than leave the run and its bots
+    going."""
     loop = asyncio.get_running_loop()
     interrupted = loop.create_future()
 
@@ -295,7 +296,7 @@ async def bench(
                 "COMPUTER_DELAY": "0",
                 "DEV_GUILD_ID": "",
             }
-            bots = []
+            bots: list[BotProcess] = []
             count_files = [Path(folder) / f"counts.{shard}.json" for shard in range(processes)]
             for shard in range(processes):
                 shards = {"SHARD_COUNT": str(processes), "SHARD_IDS": str(shard)}
@@ -307,12 +308,12 @@ async def bench(
                 if profile is not None:
                     shard_profile = profile.resolve().with_suffix(f".{shard}{profile.suffix}")
                     args += ["--profile", str(shard_profile)]
-                bots.append(
-                    await BotProcess(standin, "tools.bot_process", env=each, args=args).start()
-                )
-            cpu_at_ready = sum(cpu_seconds(bot.pid) for bot in bots)
-            started = time.monotonic()
+                bots.append(BotProcess(standin, "tools.bot_process", env=each, args=args))
             try:
+                for bot in bots:  # Ctrl-C while one starts stops it too (below)
+                    await _until_interrupted(asyncio.ensure_future(bot.start()))
+                cpu_at_ready = sum(cpu_seconds(bot.pid) for bot in bots)
+                started = time.monotonic()
                 runs = [Table(standin, i, guilds[i % len(guilds)], locale) for i in range(tables)]
                 stall = [0.0]
                 with CollectorPauses() as pauses:

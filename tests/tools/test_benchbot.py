@@ -120,7 +120,8 @@ async def test_a_sigterm_stops_the_bot_cleanly_and_it_writes_its_storage_counts(
     await standin.wait_for(lambda: not standin.connected)
 
 
-async def test_ctrl_c_stops_the_run_and_its_bot() -> None:
+@pytest.mark.parametrize("after", [0.0, 3.0], ids=["while-the-bot-starts", "while-playing"])
+async def test_ctrl_c_stops_the_run_and_its_bot(after: float) -> None:
     import asyncio
     import signal
     import sys
@@ -145,7 +146,7 @@ async def test_ctrl_c_stops_the_run_and_its_bot() -> None:
                 break
             await asyncio.sleep(0.1)
         assert bots, "the benchmark started no bot"
-        await asyncio.sleep(3)
+        await asyncio.sleep(after)
         run.send_signal(signal.SIGINT)
         _, err = await asyncio.wait_for(run.communicate(), 60)
     finally:
