@@ -1,5 +1,5 @@
-"""What people look up about finished games: /ohhell history (in pages), /ohhell record, and
-/ohhell stats. Answers are private; the slash commands themselves are declared in
+"""What people look up about finished games: /ohhell history (in pages), /ohhell record, /ohhell
+replay and /ohhell stats. Answers are private; the slash commands themselves are declared in
 cogs/commands.py and hand over to this."""
 
 from __future__ import annotations
@@ -18,9 +18,10 @@ from cogs.errors import answer_error
 from cogs.interaction import Interaction
 from cogs.items import parse_page
 from cogs.render.charts import rating_chart_png
-from cogs.render.history import history_message, record_file_name, record_text
+from cogs.render.history import history_message, record_file_name, record_text, replay_text
 from cogs.render.language import _, spoken
 from cogs.render.stats import RATING_CHART_FILE, stats_embed
+from cogs.web.replay import replay_file_name, replay_page
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,18 @@ class Community:
         await interaction.response.send_message(
             record_text(found.game, name),
             file=discord.File(io.BytesIO(data), filename=name),
+            ephemeral=True,
+        )
+
+    async def replay(self, interaction: Interaction, game: int | None) -> None:
+        found = await self.service.finished_games.game_record(
+            interaction.guild_id or 0, interaction.channel_id or 0, game
+        )
+        name = replay_file_name(found.game)
+        page = replay_page(found.game, found.record).encode()
+        await interaction.response.send_message(
+            replay_text(found.game, name),
+            file=discord.File(io.BytesIO(page), filename=name),
             ephemeral=True,
         )
 

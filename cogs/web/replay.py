@@ -1,0 +1,157 @@
+"""A finished game's replay as one self-contained HTML document: every hand with every seat's
+dealt cards, every trick step by step (Previous / Next, the arrow keys, a link `#h3t2` to any
+hand and trick), the bids and what each scored, the score chart and the final standings.
+
+Everything is inline (the style, a small script, the cards drawn in HTML and CSS), so the file
+opens in any browser without a request out. Every word comes from the catalogs in the language
+being spoken; every name is escaped, and the game's data rides in a JSON script block whose `<`,
+`>` and `&` are escaped so that no name can end it."""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from bot.engine import Card
+from bot.engine.records import replay
+from cogs.render.common import name_text, trump_text
+from cogs.render.language import FACES, _, ngettext, number, signed, spoken
+from cogs.web.score_chart import legend, score_svg
+
+HERE = Path(__file__).resolve().parent
+STYLE = (HERE / "replay.css").read_text()
+SCRIPT = (HERE / "replay.js").read_text()
+
+
+def replay_file_name(game: int) -> str:
+    return f"ohhell-game-{game}.html"
+
+
+def script_json(value: Any) -> str:
+    """`value` as JSON that may sit inside a `<script>` block: no `<`, `>` or `&` in it, so
+    no `</script>` or `<!--` written in a name can end the block."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+def replay_data(record: dict[str, Any], summary: dict[str, Any]) -> dict[str, Any]:
+    """What the page's script steps through, every word already in the language spoken: each
+    hand's heading, each seat's dealt cards, each trick's cards with who played them and who
+    won it, and each seat's result line. `summary` is the record's `replay`."""
+    players = [name_text(n) for n in record["players"]]
+    hands = []
+    for number_, (played, scored) in enumerate(
+        zip(record["hands"], summary["hands"], strict=True), start=1
+    ):
+        plays = [(a["seat"], a["play"]) for a in played["actions"] if "play" in a]
+        tricks = []
+        for trick in scored["tricks"]:
+            taken, plays = plays[: len(trick["cards"])], plays[len(trick["cards"]) :]
+            tricks.append(
+                {
+                    "seats": [seat for seat, _ in taken],
+                    "cards": [card for _, card in taken],
+                    "winner": trick["winner"],
+                }
+            )
+        turned = played.get("turned")
+        trump = trump_text(scored["trump"], True, Card.parse(turned) if turned else None)
+        cards = scored["cards_each"]
+        # Translators: the table message's first line; {trump} is "♥ hearts", "no trumps"…
+        title = ngettext(
+            "Hand {hand} · {cards} card each · dealer {dealer} · trump: {trump}",
+            "Hand {hand} · {cards} cards each · dealer {dealer} · trump: {trump}",
+            cards,
+        ).format(
+            hand=number(number_),
+            cards=number(cards),
+            dealer=players[played["dealer"]],
+            trump=trump,
+        )
+        results = []
+        for seat, name in enumerate(players):
+            bid, took = scored["bids"][seat], scored["tricks_won"][seat]
+            if bid is None:
+                continue
+            # Translators: a player's result in a hand: "Ann: bid 2, took 2, +22 → 61".
+            line = _("{name}: bid {bid}, took {took}, {change} → {total}").format(
+                name=name,
+                bid=number(bid),
+                took=number(took),
+                change=signed(scored["points"][seat] or 0),
+                total=number(scored["totals"][seat]),
+            )
+            results.append(line)
+        hands.append(
+            {"title": title, "dealt": played["cards"], "tricks": tricks, "results": results}
+        )
+    return {
+        "players": players,
+        "hands": hands,
+        "ranks": {face: spoken().rank(face) for face in FACES},
+        "labels": {
+            # Translators: above the trick shown in a game's replay: "Trick 2 of 5".
+            "trick": _("Trick {trick} of {count}"),
+            # Translators: under the trick shown in a game's replay.
+            "wins": _("{name} wins the trick"),
+            # Translators: under a trick that was cancelled (up the ante): nobody takes it.
+            "cancelled": _("Nobody takes this trick: it is cancelled"),
+        },
+    }
+
+
+def replay_page(game: int, record: dict[str, Any]) -> str:
+    """The whole page, in the language being spoken. Raises `RecordError` for a record that
+    does not replay."""
+    summary = replay(record)
+    data = replay_data(record, summary)
+    players: list[str] = data["players"]
+    # Translators: a game's replay page's title; {game} is its number.
+    title = _("Game #{game} — replay").format(game=game)
+    counted = [h for h in summary["hands"] if h["complete"]]
+    chart = score_svg(
+        record["players"],
+        [h["totals"] for h in counted],
+        [
+            [b is not None and b == t for b, t in zip(h["bids"], h["tricks_won"], strict=True)]
+            for h in counted
+        ],
+        _("Game #{game} — score after each hand (dot: bid met)").format(game=game),
+    )
+    placing = summary["placing"] or [1] * len(players)
+    order = sorted(range(len(players)), key=lambda s: (placing[s], s))
+    standings = "".join(
+        f'<li><span class="place">{number(placing[s])}.</span> '
+        f'<span class="name">{escape(players[s])}</span> '
+        f'<span class="total">{number(summary["totals"][s])}</span></li>'
+        for s in order
+    )
+    # Translators: a link to one hand of a game's replay.
+    link = _("Hand {hand}")
+    hand_links = "".join(
+        f'<li><a href="#h{h}t1">{escape(link.format(hand=number(h)))}</a></li>'
+        for h, hand in enumerate(data["hands"], start=1)
+        if hand["tricks"]
+    )
+    return (
+        f'<!DOCTYPE html><html lang="{spoken().code.replace("_", "-")}"><head>'
+        '<meta charset="utf-8"><meta name="viewport" content="width=device-width, '
+        'initial-scale=1"><meta name="referrer" content="no-referrer">'
+        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>"
+        f"<header><h1>{escape(title)}</h1></header><main>"
+        f'<section class="standings"><h2>{escape(_("Final standings"))}</h2>'
+        f"<ol>{standings}</ol></section>"
+        f'<section id="viewer" aria-live="polite"><h2 id="hand-title"></h2>'
+        '<nav class="steps">'
+        f'<button type="button" id="prev">{escape(_("◀ Previous"))}</button>'
+        '<span id="trick-title"></span>'
+        f'<button type="button" id="next">{escape(_("Next ▶"))}</button></nav>'
+        '<div id="trick" class="trick"></div><p id="winner"></p>'
+        '<div id="seats" class="seats"></div><ul id="results" class="results"></ul></section>'
+        f'<nav class="hands"><ol>{hand_links}</ol></nav>'
+        f'<section class="scores">{chart}{legend(record["players"])}</section>'
+        f'</main><script type="application/json" id="game">{script_json(data)}</script>'
+        f"<script>{SCRIPT}</script></body></html>"
+    )
