@@ -33,3 +33,15 @@ def plays(record: dict[str, Any]) -> list[list[tuple[int, str]]]:
     return [
         [(a["seat"], a["play"]) for a in hand["actions"] if "play" in a] for hand in record["hands"]
     ]
+
+
+def laid(data: dict[str, Any]) -> list[list[tuple[int, str]]]:
+    """Every hand's cards as the page's tricks lay them, with the seat that played each."""
+    return [
+        [
+            (seat, card)
+            for trick in hand["tricks"]
+            for seat, card in zip(trick["seats"], trick["cards"], strict=True)
+        ]
+        for hand in data["hands"]
+    ]
