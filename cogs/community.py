@@ -21,7 +21,7 @@ from cogs.render.charts import rating_chart_png
 from cogs.render.history import history_message, record_file_name, record_text, replay_text
 from cogs.render.language import _, spoken
 from cogs.render.stats import RATING_CHART_FILE, stats_embed
-from cogs.web.replay import replay_file_name, replay_page
+from cogs.web.replay import replay_file_name, replay_page_in
 
 log = logging.getLogger(__name__)
 
@@ -69,11 +69,14 @@ class Community:
         found = await self.service.finished_games.game_record(
             interaction.guild_id or 0, interaction.channel_id or 0, game
         )
+        # Writing the page of a long game takes a moment: Discord is told at once, and the
+        # page is written off the bot's loop.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         name = replay_file_name(found.game)
-        page = replay_page(found.game, found.record).encode()
-        await interaction.response.send_message(
+        page = await self.run_blocking(replay_page_in, spoken().code, found.game, found.record)
+        await interaction.followup.send(
             replay_text(found.game, name),
-            file=discord.File(io.BytesIO(page), filename=name),
+            file=discord.File(io.BytesIO(page.encode()), filename=name),
             ephemeral=True,
         )
 

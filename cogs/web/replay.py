@@ -17,7 +17,7 @@ from typing import Any
 from bot.engine import Card
 from bot.engine.records import replay
 from cogs.render.common import name_text, trump_text
-from cogs.render.language import FACES, _, ngettext, number, signed, spoken
+from cogs.render.language import FACES, _, language, ngettext, number, signed, speaking, spoken
 from cogs.web.score_chart import legend, score_svg
 
 HERE = Path(__file__).resolve().parent
@@ -155,3 +155,10 @@ def replay_page(game: int, record: dict[str, Any]) -> str:
         f'</main><script type="application/json" id="game">{script_json(data)}</script>'
         f"<script>{SCRIPT}</script></body></html>"
     )
+
+
+def replay_page_in(code: str, game: int, record: dict[str, Any]) -> str:
+    """`replay_page` in the language of catalog name `code`, for a worker, which does not share
+    its caller's `speaking`."""
+    with speaking(language(code)):
+        return replay_page(game, record)

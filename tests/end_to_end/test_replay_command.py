@@ -12,10 +12,21 @@ import pytest
 from bot.engine.records import replay
 from standin.driver import Person
 from standin.server import StandIn
+from standin.world import Attachment
 from tests.cogs.web.pages import HOSTILE, embedded, laid, plays
 from tests.end_to_end.conftest import BotFactory
 from tests.finished_games import people, store_finished
 from tools.simulated_people import add_computer, hand_message, open_table, play_until_over
+
+
+async def page_of(person: Person, standin: StandIn, **options: Any) -> tuple[str, Attachment]:
+    """The text and the one file `/ohhell replay` answers `person` with, once written."""
+    answer = await person.slash(standin.channel, "ohhell replay", **options)
+    assert answer.ephemeral
+    loaded = await answer.wait_until_loaded()
+    message = answer.followups[0] if answer.followups else loaded
+    (attached,) = message.attachments
+    return message.content, attached
 
 
 async def asked(person: Person, standin: StandIn, command: str, **options: Any) -> Any:
@@ -54,11 +65,9 @@ async def test_a_finished_games_replay_is_attached_as_a_page(
         assert recorded.reply is not None
         record = json.loads(recorded.reply.attachments[0].data)
 
-        shown = await ann.slash(standin.channel, "ohhell replay")
-        assert shown.ephemeral and shown.reply is not None
-        (page,) = shown.reply.attachments
+        text, page = await page_of(ann, standin)
         assert page.filename == f"ohhell-game-{table_id}.html"
-        assert f"ohhell-game-{table_id}.html" in (shown.content or "")
+        assert f"`ohhell-game-{table_id}.html`" in text
         html = page.data.decode()
         assert html.startswith("<!DOCTYPE html>") and f"Game #{table_id} — replay" in html
         assert HOSTILE[0] not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
@@ -69,11 +78,11 @@ async def test_a_finished_games_replay_is_attached_as_a_page(
         assert [[t["winner"] for t in h["tricks"]] for h in data["hands"]] == winners
 
         # By its number, the same page; in Dutch for a Dutch speaker.
-        again = await ann.slash(standin.channel, "ohhell replay", game=table_id)
-        assert again.reply is not None and again.reply.attachments[0].data == page.data
-        hers = await dutch.slash(standin.channel, "ohhell replay", game=table_id)
-        assert hers.reply is not None
-        dutch_page = hers.reply.attachments[0].data.decode()
+        _, again = await page_of(ann, standin, game=table_id)
+        assert again.data == page.data
+        dutch_text, hers = await page_of(dutch, standin, game=table_id)
+        assert dutch_text.startswith(f"Het verloop van spel #{table_id}")
+        dutch_page = hers.data.decode()
         assert f"Spel #{table_id} — verloop" in dutch_page and '<html lang="nl">' in dutch_page
 
         # Another server's game is no game here, as for the record.
