@@ -111,6 +111,7 @@ def replay_page(game: int, record: dict[str, Any]) -> str:
     # Translators: a game's replay page's title; {game} is its number.
     title = _("Game #{game} — replay").format(game=game)
     counted = [h for h in summary["hands"] if h["complete"]]
+    heading = _("Game #{game} — score after each hand (dot: bid met)").format(game=game)
     chart = score_svg(
         record["players"],
         [h["totals"] for h in counted],
@@ -118,7 +119,7 @@ def replay_page(game: int, record: dict[str, Any]) -> str:
             [b is not None and b == t for b, t in zip(h["bids"], h["tricks_won"], strict=True)]
             for h in counted
         ],
-        _("Game #{game} — score after each hand (dot: bid met)").format(game=game),
+        heading,
     )
     placing = summary["placing"] or [1] * len(players)
     order = sorted(range(len(players)), key=lambda s: (placing[s], s))
@@ -151,7 +152,8 @@ def replay_page(game: int, record: dict[str, Any]) -> str:
         '<div id="trick" class="trick"></div><p id="winner"></p>'
         '<div id="seats" class="seats"></div><ul id="results" class="results"></ul></section>'
         f'<nav class="hands"><ol>{hand_links}</ol></nav>'
-        f'<section class="scores">{chart}{legend(record["players"])}</section>'
+        f'<section class="scores"><h2>{escape(heading)}</h2>{chart}'
+        f"{legend(record['players'])}</section>"
         f'</main><script type="application/json" id="game">{script_json(data)}</script>'
         f"<script>{SCRIPT}</script></body></html>"
     )
