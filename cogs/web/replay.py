@@ -42,7 +42,7 @@ def replay_data(record: dict[str, Any], summary: dict[str, Any]) -> dict[str, An
     won it, and each seat's result line. `summary` is the record's `replay`."""
     players = [name_text(n) for n in record["players"]]
     hands = []
-    for number_, (played, scored) in enumerate(
+    for hand_number, (played, scored) in enumerate(
         zip(record["hands"], summary["hands"], strict=True), start=1
     ):
         plays = [(a["seat"], a["play"]) for a in played["actions"] if "play" in a]
@@ -51,8 +51,8 @@ def replay_data(record: dict[str, Any], summary: dict[str, Any]) -> dict[str, An
             taken, plays = plays[: len(trick["cards"])], plays[len(trick["cards"]) :]
             tricks.append(
                 {
-                    "seats": [seat for seat, _ in taken],
-                    "cards": [card for _, card in taken],
+                    "seats": [seat for seat, card in taken],
+                    "cards": [card for seat, card in taken],
                     "winner": trick["winner"],
                 }
             )
@@ -65,7 +65,7 @@ def replay_data(record: dict[str, Any], summary: dict[str, Any]) -> dict[str, An
             "Hand {hand} · {cards} cards each · dealer {dealer} · trump: {trump}",
             cards,
         ).format(
-            hand=number(number_),
+            hand=number(hand_number),
             cards=number(cards),
             dealer=players[played["dealer"]],
             trump=trump,
