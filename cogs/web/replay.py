@@ -17,7 +17,9 @@ from typing import Any
 from bot.engine import Card
 from bot.engine.records import replay
 from cogs.render.common import name_text, trump_text
-from cogs.render.language import FACES, _, language, ngettext, number, signed, speaking, spoken
+from cogs.render.language import FACES, _, language, number, speaking, spoken
+from cogs.render.notices import result_line
+from cogs.render.table import hand_heading
 from cogs.web.score_chart import legend, score_svg
 
 HERE = Path(__file__).resolve().parent
@@ -58,32 +60,18 @@ def replay_data(record: dict[str, Any], summary: dict[str, Any]) -> dict[str, An
             )
         turned = played.get("turned")
         trump = trump_text(scored["trump"], True, Card.parse(turned) if turned else None)
-        cards = scored["cards_each"]
-        # Translators: the table message's first line; {trump} is "♥ hearts", "no trumps"…
-        title = ngettext(
-            "Hand {hand} · {cards} card each · dealer {dealer} · trump: {trump}",
-            "Hand {hand} · {cards} cards each · dealer {dealer} · trump: {trump}",
-            cards,
-        ).format(
-            hand=number(hand_number),
-            cards=number(cards),
-            dealer=players[played["dealer"]],
-            trump=trump,
-        )
-        results = []
-        for seat, name in enumerate(players):
-            bid, took = scored["bids"][seat], scored["tricks_won"][seat]
-            if bid is None:
-                continue
-            # Translators: a player's result in a hand: "Ann: bid 2, took 2, +22 → 61".
-            line = _("{name}: bid {bid}, took {took}, {change} → {total}").format(
-                name=name,
-                bid=number(bid),
-                took=number(took),
-                change=signed(scored["points"][seat] or 0),
-                total=number(scored["totals"][seat]),
+        title = hand_heading(hand_number, scored["cards_each"], players[played["dealer"]], trump)
+        results = [
+            result_line(
+                name,
+                bid,
+                scored["tricks_won"][seat],
+                scored["points"][seat] or 0,
+                scored["totals"][seat],
             )
-            results.append(line)
+            for seat, (name, bid) in enumerate(zip(players, scored["bids"], strict=True))
+            if bid is not None
+        ]
         hands.append(
             {"title": title, "dealt": played["cards"], "tricks": tricks, "results": results}
         )
@@ -96,7 +84,7 @@ def replay_data(record: dict[str, Any], summary: dict[str, Any]) -> dict[str, An
             "trick": _("Trick {trick} of {count}"),
             # Translators: under the trick shown in a game's replay.
             "wins": _("{name} wins the trick"),
-            # Translators: under a trick that was cancelled (up the ante): nobody takes it.
+            # Translators: under a trick whose every card was cancelled: nobody takes it.
             "cancelled": _("Nobody takes this trick: it is cancelled"),
         },
     }
