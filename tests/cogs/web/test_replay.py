@@ -94,9 +94,21 @@ def test_the_standings_and_chart_are_drawn_in_the_page() -> None:
     assert "<svg" in PAGE and PAGE.count("<polyline") == len(NAMES)
     standings = re.search(r'<section class="standings">(.*?)</section>', PAGE, re.S)
     assert standings is not None
-    rows = re.findall(r'<span class="total">(\d+)</span>', standings.group(1))
-    assert [int(r) for r in rows] == sorted(summary["totals"], reverse=True) or (
-        summary["placing"] is not None
+    rows = re.findall(
+        r'class="place">(\d+)\.</span> <span class="name">(.*?)</span> '
+        r'<span class="total">(-?\d+)</span>',
+        standings.group(1),
+    )
+    placing, totals = summary["placing"], summary["totals"]
+    by_place = sorted(range(len(NAMES)), key=lambda seat: (placing[seat], seat))
+    assert [(int(p), unescape(n), int(t)) for p, n, t in rows] == [
+        (placing[seat], NAMES[seat], totals[seat]) for seat in by_place
+    ]
+    # The chart: a dot for each bid met.
+    assert PAGE.count("<circle") == sum(
+        b == t
+        for hand in summary["hands"]
+        for b, t in zip(hand["bids"], hand["tricks_won"], strict=True)
     )
 
 
