@@ -18,14 +18,15 @@
       return key in values ? values[key] : all;
     });
   }
-  function card(notation) {
+  function card(notation, named) {
     var joker = notation === "JOKER";
     var suit = joker ? "J" : notation.slice(-1);
     var rank = joker ? "\u2605" : notation.slice(0, -1);
     var node = el("span", "card " + suit);
     node.setAttribute("data-card", notation);
     node.appendChild(el("span", "r", data.ranks[rank] || rank));
-    node.appendChild(el("span", "s", joker ? "" : SUITS[suit]));
+    // A joker shows the suit its player named when it led in no trumps.
+    node.appendChild(el("span", "s", joker ? (named ? SUITS[named] : "") : SUITS[suit]));
     return node;
   }
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
@@ -43,7 +44,7 @@
     trick.cards.forEach(function (notation, i) {
       var seat = trick.seats[i];
       var play = el("div", "play" + (seat === trick.winner ? " won" : ""));
-      play.appendChild(card(notation));
+      play.appendChild(card(notation, trick.named && trick.named[i]));
       play.appendChild(el("span", "who", data.players[seat]));
       shown.appendChild(play);
     });

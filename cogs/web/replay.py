@@ -47,17 +47,18 @@ def replay_data(record: dict[str, Any], summary: dict[str, Any]) -> dict[str, An
     for hand_number, (played, scored) in enumerate(
         zip(record["hands"], summary["hands"], strict=True), start=1
     ):
-        plays = [(a["seat"], a["play"]) for a in played["actions"] if "play" in a]
+        plays = [a for a in played["actions"] if "play" in a]
         tricks = []
         for trick in scored["tricks"]:
             taken, plays = plays[: len(trick["cards"])], plays[len(trick["cards"]) :]
-            tricks.append(
-                {
-                    "seats": [seat for seat, card in taken],
-                    "cards": [card for seat, card in taken],
-                    "winner": trick["winner"],
-                }
-            )
+            shown: dict[str, Any] = {
+                "seats": [a["seat"] for a in taken],
+                "cards": [a["play"] for a in taken],
+                "winner": trick["winner"],
+            }
+            if any("suit" in a for a in taken):  # a joker led in no trumps names its suit
+                shown["named"] = [a.get("suit") for a in taken]
+            tricks.append(shown)
         turned = played.get("turned")
         trump = trump_text(scored["trump"], True, Card.parse(turned) if turned else None)
         title = hand_heading(hand_number, scored["cards_each"], players[played["dealer"]], trump)

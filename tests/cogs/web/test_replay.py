@@ -3,13 +3,15 @@ every trick of the record in it, small, and every word from the catalogs."""
 
 from __future__ import annotations
 
+import random
 import re
 from html import unescape
 from html.parser import HTMLParser
 
 import pytest
 
-from bot.engine.records import replay
+from bot.engine import Game, Phase, Settings
+from bot.engine.records import record_from_game, replay
 from cogs.render.language import LANGUAGES, language, speaking
 from cogs.web.replay import replay_page, script_json
 from tests.cogs.web.pages import HOSTILE, NAMES, embedded, hostile_record, laid, plays
@@ -144,3 +146,28 @@ def visible_text(page: str) -> str:
     for hand in data["hands"]:
         words += [hand["title"], *hand["results"]]
     return "\n".join(words)
+
+
+def test_a_joker_led_in_no_trumps_shows_the_suit_named() -> None:
+    game = Game.new(
+        Settings(preset="classic", pack="52+joker", trump="rotation", max_cards=4),
+        3,
+        9,
+        names=["Ann", "Bob", "Cat"],
+    )
+    rng = random.Random(9)
+    while game.phase is not Phase.GAME_OVER:
+        seat = game.to_act[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    record = record_from_game(game)
+    named = [a["suit"] for hand in record["hands"] for a in hand["actions"] if "suit" in a]
+    assert named
+    data = embedded(replay_page(1, record))
+    shown = [
+        suit
+        for hand in data["hands"]
+        for trick in hand["tricks"]
+        for card, suit in zip(trick["cards"], trick.get("named", []), strict=False)
+        if card == "JOKER" and suit
+    ]
+    assert shown == named

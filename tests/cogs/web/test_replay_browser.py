@@ -141,6 +141,8 @@ def test_a_link_opens_its_hand_and_trick(browser: Any, page_file: Path) -> None:
     tab.open(page_file, "#h3t2")
     assert (tab.shown()["hand"], tab.shown()["trick"]) == (3, 2)
     tab.tab.click('nav.hands a[href="#h2t1"]')
+    # The browser announces the new anchor after the click (hashchange), not during it.
+    tab.tab.wait_for_function("document.getElementById('trick').dataset.hand === '2'")
     assert (tab.shown()["hand"], tab.shown()["trick"]) == (2, 1)
     assert tab.quiet(page_file), (tab.requests, tab.dialogs, tab.errors)
 
