@@ -46,6 +46,10 @@ def test_the_page_makes_no_request_out() -> None:
         {"type": "application/json", "id": "game"},
         {},
     ]
+    # The page's policy lets nothing load and runs only its own style and script.
+    (policy,) = [a["content"] for t, a in tags if a.get("http-equiv") == "Content-Security-Policy"]
+    assert policy is not None and policy.startswith("default-src 'none'; style-src 'sha256-")
+    assert "unsafe" not in policy
     # No address of anywhere in the style or the script either.
     assert not re.search(r"https?:|//[\w.-]+\.\w", PAGE)
     assert "@import" not in PAGE and "url(" not in PAGE

@@ -81,6 +81,8 @@ class Watched:
         self.tab.on("request", lambda r: self.requests.append(r.url))
         self.tab.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
         self.tab.on("pageerror", lambda e: self.errors.append(str(e)))
+        # A refusal of the page's policy (a style or script it did not allow) is a console error.
+        self.tab.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
 
     def open(self, path: Path, anchor: str = "") -> None:
         self.tab.goto(path.as_uri() + anchor)
