@@ -1,5 +1,5 @@
 """The slash commands: /ohhell start, settings, hand, scores, rules, leave, cancel, history,
-record, stats, ratings, and /leaderboard; the servers the bot leaves and joins."""
+record, replay, stats, ratings, and /leaderboard; the servers the bot leaves and joins."""
 
 from __future__ import annotations
 
@@ -274,6 +274,20 @@ class TablesCog(commands.Cog, name="Tables"):
         game: app_commands.Range[int, 1, 2**53 - 1] | None = None,
     ) -> None:
         await self.community.record(interaction, game)
+
+    @ohhell.command(
+        name="replay",
+        description=locale_str("A finished game's replay: a page to open in any web browser"),
+    )
+    @app_commands.describe(
+        game=locale_str("The game's number (default: the last game in this channel)")
+    )
+    async def replay(
+        self,
+        interaction: Interaction,
+        game: app_commands.Range[int, 1, 2**53 - 1] | None = None,
+    ) -> None:
+        await self.community.replay(interaction, game)
 
     @ohhell.command(name="stats", description=locale_str("A player's Oh Hell stats on this server"))
     @app_commands.describe(player=locale_str("Whose stats (default: yours)"))

@@ -1,5 +1,5 @@
-"""What people look up about finished games: /ohhell history (in pages), /ohhell record, and
-/ohhell stats. Answers are private; the slash commands themselves are declared in
+"""What people look up about finished games: /ohhell history (in pages), /ohhell record, /ohhell
+replay and /ohhell stats. Answers are private; the slash commands themselves are declared in
 cogs/commands.py and hand over to this."""
 
 from __future__ import annotations
@@ -18,9 +18,10 @@ from cogs.errors import answer_error
 from cogs.interaction import Interaction
 from cogs.items import parse_page
 from cogs.render.charts import rating_chart_png
-from cogs.render.history import history_message, record_file_name, record_text
+from cogs.render.history import history_message, record_file_name, record_text, replay_text
 from cogs.render.language import _, spoken
 from cogs.render.stats import RATING_CHART_FILE, stats_embed
+from cogs.web.replay import replay_file_name, replay_page_in
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,21 @@ class Community:
         await interaction.response.send_message(
             record_text(found.game, name),
             file=discord.File(io.BytesIO(data), filename=name),
+            ephemeral=True,
+        )
+
+    async def replay(self, interaction: Interaction, game: int | None) -> None:
+        found = await self.service.finished_games.game_record(
+            interaction.guild_id or 0, interaction.channel_id or 0, game
+        )
+        # Writing the page of a long game takes a moment: Discord is told at once, and the
+        # page is written off the bot's loop.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        name = replay_file_name(found.game)
+        page = await self.run_blocking(replay_page_in, spoken().code, found.game, found.record)
+        await interaction.followup.send(
+            replay_text(found.game, name),
+            file=discord.File(io.BytesIO(page.encode()), filename=name),
             ephemeral=True,
         )
 

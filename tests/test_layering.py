@@ -258,3 +258,35 @@ def test_a_cycle_is_caught() -> None:
     assert cycles([("bot.config", "bot.clock", 1), ("bot.clock", "bot.config", 1)]) == [
         ["bot.clock", "bot.config"]
     ]
+
+
+# cogs/web/ writes pages for browsers: from the service's views and the catalogs (cogs/render),
+# never from Discord's objects, so the same page can be attached to a message or served.
+WEB_MAY_IMPORT = ("bot.engine", "bot.service", "cogs.render", "cogs.web")
+
+
+def web_problems(found: list[tuple[str, str]], third_party: dict[str, set[str]]) -> list[str]:
+    """The imports a module of cogs/web/ may not make: discord, or a project module outside
+    `WEB_MAY_IMPORT` (`found`: the (module, import) pairs; `third_party`: by module)."""
+    problems = [
+        f"{name} imports {target}"
+        for name, target in found
+        if not any(target == a or target.startswith(a + ".") for a in WEB_MAY_IMPORT)
+    ]
+    problems += [
+        f"{name} imports discord" for name, hits in third_party.items() if "discord" in hits
+    ]
+    return problems
+
+
+def test_the_web_room_renders_from_the_service_and_the_catalogs_only() -> None:
+    web = {name: path for name, path in MODULES.items() if name.startswith("cogs.web")}
+    assert "cogs.web.replay" in web
+    found = [(name, target) for name, path in web.items() for target, _ in imports_of(name, path)]
+    third_party = {name: third_party_of(path) for name, path in web.items()}
+    assert web_problems(found, third_party) == []
+    # The check itself can fail.
+    assert web_problems([("cogs.web.replay", "cogs.client")], {}) == [
+        "cogs.web.replay imports cogs.client"
+    ]
+    assert web_problems([], {"cogs.web.replay": {"discord"}}) == ["cogs.web.replay imports discord"]

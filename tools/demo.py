@@ -2,8 +2,9 @@
 
 Ann (a simulated person) opens a table, seats three computer players through the lobby, and
 plays her cards by clicking in her DMs; the real bot runs it all. What the channel and Ann's DMs
-show is printed as it changes. At the end the game's score chart and its record are saved; the
-record replays with `python -m bot.engine.replay data/demo-record.json`.
+show is printed as it changes. At the end the game's score chart, its record and its replay (a
+page for any browser) are saved; the record replays with
+`python -m bot.engine.replay data/demo-record.json`.
 
     python -m tools.demo [--preset classic] [--max-cards 4] [--levels easy normal hard]
                          [--locale nl]
@@ -23,6 +24,8 @@ from bot.app import build
 from bot.config import BotSettings
 from bot.engine import Game
 from bot.engine.records import record_from_game
+from cogs.render.language import language_of, speaking
+from cogs.web.replay import replay_page
 from standin.driver import Person
 from standin.server import StandIn
 from standin.testing import run_bot
@@ -105,6 +108,7 @@ async def demo(
     chart: Path | None = None,
     record: Path | None = None,
     locale: str = "en-US",
+    page: Path | None = None,
 ) -> int:
     print(NOTATION, file=out)
     if locale == PSEUDO_LOCALE:
@@ -144,9 +148,13 @@ async def demo(
                     )
                     if chart is not None:
                         save_chart(standin, ann, chart, out)
+                    row = await database.tables.load(table_id)
+                    game = Game.from_json(row.document["game"])
                     if record is not None:
-                        row = await database.tables.load(table_id)
-                        save_record(Game.from_json(row.document["game"]), record, out)
+                        save_record(game, record, out)
+                    if page is not None:
+                        with speaking(language_of(locale)):
+                            save_replay(table_id, game, page, out)
             finally:
                 await database.close()
                 if pool is not None:
@@ -179,6 +187,13 @@ def save_record(game: Game, path: Path, out: Any) -> None:
         "prints its scores.",
         file=out,
     )
+
+
+def save_replay(number: int, game: Game, path: Path, out: Any) -> None:
+    """Keep the game's replay, the page `/ohhell replay` attaches, and say where it is."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(replay_page(number, record_from_game(game)))
+    print(f"Its replay is saved in {path.resolve()}: open it in any web browser.", file=out)
 
 
 async def play(standin: StandIn, person: Person, table: Message, printer: Printer) -> int:
@@ -238,6 +253,12 @@ def main(argv: list[str] | None = None) -> int:
         help="where to save the game's record (default: data/demo-record.json)",
     )
     parser.add_argument(
+        "--replay",
+        type=Path,
+        default=Path("data/demo-replay.html"),
+        help="where to save the game's replay page (default: data/demo-replay.html)",
+    )
+    parser.add_argument(
         "--locale",
         default="en-US",
         help="Ann's and the server's Discord locale, which the bot speaks: nl, de, fr, es-ES, "
@@ -253,6 +274,7 @@ def main(argv: list[str] | None = None) -> int:
             args.chart,
             args.record,
             discord_locale(args.locale),
+            args.replay,
         )
     )
 

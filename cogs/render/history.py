@@ -71,3 +71,9 @@ def record_text(game: int, file_name: str) -> str:
 
 def record_file_name(game: int) -> str:
     return f"ohhell-game-{game}.json"
+
+
+def replay_text(game: int, file_name: str) -> str:
+    # Translators: {file} is the replay's file name, a page that opens in any web browser.
+    text = _("The replay of game #{game}: open {file} in any web browser, step by step.")
+    return text.format(game=game, file=f"`{file_name}`")

@@ -57,6 +57,14 @@ def _trick_line(place: int, trick: TrickPlays) -> str:
     return f"{number(place)}. {cards} → {won}"
 
 
+def result_line(name: str, bid: int, took: int, points: int, total: int) -> str:
+    """A player's result in a hand: "Ann: bid 2, took 2, +22 → 61"."""
+    # Translators: a player's result in a hand: "Ann: bid 2, took 2, +22 → 61".
+    return _("{name}: bid {bid}, took {took}, {change} → {total}").format(
+        name=name, bid=number(bid), took=number(took), change=signed(points), total=number(total)
+    )
+
+
 def _hand_scored(p: HandScore) -> str:
     if p.tiebreak:
         # Translators: a post's title: the scores of the deal that breaks a tie for first place.
@@ -64,14 +72,7 @@ def _hand_scored(p: HandScore) -> str:
     else:
         title = _("Hand {hand} scored").format(hand=number(p.hand))
     rows = [
-        # Translators: a player's result in a hand: "Ann: bid 2, took 2, +22 → 61".
-        _("{name}: bid {bid}, took {took}, {change} → {total}").format(
-            name=name_text(name),
-            bid=number(bid),
-            took=number(took),
-            change=signed(points),
-            total=number(total),
-        )
+        result_line(name_text(name), bid, took, points, total)
         for name, bid, took, points, total in p.rows
     ]
     text = f"**{title}**\n" + "\n".join(rows)

@@ -39,6 +39,16 @@ _TABLE_IS = {
 }
 
 
+def hand_heading(hand: int, cards: int, dealer: str, trump: str) -> str:
+    """A hand's first line: "Hand 3 · 5 cards each · dealer Ann · trump: ♥ hearts"."""
+    # Translators: the table message's first line; {trump} is "♥ hearts", "no trumps"…
+    return ngettext(
+        "Hand {hand} · {cards} card each · dealer {dealer} · trump: {trump}",
+        "Hand {hand} · {cards} cards each · dealer {dealer} · trump: {trump}",
+        cards,
+    ).format(hand=number(hand), cards=number(cards), dealer=dealer, trump=trump)
+
+
 def table_message(table: TableView) -> Rendered:
     # Translators: the table message's title; {preset} is the rules' preset: "oh-hell".
     title = _("Oh Hell — {preset}").format(preset=value_text(table.preset))
@@ -52,16 +62,11 @@ def table_message(table: TableView) -> Rendered:
 
     names = [name_text(seat.name) for seat in table.seats]
     cards = game.cards_each
-    # Translators: the table message's first line; {trump} is "♥ hearts", "no trumps"…
-    header = ngettext(
-        "Hand {hand} · {cards} card each · dealer {dealer} · trump: {trump}",
-        "Hand {hand} · {cards} cards each · dealer {dealer} · trump: {trump}",
+    header = hand_heading(
+        game.hand_number,
         cards,
-    ).format(
-        hand=number(game.hand_number),
-        cards=number(cards),
-        dealer=names[game.dealer],
-        trump=trump_text(game.trump, game.trump_decided, game.turned),
+        names[game.dealer],
+        trump_text(game.trump, game.trump_decided, game.turned),
     )
     if game.blind:
         header += "\n" + _(
