@@ -149,7 +149,12 @@ async def test_a_control_on_someone_elses_dm_is_refused_and_edits_nothing(
         ann_dm = hand_message(ann)
         auto = auto_of(ann)
         assert ann_dm is not None and auto is not None
-        revisions = len(ann_dm.history)
+        while True:  # until the edits the last move asked for have landed
+            revisions = len(ann_dm.history)
+            await asyncio.sleep(0.3)
+            await bot.presenter.ground.idle()
+            if len(ann_dm.history) == revisions:
+                break
         seen = str(ann_dm.embeds)
         version = (await bot.tables.service.db.tables.load(t)).version
         for custom_id in [auto, *(c for c in ann_dm.custom_ids() if c != auto)]:
