@@ -12,7 +12,7 @@ from pathlib import Path
 from bot.storage import Database
 from tests.played import service_on
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _class(path: Path, name: str) -> ast.ClassDef:
