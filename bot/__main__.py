@@ -20,6 +20,7 @@ from bot.storage.masking import scrubbed
 
 if TYPE_CHECKING:
     from bot.storage import DatabaseUnavailable
+    from cogs.web.server import WebUnavailable
 
 NO_TOKEN = """\
 No DISCORD_TOKEN is set, so the bot cannot log in.
@@ -108,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(run(settings) if command == "run" else sync_commands(settings))
-    except MetricsUnavailable as error:
+    except (MetricsUnavailable, WebUnavailable) as error:
         print(error, file=sys.stderr)
         return 1
     except DatabaseUnavailable as error:

@@ -26,6 +26,7 @@ from bot.service.review import ReviewService
 from bot.storage import Database
 from bot.workers import start_workers, worker_pool
 from cogs.client import OhHellBot
+from cogs.web.links import Links
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +113,9 @@ async def build(
         budget_s=settings.review_budget_s,
         iterations=settings.review_iterations,
     )
+    links = None
+    if settings.public_url is not None:
+        links = Links(await service.keys.link_key(), settings.public_url)
     bot = OhHellBot(
         settings,
         service,
@@ -120,6 +124,7 @@ async def build(
         reviews=reviews,
         run_blocking=run_blocking,
         metrics=metrics,
+        links=links,
     )
     return bot, database, pool
 

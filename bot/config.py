@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 from typing import Annotated, Any, Literal, Self, get_args
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -119,6 +120,29 @@ class BotSettings(BaseSettings):
         default="127.0.0.1",
         description="The address the metrics listen on (0.0.0.0: every interface).",
     )
+    public_url: str | None = Field(
+        default=None,
+        description="Where people reach the bot's web pages, e.g. https://ohhell.example.org "
+        "(the live tables, replays, leaderboards; Watch and Replay links in Discord). Empty: "
+        "no web pages.",
+    )
+    web_port: int = Field(
+        default=8080,
+        ge=0,
+        le=65535,
+        description="The port the web pages are served on, when PUBLIC_URL is set (0: any free "
+        "port, logged).",
+    )
+    web_host: str = Field(
+        default="127.0.0.1",
+        description="The address the web pages listen on (a reverse proxy at PUBLIC_URL "
+        "forwards to it; 0.0.0.0: every interface).",
+    )
+    web_secret: SecretStr | None = Field(
+        default=None,
+        description="The key that signs the pages' links (at least 32 characters). Empty: one "
+        "is generated once and kept in the database, shared by every bot process.",
+    )
     # Only for the local Discord stand-in (tests, `make demo`): where discord.py connects.
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
@@ -131,6 +155,8 @@ class BotSettings(BaseSettings):
         "computer_workers",
         "review_iterations",
         "metrics_port",
+        "public_url",
+        "web_secret",
         "discord_api_base",
         "discord_gateway_url",
         mode="before",
@@ -138,6 +164,25 @@ class BotSettings(BaseSettings):
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return None if value == "" else value
+
+    @field_validator("public_url")
+    @classmethod
+    def _web_address(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        parsed = urlsplit(value)
+        if parsed.scheme not in ("http", "https") or not parsed.netloc:
+            raise ValueError("must be a web address, e.g. https://ohhell.example.org")
+        if parsed.query or parsed.fragment:
+            raise ValueError("must be an address without ? or #, e.g. https://ohhell.example.org")
+        return value.rstrip("/")
+
+    @field_validator("web_secret")
+    @classmethod
+    def _long_enough(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value()) < 32:
+            raise ValueError("must be at least 32 characters (empty: one is generated and kept)")
+        return value
 
     @field_validator("shard_ids", mode="before")
     @classmethod
@@ -209,8 +254,9 @@ class BotSettings(BaseSettings):
 DISCORD_PAYLOAD_LOGS = ("discord.http", "discord.gateway")
 """discord.py's loggers that write payloads at DEBUG."""
 
-NEVER_SHOWN = frozenset({"discord_token", "database_url"})
-"""Settings whose values no message repeats: the token, and a URL that may hold a password."""
+NEVER_SHOWN = frozenset({"discord_token", "database_url", "web_secret"})
+"""Settings whose values no message repeats: the token, the links' key, and a URL that may hold
+a password."""
 
 
 def problems(error: ValidationError) -> list[str]:

@@ -38,6 +38,8 @@ from cogs.render.language import _
 from cogs.retention import RetentionSweep
 from cogs.review import ReviewCog
 from cogs.translator import CatalogTranslator, commands_payload
+from cogs.web.links import Links
+from cogs.web.server import WebRoom
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +84,7 @@ class OhHellBot(commands.AutoShardedBot):
         reviews: ReviewService | None = None,
         run_blocking: Callable[..., Awaitable[Any]] | None = None,
         metrics: Metrics | None = None,
+        links: Links | None = None,
     ) -> None:
         # This bot joins no voice channel: discord.py's warnings, as each client is made, that
         # the voice libraries (PyNaCl, davey) are missing are not about it.
@@ -103,6 +106,8 @@ class OhHellBot(commands.AutoShardedBot):
             **options,
         )
         self.settings = settings
+        self.links = links
+        """The web pages' links (PUBLIC_URL set), for the Watch and Replay buttons."""
         self.metrics = metrics
         """What an operator watches (bot/metrics.py); served when METRICS_PORT is set."""
         self.presenter = Presenter(self, service, settings, clock=clock, run_blocking=run_blocking)
@@ -120,12 +125,28 @@ class OhHellBot(commands.AutoShardedBot):
             server_gone=lambda guild_id: self.presenter.guild_gone(guild_id, ()),
         )
         """Erases the servers the bot left, once it has been gone long enough."""
+        self.web: WebRoom | None = None
+        """The web pages (PUBLIC_URL set): served from the start to the close."""
+        if links is not None:
+            self.web = WebRoom(
+                settings,
+                service,
+                links,
+                channel_language=lambda guild_id, channel_id: self.speakers.channel_setting(
+                    channel_id
+                ),
+                server_language=self.speakers.server,
+                spawn=self.presenter.ground.spawn,
+            )
+            self.presenter.followers.append(self.web.watchers)
         self._resumed = False
         self._closing = False
         self._starting: asyncio.Task[None] | None = None
         """The start-up work (`on_ready`), while it may be running."""
 
     async def setup_hook(self) -> None:
+        if self.web is not None:
+            await self.web.start()
         await self.add_commands()
         await self.sync_commands()
 
@@ -212,6 +233,8 @@ class OhHellBot(commands.AutoShardedBot):
             starting.cancel()
             await asyncio.gather(starting, return_exceptions=True)
         await self.retention.stop()
+        if self.web is not None:
+            await self.web.stop()
         await self.presenter.close()
         await super().close()
 

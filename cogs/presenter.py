@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 from discord.ext import commands
@@ -43,6 +43,15 @@ IN_FLIGHT_WAIT = 1.0
 
 RECENTLY_CLOSED = 15 * 60.0
 """Seconds back that a starting bot looks for closed tables whose message may be behind."""
+
+
+class Follower(Protocol):
+    """Told of each change: `published` of every change this process shows, in the order they
+    were committed; `changed_elsewhere` of each another process stored (PostgreSQL)."""
+
+    def published(self, table: TableView) -> None: ...
+
+    def changed_elsewhere(self, change: TableChange) -> None: ...
 
 
 class Presenter:
@@ -99,6 +108,8 @@ class Presenter:
             sweep_every=settings.post_retry_after / 4,
         )
         self._watching = False
+        self.followers: list[Follower] = []
+        """Others told of every change shown (the web pages' watchers, cogs/web)."""
 
     def cached_tables(self) -> set[int]:
         """The tables anything is held in memory for (tests check it empties)."""
@@ -144,6 +155,8 @@ class Presenter:
         are closed) can be edited only by the process that answered them: if this one holds
         some for a table another process changed, it brings them up to date; a table another
         process closed is forgotten."""
+        for follower in self.followers:
+            follower.changed_elsewhere(change)
         shown = self.ground.shown.get(change.table_id)
         if change.closed:
             if shown is not None and (shown.view is None or shown.view.version < change.version):
@@ -187,6 +200,8 @@ class Presenter:
 
     async def _publish(self, outcome: Outcome) -> None:
         table = outcome.table
+        for follower in self.followers:
+            follower.published(table)
         self.table_messages.schedule_edit(table.table_id)
         # The person who acted saw their new hand in the click's answer; but a refresh rendered
         # before their click may still be in flight and land after it, so then they are

@@ -261,8 +261,9 @@ def test_a_cycle_is_caught() -> None:
 
 
 # cogs/web/ writes pages for browsers: from the service's views and the catalogs (cogs/render),
-# never from Discord's objects, so the same page can be attached to a message or served.
-WEB_MAY_IMPORT = ("bot.engine", "bot.service", "cogs.render", "cogs.web")
+# never from Discord's objects, so the same page can be attached to a message or served; and
+# the settings (where the pages are served).
+WEB_MAY_IMPORT = ("bot.config", "bot.engine", "bot.service", "cogs.render", "cogs.web")
 
 
 def web_problems(found: list[tuple[str, str]], third_party: dict[str, set[str]]) -> list[str]:

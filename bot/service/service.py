@@ -28,6 +28,7 @@ from bot.service.places import Places
 from bot.service.playing import Playing
 from bot.service.privacy import Privacy
 from bot.service.retention import Retention
+from bot.service.secrets import LinkKeys
 from bot.service.session import Session
 from bot.service.sharing import Sharing
 from bot.service.turns import TIMER_FIELD, Decider
@@ -44,12 +45,12 @@ __all__ = [
 
 class TableService:
     """Tables in channels, as jobs on one `Session`: `lobby`, `playing`, `host`, `deadlines`,
-    `lookups`, `finished_games`, `places`, `sharing`, `privacy`, `retention`, `languages`, and
-    `posts` (the outbox, as the Discord layer takes its posts). Knows nothing of Discord. The
-    Discord layer calls the job that does the work (`service.playing.act`), and nothing here
-    repeats a job's methods: a call names where its code is, and a job's new method needs no
-    second name. `session` and `db`, the shared unit of work and the database, are for tests
-    and tools."""
+    `lookups`, `finished_games`, `places`, `sharing`, `privacy`, `retention`, `languages`,
+    `keys` (the web links' key) and `posts` (the outbox, as the Discord layer takes its posts).
+    Knows nothing of Discord. The Discord layer calls the job that does the work
+    (`service.playing.act`), and nothing here repeats a job's methods: a call names where its
+    code is, and a job's new method needs no second name. `session` and `db`, the shared unit
+    of work and the database, are for tests and tools."""
 
     def __init__(
         self,
@@ -85,3 +86,4 @@ class TableService:
         self.privacy = Privacy(session, self.lobby, database.privacy, database.erasure)
         self.retention = Retention(session, database.retention, database.leases)
         self.languages = Languages(session, database.languages)
+        self.keys = LinkKeys(database.secrets, settings)

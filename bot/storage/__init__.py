@@ -74,6 +74,7 @@ from bot.storage.rows import (
     VersionConflict,
 )
 from bot.storage.schema import MIGRATIONS
+from bot.storage.secrets import Secrets
 from bot.storage.store import Store
 from bot.storage.tables import PHASES, TableChange, Tables, UnreadableClosed
 
@@ -98,6 +99,7 @@ class Database:
         self.retention = Retention(store)
         self.budget = RestBudget(store)
         self.command_syncs = CommandSyncs(store)
+        self.secrets = Secrets(store)
 
     @classmethod
     async def open(
@@ -158,6 +160,7 @@ __all__ = [
     "ResultGroup",
     "Results",
     "Retention",
+    "Secrets",
     "StorageError",
     "Store",
     "StoredPost",

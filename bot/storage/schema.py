@@ -161,4 +161,13 @@ MIGRATIONS: tuple[Migration, ...] = (
         PRIMARY KEY (channel_id)
     )
     """,
+    # Keys the bot makes for itself (bot/storage/secrets.py): the web pages' link key.
+    """
+    CREATE TABLE secrets (
+        name        TEXT    NOT NULL,
+        value       TEXT    NOT NULL,
+        created_at  REAL    NOT NULL,
+        PRIMARY KEY (name)
+    )
+    """,
 )

@@ -24,7 +24,7 @@ from cogs.render.notices import result_line
 from cogs.render.table import hand_heading
 from cogs.web.score_chart import legend, score_svg
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parent / "static"
 STYLE = (HERE / "replay.css").read_text()
 SCRIPT = (HERE / "replay.js").read_text()
 

@@ -1,0 +1,274 @@
+"""The web room: the pages served by the bot's own process when PUBLIC_URL is set (aiohttp, on
+the bot's event loop, beside the gateway). Each page is reached by a signed link
+(cogs/web/links.py) and rendered from the service's views; anything else, a wrong or altered
+link, another server's, a table that is gone, is the same 404.
+
+Every answer carries a Content-Security-Policy under which a page runs only the bot's own
+scripts (no inline script, nothing from elsewhere), loads nothing from anywhere else, and
+sends nothing anywhere but back to the bot."""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from contextlib import asynccontextmanager
+from typing import Any
+
+from aiohttp import web
+
+from bot.config import BotSettings
+from bot.service import CorruptRow, Refused, TableService, TableView
+from cogs.render.language import LANGUAGES, Language, language, speaking
+from cogs.web.assets import ASSETS
+from cogs.web.links import Kind, Links, Signed
+from cogs.web.live import live_frame, live_page
+from cogs.web.watchers import Watchers
+
+log = logging.getLogger(__name__)
+
+POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+HEADERS = {
+    "Content-Security-Policy": POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
+"""Sent with every answer, a 404's too."""
+
+KEEP_ALIVE = 20.0
+"""Seconds between the comments a quiet stream sends: a page whose reader left is noticed by
+the write failing, and proxies do not close a quiet stream."""
+WRITE_TIMEOUT = 10.0
+"""Seconds a page's stream may take to take one push before it is closed: a reader that does
+not read does not hold the bot's memory or work."""
+MAX_REQUEST_BYTES = 1024
+"""The pages take no body; a request's line and each header are held to 4 KiB."""
+
+ChannelLanguage = Callable[[int, int], Awaitable[str | None]]
+"""(server, channel) -> the language set for the channel, if one is."""
+ServerLanguage = Callable[[int], Language]
+
+
+class WebRoom:
+    """The pages, their pushes, and the server that serves them."""
+
+    def __init__(
+        self,
+        settings: BotSettings,
+        service: TableService,
+        links: Links,
+        *,
+        channel_language: ChannelLanguage,
+        server_language: ServerLanguage,
+        spawn: Callable[[Coroutine[Any, Any, None]], object],
+    ) -> None:
+        self.settings = settings
+        self.service = service
+        self.links = links
+        self._channel_language = channel_language
+        self._server_language = server_language
+        self.watchers = Watchers(live_frame, service.lookups.table_view, spawn)
+        self.port = 0
+        self._runner: web.AppRunner | None = None
+
+    def application(self) -> web.Application:
+        app = web.Application(client_max_size=MAX_REQUEST_BYTES, middlewares=[_headers])
+        app.router.add_get("/t/{token}", self.table_page)
+        app.router.add_get("/t/{token}/events", self.table_events)
+        app.router.add_get("/static/{name}", self.static)
+        return app
+
+    async def start(self) -> int:
+        """Listen on WEB_HOST:WEB_PORT; the port listened on. `WebUnavailable` names the
+        setting to change when it cannot."""
+        runner = web.AppRunner(
+            self.application(),
+            access_log=None,
+            max_line_size=4096,
+            max_field_size=4096,
+            handler_cancellation=True,
+        )
+        await runner.setup()
+        site = web.TCPSite(runner, self.settings.web_host, self.settings.web_port)
+        try:
+            await site.start()
+        except OSError as error:
+            await runner.cleanup()
+            raise WebUnavailable(_cannot_listen(self.settings, error)) from None
+        self._runner = runner
+        for address in runner.addresses:
+            if isinstance(address, tuple) and len(address) >= 2:
+                self.port = int(address[1])
+                break
+        log.info(
+            "web pages on http://%s:%d, reached at %s",
+            self.settings.web_host,
+            self.port,
+            self.settings.public_url,
+        )
+        return self.port
+
+    async def stop(self) -> None:
+        self.watchers.close_all()
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            await runner.cleanup()
+
+    @asynccontextmanager
+    async def serving(self) -> AsyncIterator[int]:
+        await self.start()
+        try:
+            yield self.port
+        finally:
+            await self.stop()
+
+    # What a request names
+
+    def signed(self, request: web.Request, kind: Kind) -> Signed:
+        """The signed thing the request's link names; 404 for anything else."""
+        found = self.links.read(kind, request.match_info["token"])
+        if found is None:
+            raise web.HTTPNotFound()
+        return found
+
+    async def table(self, request: web.Request) -> TableView:
+        """The table a `/t/` link names, as its channel sees it now."""
+        signed = self.signed(request, "t")
+        try:
+            view = await self.service.lookups.table_view(signed.number)
+        except (Refused, CorruptRow):
+            raise web.HTTPNotFound() from None
+        if view.guild_id != signed.guild_id:
+            raise web.HTTPNotFound()
+        return view
+
+    async def language_for(
+        self, request: web.Request, guild_id: int, channel_id: int | None = None
+    ) -> Language:
+        """The page's language: the channel's when one is set, else the reader's browser's
+        (Accept-Language), else the server's."""
+        if channel_id is not None:
+            code = await self._channel_language(guild_id, channel_id)
+            if code is not None:
+                return language(code)
+        browser = browser_language(request.headers.get("Accept-Language", ""))
+        return browser if browser is not None else self._server_language(guild_id)
+
+    # The pages
+
+    async def table_page(self, request: web.Request) -> web.StreamResponse:
+        view = await self.table(request)
+        spoken = await self.language_for(request, view.guild_id, view.channel_id)
+        with speaking(spoken):
+            page = live_page(view, f"{request.path}/events")
+        return _html(page)
+
+    async def table_events(self, request: web.Request) -> web.StreamResponse:
+        view = await self.table(request)
+        spoken = await self.language_for(request, view.guild_id, view.channel_id)
+        watcher = self.watchers.add(view, spoken.code)
+        if watcher is None:
+            return web.Response(status=503, text="busy\n", headers={"Retry-After": "30"})
+        response = web.StreamResponse(
+            headers={
+                "Content-Type": "text/event-stream; charset=utf-8",
+                "Cache-Control": "no-store",
+                "X-Accel-Buffering": "no",
+            }
+        )
+        try:
+            await response.prepare(request)
+            while True:
+                frame = await watcher.next_frame(KEEP_ALIVE)
+                await asyncio.wait_for(response.write(frame or b": -\n\n"), WRITE_TIMEOUT)
+                if watcher.closed and frame is None:
+                    break
+        except (ConnectionError, TimeoutError, asyncio.CancelledError):
+            pass
+        finally:
+            self.watchers.remove(watcher)
+        return response
+
+    async def static(self, request: web.Request) -> web.StreamResponse:
+        asset = ASSETS.get(request.match_info["name"])
+        if asset is None:
+            raise web.HTTPNotFound()
+        return web.Response(
+            body=asset.body,
+            headers={
+                "Content-Type": asset.content_type,
+                "Cache-Control": "public, max-age=31536000, immutable",
+            },
+        )
+
+
+def browser_language(header: str) -> Language | None:
+    """The first of the reader's languages (Accept-Language, by its weights) that the bot
+    speaks."""
+    ranked: list[tuple[float, int, str]] = []
+    for place, part in enumerate(header.split(",")[:20]):
+        tag, _semicolon, weight = part.strip().partition(";")
+        quality = 1.0
+        if weight.strip().startswith("q="):
+            try:
+                quality = float(weight.strip()[2:])
+            except ValueError:
+                continue
+        if tag:
+            ranked.append((-quality, place, tag.strip()))
+    by_name = {name.lower(): name for name in LANGUAGES}
+    by_tongue = {name.split("_")[0].lower(): name for name in reversed(LANGUAGES)}
+    for _quality, _place, tag in sorted(ranked):
+        code = tag.replace("-", "_").lower()
+        name = by_name.get(code) or by_tongue.get(code.split("_")[0])
+        if name is not None:
+            return language(name)
+    return None
+
+
+def _html(page: str) -> web.Response:
+    return web.Response(
+        text=page,
+        content_type="text/html",
+        charset="utf-8",
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+@web.middleware
+async def _headers(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    try:
+        response = await handler(request)
+    except web.HTTPException as error:
+        if error.status >= 400:
+            error = web.HTTPNotFound(text="404: no such page\n") if error.status == 404 else error
+        error.headers.update(HEADERS)
+        raise error from None
+    if not response.prepared:
+        response.headers.update(HEADERS)
+    return response
+
+
+class WebUnavailable(Exception):
+    """The pages cannot be served as WEB_HOST and WEB_PORT say: one line naming the setting."""
+
+
+def _cannot_listen(settings: BotSettings, error: OSError) -> str:
+    where = f"{settings.web_host}:{settings.web_port}"
+    reason = (error.strerror or str(error) or type(error).__name__).splitlines()[0]
+    if error.errno == errno.EADDRINUSE:
+        return f"WEB_PORT: {where} is in use by another program: stop it, or set another port"
+    if error.errno == errno.EACCES:
+        return f"WEB_PORT: this user may not listen on {where} ({reason}): set one above 1023"
+    return (
+        f"WEB_HOST: cannot listen on {where} ({reason}): set an address of this machine,"
+        " e.g. 127.0.0.1, or 0.0.0.0 for every interface"
+    )

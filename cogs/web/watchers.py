@@ -1,0 +1,155 @@
+"""Who is watching which table's page, and what each is sent: each committed change's public
+view, rendered once for each language watched and handed to every watcher of the table.
+
+A watcher keeps only the newest frame, never a backlog: a slow page skips to the newest state
+rather than making the bot hold every state it missed, so many watchers or one stuck reader
+cost the bot the same."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.service import TableChange, TableView
+
+log = logging.getLogger(__name__)
+
+Render = Callable[[TableView, str], bytes]
+"""A view as the frame its watchers are sent, in the language of the catalog name given."""
+
+
+class Watcher:
+    """One open page: the newest frame it has not been sent yet, and a wake-up for its
+    sender."""
+
+    def __init__(self, table_id: int, code: str) -> None:
+        self.table_id = table_id
+        self.code = code
+        self._frame: bytes | None = None
+        self._ready = asyncio.Event()
+        self.closed = False
+
+    def offer(self, frame: bytes) -> None:
+        self._frame = frame
+        self._ready.set()
+
+    def close(self) -> None:
+        """Stop the page's stream (the table closed for good, or the bot is stopping)."""
+        self.closed = True
+        self._ready.set()
+
+    async def next_frame(self, timeout: float) -> bytes | None:
+        """The newest frame once there is one; None after `timeout` seconds without (a
+        keep-alive is due) or once closed."""
+        if self._frame is None and not self.closed:
+            try:
+                await asyncio.wait_for(self._ready.wait(), timeout)
+            except TimeoutError:
+                return None
+        self._ready.clear()
+        frame, self._frame = self._frame, None
+        return frame
+
+
+@dataclass
+class _Watched:
+    watchers: set[Watcher] = field(default_factory=set)
+    version: int = 0
+    """The newest version sent."""
+    frames: dict[str, bytes] = field(default_factory=dict)
+    """The newest version's frame in each language watched."""
+
+
+class Watchers:
+    """Every open page of this process, by table. `published` is told each change this
+    process commits (in commit order), `changed_elsewhere` each change another process
+    stored (PostgreSQL), which is loaded once for all its watchers."""
+
+    def __init__(
+        self,
+        render: Render,
+        load: Callable[[int], Awaitable[TableView]],
+        spawn: Callable[[Coroutine[Any, Any, None]], object],
+        *,
+        per_table: int = 64,
+        in_all: int = 4096,
+    ) -> None:
+        self._render = render
+        self._load = load
+        self._spawn = spawn
+        self._tables: dict[int, _Watched] = {}
+        self.per_table = per_table
+        self.in_all = in_all
+        self.count = 0
+
+    def tables(self) -> set[int]:
+        """The tables watched (held in memory only while someone watches)."""
+        return set(self._tables)
+
+    def add(self, view: TableView, code: str) -> Watcher | None:
+        """A new watcher of `view`'s table, in language `code`, offered the view at once; None
+        when the table or the process has as many watchers as it takes."""
+        watched = self._tables.get(view.table_id)
+        if self.count >= self.in_all or (
+            watched is not None and len(watched.watchers) >= self.per_table
+        ):
+            return None
+        if watched is None:
+            watched = self._tables[view.table_id] = _Watched()
+        watcher = Watcher(view.table_id, code)
+        watched.watchers.add(watcher)
+        self.count += 1
+        if view.version >= watched.version:
+            self._send(watched, view)
+        frame = watched.frames.get(code)
+        watcher.offer(frame if frame is not None else self._render(view, code))
+        return watcher
+
+    def remove(self, watcher: Watcher) -> None:
+        watched = self._tables.get(watcher.table_id)
+        if watched is None or watcher not in watched.watchers:
+            return
+        watched.watchers.discard(watcher)
+        self.count -= 1
+        if not watched.watchers:
+            del self._tables[watcher.table_id]
+
+    def published(self, view: TableView) -> None:
+        """A change this process committed: its watchers are sent it (nothing to do, and
+        nothing rendered, for a table nobody watches)."""
+        watched = self._tables.get(view.table_id)
+        if watched is not None and view.version > watched.version:
+            self._send(watched, view)
+
+    def changed_elsewhere(self, change: TableChange) -> None:
+        watched = self._tables.get(change.table_id)
+        if watched is not None and change.version > watched.version:
+            self._spawn(self._catch_up(change.table_id))
+
+    async def _catch_up(self, table_id: int) -> None:
+        try:
+            view = await self._load(table_id)
+        except Exception:
+            log.warning("table %s: its watchers could not be brought up to date", table_id)
+            return
+        self.published(view)
+
+    def _send(self, watched: _Watched, view: TableView) -> None:
+        watched.version = view.version
+        watched.frames = {}
+        for watcher in watched.watchers:
+            frame = watched.frames.get(watcher.code)
+            if frame is None:
+                frame = watched.frames[watcher.code] = self._render(view, watcher.code)
+            watcher.offer(frame)
+        if not view.status.is_open:
+            for watcher in watched.watchers:
+                watcher.close()
+
+    def close_all(self) -> None:
+        for watched in self._tables.values():
+            for watcher in watched.watchers:
+                watcher.close()
