@@ -26,6 +26,8 @@ LOBBIES = 4
 """Lobbies nobody starts: each must expire once (a deadline), whichever process is alive."""
 KILL_AFTER = 120
 """Acknowledged clicks (of about 500) before shard 0's process is killed."""
+STALL_AFTER = 60.0
+"""Seconds a table may go without a click the bot takes before the test fails, naming it."""
 
 
 def env(database_url: str, shard: int) -> dict[str, str]:
@@ -61,8 +63,14 @@ class Run:
         answered (its process was down) is tried again after a moment, as a person would. A
         private reply only the killed process could edit is stale: after a few seconds without
         a turn, the person with closed DMs presses My hand again, as a person would."""
-        waited = 0
+        # Progress is a click the bot took: refused clicks (a message the restarted process
+        # has not refreshed yet) and unanswered ones do not count, so a table that keeps
+        # refusing fails here, naming itself, rather than running into the run's timeout.
+        loop = asyncio.get_running_loop()
+        progressed = loop.time()
         while True:
+            if loop.time() - progressed >= STALL_AFTER:
+                raise AssertionError(stalled(table, people))
             try:
                 found = await standin.wait_for(
                     lambda: (
@@ -71,12 +79,8 @@ class Run:
                     timeout=5,
                 )
             except TimeoutError:
-                waited += 5
-                if waited >= 60:
-                    raise AssertionError(stalled(table, people)) from None
                 await people[2].click(table, f"oh:hand:{table_id}")
                 continue
-            waited = 0
             if found is True:
                 return
             controls = my_turn_controls(found)
@@ -87,6 +91,7 @@ class Run:
             if result.response_type == 7:
                 self.acknowledged[found.id] += 1
                 self.clicks += 1
+                progressed = loop.time()
             elif not result.acknowledged:
                 self.unanswered += 1
                 await asyncio.sleep(0.5)
@@ -95,7 +100,7 @@ class Run:
 
 
 def stalled(table: Message, people: list[Person]) -> str:
-    lines = [f"table {table.id} made no progress for 60 s: {table.embeds[0]}"]
+    lines = [f"table {table.id}: no click taken for {STALL_AFTER:g} s: {table.embeds[0]}"]
     for person in people:
         dm = person.dms()[-1] if person.dms() else None
         lines.append(f"  {person.name}: {dm and dm.content!r} {dm and dm.embeds}")
