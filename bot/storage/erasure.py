@@ -64,6 +64,14 @@ class Erased:
     """Tables whose document is not JSON, left as they are."""
 
 
+async def settle_erased(db: Connection) -> None:
+    """After an erasure, on SQLite: the write-ahead log still holds every page as it was before
+    (names and ids), so it is copied into the file (where `secure_delete` zeroed what went) and
+    emptied. PostgreSQL recycles its own log."""
+    if not db.dialect.is_postgres:
+        await db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
 class Erasure(Repository):
     """The erasure of a person, which finds where they are as `privacy` reads it."""
 
@@ -104,10 +112,7 @@ class Erasure(Repository):
                 f"DELETE FROM leases WHERE key = ? AND kind IN ({marks(len(PERSON_LEASES))})",
                 (user_id, *PERSON_LEASES),
             )
-        if not self._db.dialect.is_postgres:
-            # The write-ahead log still holds every page as it was before (their names and
-            # ids): copied into the file (where `secure_delete` zeroed what went) and emptied.
-            await self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        await settle_erased(self._db)
         return Erased(erased.tables, erased.open_tables, deleted, erased.unreadable)
 
     @staticmethod

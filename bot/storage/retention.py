@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot.storage.catalog import read_tables
 from bot.storage.connection import quoted
+from bot.storage.erasure import settle_erased
 from bot.storage.store import Repository
 
 
@@ -76,4 +77,5 @@ class Retention(Repository):
                     erased += await db.execute(
                         f"DELETE FROM {quoted(shape.name)} WHERE guild_id = ?", (guild_id,)
                     )
+        await settle_erased(self._db)
         return erased

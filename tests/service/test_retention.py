@@ -5,6 +5,8 @@ clock, on each backend."""
 from __future__ import annotations
 
 import random
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,12 +15,14 @@ from bot.config import BotSettings
 from bot.service import TableService
 from bot.service.privacy import MY_DATA_EVERY
 from bot.service.retention import DAY
+from bot.storage import Database
 from bot.storage.backends import open_backend
 from bot.storage.catalog import read_tables
 from bot.storage.connection import quoted
 from tests.clocks import Clock
 from tests.privacy_scan import every_row, places_holding
 from tests.service.test_privacy import AWAY, HOME, Scene, scene
+from tests.services import service_on
 
 
 @pytest.fixture
@@ -112,3 +116,38 @@ async def test_servers_left_while_the_bot_was_stopped_are_found_at_start(
     # Added back while stopped.
     assert await service.retention.servers_present({HOME, AWAY}, mine) == []
     assert await service.db.retention.servers_left() == {}
+
+
+async def test_an_erased_server_is_not_left_in_the_sqlite_file_or_its_log(
+    tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Right after a server's data is erased, neither the file's free pages nor its
+    write-ahead log hold the server's id (`secure_delete`, and a checkpoint that empties the
+    log), as after a person's erasure."""
+    connect = sqlite3.connect
+
+    def insecure(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        connection = connect(*args, **kwargs)  # as SQLite itself builds
+        connection.execute("PRAGMA secure_delete=OFF")
+        return connection
+
+    monkeypatch.setattr(sqlite3, "connect", insecure)
+    path = tmp_path / "ohhell.sqlite3"
+    database = await Database.open(f"sqlite:///{path}", clock)
+    away = AWAY.to_bytes(8, "big")
+
+    def traces() -> dict[str, int]:
+        files = (path, path.with_name(path.name + "-wal"))
+        return {f.name: f.read_bytes().count(away) if f.exists() else 0 for f in files}
+
+    try:
+        settings = BotSettings.model_construct(retain_after_leave=7)
+        service = service_on(database, clock=clock, rng=random.Random(3), settings=settings)
+        await scene(service)
+        assert traces()[path.name + "-wal"] > 0  # the scan finds the server
+        await service.retention.server_left(AWAY)
+        clock.now += 8 * DAY
+        assert await service.retention.sweep() == [AWAY]
+        assert traces() == {path.name: 0, path.name + "-wal": 0}
+    finally:
+        await database.close()
