@@ -20,7 +20,6 @@ from bot.storage.masking import scrubbed
 
 if TYPE_CHECKING:
     from bot.storage import DatabaseUnavailable
-    from cogs.web.server import WebUnavailable
 
 NO_TOKEN = """\
 No DISCORD_TOKEN is set, so the bot cannot log in.
@@ -103,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     from bot.app import run, sync_commands
     from bot.monitor import MetricsUnavailable
     from bot.storage import DatabaseUnavailable
+    from cogs.web.server import WebUnavailable
 
     # Start-up failures get one line saying what to do; a connection lost later is retried
     # with backoff by discord.py and logged.
@@ -161,11 +161,12 @@ def _no_database(error: DatabaseUnavailable) -> str:
 
 
 def _secrets(settings: BotSettings) -> list[str]:
-    """What no line the bot writes may hold: its token, its database's password."""
+    """What no line the bot writes may hold: its token, its database's password, the key that
+    signs the web pages' links."""
     from bot.storage.masking import secrets_of
 
-    token = settings.discord_token.get_secret_value() if settings.discord_token else ""
-    return [*secrets_of(settings.database), *([token] if token else [])]
+    given = (settings.discord_token, settings.web_secret)
+    return [*secrets_of(settings.database), *(s.get_secret_value() for s in given if s)]
 
 
 class Scrubbing(logging.Formatter):

@@ -25,3 +25,21 @@ def test_discord_py_never_logs_payloads(
         logger = logging.getLogger(name)
         assert logger.level == expected
         assert not logger.isEnabledFor(logging.DEBUG)
+
+
+def test_no_log_line_holds_the_token_the_database_password_or_the_link_key() -> None:
+    from bot.__main__ import Scrubbing, _secrets
+
+    key = "LinkKey-" + "k" * 40
+    settings = BotSettings(  # type: ignore[call-arg]
+        _env_file=None,
+        discord_token="Token.Secret.Part",
+        database_url="postgresql://ann:Hunter2Secret@127.0.0.1/ohhell",
+        web_secret=key,
+    )
+    formatter = Scrubbing(logging.Formatter("%(message)s"), _secrets(settings))
+    line = f"signing with {key}; token Token.Secret.Part; password Hunter2Secret"
+    record = logging.LogRecord("bot", logging.ERROR, __file__, 1, line, None, None)
+    shown = formatter.format(record)
+    assert shown.startswith("signing with ")
+    assert all(secret not in shown for secret in (key, "Token.Secret.Part", "Hunter2Secret"))

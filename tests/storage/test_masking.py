@@ -21,6 +21,7 @@ from bot.storage.masking import masked, secrets_of
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "Hunter2Secret"
 TOKEN = "MTA5OTk5OTk5OTk5OTk5OTk5OQ.Secret.DoNotPrintThisTokenAnywhere"
+WEB_SECRET = "LinkKeyNeverPrintedAnywhere-0123456789abcdef"
 
 MALFORMED = [
     # (the URL, what `masked` shows of it)
@@ -63,7 +64,8 @@ URLS = [url for url, _ in MALFORMED]
 
 def assert_no_secret(output: str) -> None:
     """Neither the password nor any piece of it a parser splitting at `@` or `/` may quote."""
-    for piece in ("Hunter2Secret", "Hunter", "2Secret", "Hunter@2Secret", TOKEN, "DoNotPrint"):
+    pieces = ("Hunter2Secret", "Hunter", "2Secret", "Hunter@2Secret", TOKEN, "DoNotPrint")
+    for piece in (*pieces, WEB_SECRET, "NeverPrinted"):
         assert piece not in output, output
 
 
@@ -120,6 +122,7 @@ async def test_a_failure_nobody_foresaw_prints_its_traceback_without_the_passwor
 def test_the_bot_names_no_password_whatever_the_url(url: str, tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
     env.update(DATABASE_URL=url, DISCORD_TOKEN=TOKEN, LOG_LEVEL="DEBUG", PYTHONPATH=str(ROOT))
+    env.update(PUBLIC_URL="https://ohhell.example.org", WEB_SECRET=WEB_SECRET, WEB_PORT="0")
     done = subprocess.run(
         [sys.executable, "-m", "bot"],
         cwd=tmp_path,
@@ -147,3 +150,19 @@ async def test_a_bare_at_or_slash_in_the_password_is_named_with_its_escape(
             "copy: nothing was copied: postgresql://ann:***@127.0.0.1:1/ohhell: the user or"
             f" password holds a '{mark}': write it as {escape}\n"
         ), err
+
+
+def test_a_web_secret_too_short_is_named_without_its_value(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
+    env.update(DISCORD_TOKEN=TOKEN, WEB_SECRET="NeverPrinted", PYTHONPATH=str(ROOT))
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    output = done.stdout + done.stderr
+    assert done.returncode != 0 and "WEB_SECRET: must be at least 32 characters" in output, output
+    assert_no_secret(output)
