@@ -10,6 +10,7 @@ so they work whatever path PUBLIC_URL puts them under."""
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import TYPE_CHECKING
 
 from aiohttp import web
@@ -72,14 +73,13 @@ class Pages:
             people=[None if p is None else board.player(p) for p in found.people],
         )
         try:
+            # Writing the page of a long game takes a moment: off the bot's loop.
             page = await service.session.run_blocking(
-                replay_page_in,
+                partial(replay_page_in, links=links, served=True),
                 spoken.code,
                 found.game,
                 found.record,
                 found.ratings,
-                links=links,
-                served=True,
             )
         except RecordError:
             log.error("game %s's record does not replay", found.game)
