@@ -29,7 +29,7 @@ from cogs.render.notices import rating_text, result_line
 from cogs.render.table import hand_heading
 from cogs.web.assets import asset_url
 from cogs.web.score_chart import legend, score_svg
-from cogs.web.shell import header_links, link
+from cogs.web.shell import NO_ICON, header_links, link
 
 HERE = Path(__file__).resolve().parent / "static"
 STYLE = (HERE / "replay.css").read_text()
@@ -171,7 +171,7 @@ def replay_page(
         if shown["tricks"]
     )
     if served:
-        head = f'<link rel="stylesheet" href="{asset_url("replay.css")}">'
+        head = f'{NO_ICON}<link rel="stylesheet" href="{asset_url("replay.css")}">'
         script = f'<script src="{asset_url("replay.js")}"></script>'
     else:
         head = (

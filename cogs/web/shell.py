@@ -10,6 +10,8 @@ from html import escape
 from cogs.render.language import spoken
 from cogs.web.assets import asset_url
 
+NO_ICON = '<link rel="icon" href="data:,">'
+"""The pages have no icon: said, so that a browser does not ask the bot for /favicon.ico."""
 _CODE = re.compile(r"`([^`<>]+)`")
 
 
@@ -19,7 +21,7 @@ def document(title: str, body: str, nav: str = "") -> str:
         f'<!DOCTYPE html><html lang="{spoken().code.replace("_", "-")}"><head>'
         '<meta charset="utf-8"><meta name="viewport" content="width=device-width, '
         'initial-scale=1"><meta name="referrer" content="no-referrer">'
-        f"<title>{escape(title)}</title>"
+        f"<title>{escape(title)}</title>{NO_ICON}"
         f'<link rel="stylesheet" href="{asset_url("replay.css")}">'
         f'<link rel="stylesheet" href="{asset_url("pages.css")}"></head><body>'
         f"<header><h1>{escape(title)}</h1>{nav}</header><main>{body}</main></body></html>"

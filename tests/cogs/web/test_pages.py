@@ -199,7 +199,7 @@ def test_the_served_replay_is_the_file_with_the_bots_own_style_and_script() -> N
     assert re.fullmatch(r"/static/replay\.js\?v=\w+", scripts[1]["src"] or "")
     assert len(scripts) == 2 and "<style" not in served and "Content-Security" not in served
     assert not any("style" in a for _, a in tags)
-    (sheet,) = [a["href"] for tag, a in tags if tag == "link"]
+    (sheet,) = [a["href"] for tag, a in tags if tag == "link" and a["rel"] == "stylesheet"]
     assert sheet is not None and sheet.startswith("/static/replay.css?v=")
     # The same page otherwise: what is between the head and the script is the same.
     body = re.compile(r"</head>(.*)</script>", re.S)
