@@ -148,3 +148,10 @@ async def test_the_served_pages_show_this_servers_games_only(
             assert '<html lang="nl">' in page and "<h1>Ranglijst</h1>" in page
             status, page = await get(links.game(guild, game), **{"Accept-Language": "de"})
             assert f"Spiel #{game}" in page
+            # A game's replay speaks its channel's language when one is set.
+            await bot.tables.service.languages.set_channel_language(
+                guild_id=guild, channel_id=12, language="fr", can_manage=True
+            )
+            french, _ = await store_finished(db, guild, 12, seats, seed=5)
+            status, page = await get(links.game(guild, french), **{"Accept-Language": "de"})
+            assert f"Partie n° {french} — déroulé" in page and '<html lang="fr">' in page
