@@ -132,6 +132,11 @@ async def test_the_served_pages_in_a_browser(standin: StandIn, start_bot: BotFac
             # The recent games, and a game's replay from there.
             await tab.page.click("header nav.pages a")
             await tab.page.wait_for_selector("ol.games")
+            games_text = await tab.page.inner_text("ol.games")
+            assert all(name in games_text for name in HOSTILE)
+            assert await serious_violations(tab.page) == []
+            for width in (360, 1280):
+                await tab.fits(width)
             await tab.page.get_by_role("link", name=f"#{game}", exact=True).click()
             await tab.page.wait_for_selector("#trick .card")
             assert tab.page.url == url(links.game(guild, game))

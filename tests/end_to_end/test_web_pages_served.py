@@ -52,7 +52,9 @@ async def test_the_served_pages_show_this_servers_games_only(
             async def get(url: str, **headers: str) -> tuple[int, str]:
                 async with session.get(base + path(url), headers=headers) as answer:
                     assert "script-src 'self'" in answer.headers["Content-Security-Policy"]
-                    return answer.status, await answer.text()
+                    body = await answer.read()
+                    assert len(body) < 100_000  # a page's weight
+                    return answer.status, body.decode()
 
             # The replay: the game's data, the rating changes, links to the server's pages.
             status, page = await get(links.game(guild, game))
