@@ -12,7 +12,7 @@ from cogs.render.common import level_text
 from cogs.render.language import _, ngettext, number
 from cogs.render.lobby import value_text
 from cogs.render.stats import _bid_error, _games, _percent, _places, _rating
-from cogs.web.score_chart import rating_svg
+from cogs.web.score_chart import rating_svg, rating_title
 from cogs.web.shell import document, header_links, link, text
 
 
@@ -51,8 +51,9 @@ def player_page(
     if stats.rating is not None:
         fields.append(_field(_("Rating"), _lines(_rating(stats, name))))
         if stats.rating_history:
+            heading = escape(rating_title(stats.rating_history_provisional))
             chart = (
-                '<section class="rating-chart">'
+                f'<section class="rating-chart"><h2>{heading}</h2>'
                 + rating_svg(stats.rating_history, stats.rating_history_provisional)
                 + "</section>"
             )

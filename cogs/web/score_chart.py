@@ -12,7 +12,7 @@ from cogs.render.language import _, number, pgettext
 
 WIDTH = 800
 HEIGHT = 360
-LEFT, RIGHT, TOP, BOTTOM = 48, 16, 16, 40
+LEFT, RIGHT, TOP, BOTTOM = 84, 16, 16, 40
 COLOURS = (
     "#1b6ac9",
     "#d1495b",
@@ -135,9 +135,7 @@ def rating_svg(points: Sequence[tuple[int, float]], provisional: Sequence[bool] 
         keep = sorted({int(i * step) for i in range(MAX_POINTS)} | {len(points) - 1})
         points = [points[i] for i in keep]
         guess = [guess[i] for i in keep]
-    # Translators: the rating chart's title when it shows provisional ratings (drawn dashed
-    # and hollow).
-    title = _("Rating (dashed, hollow: provisional ?)") if any(guess) else _("Rating")
+    title = rating_title(guess)
     values = [rating for _game, rating in points] or [0.0]
     low, high = min(values), max(values)
     if high - low < 10:
@@ -152,8 +150,8 @@ def rating_svg(points: Sequence[tuple[int, float]], provisional: Sequence[bool] 
         return TOP + height * (high - value) / (high - low)
 
     parts = _frame(title, y, high, low, "")
-    # Up to eight games named under the line, the first and the last among them.
-    for index in sorted({round(k * (len(points) - 1) / 7) for k in range(8)} if points else ()):
+    # Up to six games named under the line (room for them on a phone), the first and the last.
+    for index in sorted({round(k * (len(points) - 1) / 5) for k in range(6)} if points else ()):
         parts.append(
             f'<text x="{x(index):.1f}" y="{HEIGHT - BOTTOM + 16}" class="tick" '
             f'text-anchor="middle">#{points[index][0]}</text>'
@@ -180,3 +178,10 @@ def rating_svg(points: Sequence[tuple[int, float]], provisional: Sequence[bool] 
             )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def rating_title(provisional: Sequence[bool]) -> str:
+    """The rating chart's title: it says how provisional ratings are drawn when it has some."""
+    # Translators: the rating chart's title when it shows provisional ratings (drawn dashed
+    # and hollow).
+    return _("Rating (dashed, hollow: provisional ?)") if any(provisional) else _("Rating")
