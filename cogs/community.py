@@ -73,7 +73,9 @@ class Community:
         # page is written off the bot's loop.
         await interaction.response.defer(ephemeral=True, thinking=True)
         name = replay_file_name(found.game)
-        page = await self.run_blocking(replay_page_in, spoken().code, found.game, found.record)
+        page = await self.run_blocking(
+            replay_page_in, spoken().code, found.game, found.record, found.ratings
+        )
         await interaction.followup.send(
             replay_text(found.game, name),
             file=discord.File(io.BytesIO(page.encode()), filename=name),

@@ -28,10 +28,11 @@ async def store_finished(
     seed: int,
     *,
     preset: str = "classic",
+    max_cards: int = 2,
 ) -> tuple[int, Game]:
     """A finished table: its document (seats, the game) and its results, as the service saves
     them. Returns the game's number and the game."""
-    game = played_out([s.name for s in seats], seed, preset)
+    game = played_out([s.name for s in seats], seed, preset, max_cards)
     document = TableDocument(seats=seats, game=game.to_json())
     row = await database.tables.create(
         guild_id=guild_id,

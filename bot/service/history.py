@@ -4,11 +4,14 @@ computer players' worker processes)."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from collections.abc import Iterable
 
 from bot import storage
 from bot.service.errors import Refused
 from bot.service.refusals import NoGame, NoGames, NoPage
+from bot.service.results import rated_as
 from bot.service.session import Session
 from bot.service.summaries import (
     GameRecord,
@@ -82,7 +85,25 @@ class History:
             raise Refused(NoGame(game=game))
         names = [seat.name for seat in document.seats]
         record = await self.session.run_blocking(record_of, document.game, names)
-        return GameRecord(game=row.id, record=record)
+        changes = await self._results.rating_changes(row.id)
+        return GameRecord(
+            game=row.id,
+            record=record,
+            channel_id=row.channel_id,
+            people=tuple(seat.user_id for seat in document.seats),
+            ratings=tuple(changes.get(rated_as(seat)) for seat in document.seats),
+        )
+
+    async def names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
+        """The name each person had at their newest finished game on this server (the pages
+        name people from the games they played, not from Discord); nobody who has none."""
+        found: dict[int, str] = {}
+        for user_id in dict.fromkeys(user_ids):
+            seats = await self._history.newest_seats(guild_id, user_id)
+            name = seat_name(seats, user_id) if seats is not None else None
+            if name is not None:
+                found[user_id] = name
+        return found
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats:
         """A player's results on this server: sums from the results, their ratings, and the
@@ -138,3 +159,16 @@ class History:
             rating_history=tuple((point.game, point.rating) for point in history),
             rating_history_provisional=tuple(point.provisional for point in history),
         )
+
+
+def seat_name(seats: str, user_id: int) -> str | None:
+    """The name of `user_id`'s seat in a document's seats (JSON text), if they have one."""
+    try:
+        parsed = json.loads(seats)
+    except ValueError:
+        return None
+    for seat in parsed if isinstance(parsed, list) else []:
+        if isinstance(seat, dict) and seat.get("user_id") == user_id:
+            name = seat.get("name")
+            return name if isinstance(name, str) else None
+    return None

@@ -57,6 +57,14 @@ class GameRecord:
     game: int
     record: dict[str, Any] = field(hash=False)
     """The game's record in docs/records.md's format (``ohhell-record/1``)."""
+    channel_id: int = 0
+    """The channel it was played in."""
+    people: tuple[int | None, ...] = ()
+    """Each seat's person, in seat order (None: a computer player's seat, or a former
+    player's)."""
+    ratings: tuple[tuple[int, int, bool] | None, ...] = ()
+    """Each seat's rating after the game, its change and whether it is still provisional, in
+    seat order (None: the seat was not rated in it); as the final standings show them."""
 
 
 @dataclass(frozen=True)

@@ -154,3 +154,15 @@ class History(Repository):
             (guild_id, user_id, limit),
         )
         return [PlayerGame(r[0], r[1], bool(r[2]), r[3], r[4]) for r in rows]
+
+    async def newest_seats(self, guild_id: int, user_id: int) -> str | None:
+        """The seats (JSON text) of a person's newest finished game on a server (where the
+        pages find the name they played under), or None."""
+        seats = self._db.dialect.json_text("t.document", "seats")
+        row = await self._db.fetchone(
+            f"SELECT {seats} FROM (SELECT table_id FROM results WHERE guild_id = ? AND"
+            " user_id = ? ORDER BY rating_order DESC LIMIT 1) AS r JOIN tables AS t"
+            " ON t.id = r.table_id",
+            (guild_id, user_id),
+        )
+        return None if row is None or row[0] is None else str(row[0])

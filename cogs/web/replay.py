@@ -2,16 +2,21 @@
 dealt cards, every trick step by step (Previous / Next, the arrow keys, a link `#h3t2` to any
 hand and trick), the bids and what each scored, the score chart and the final standings.
 
-Everything is inline (the style, a small script, the cards drawn in HTML and CSS), so the file
-opens in any browser without a request out. Every word comes from the catalogs in the language
-being spoken; every name is escaped, and the game's data rides in a JSON script block whose `<`,
-`>` and `&` are escaped so that no name can end it."""
+The same function writes the page the bot serves (`served`): there the style and script are the
+bot's own files (/static/replay.css, /static/replay.js: the served pages run no inline script
+or style), and the page links to the server's leaderboard and each person's page. As a file,
+everything is inline (the style, a small script, the cards drawn in HTML and CSS), so it opens
+in any browser without a request out. Every word comes from the catalogs in the language being
+spoken; every name is escaped, and the game's data rides in a JSON script block (not run)
+whose `<`, `>` and `&` are escaped so that no name can end it."""
 
 from __future__ import annotations
 
 import base64
 import hashlib
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -20,9 +25,11 @@ from bot.engine import Card
 from bot.engine.records import replay
 from cogs.render.common import name_text, trump_text
 from cogs.render.language import FACES, _, language, number, speaking, spoken
-from cogs.render.notices import result_line
+from cogs.render.notices import rating_text, result_line
 from cogs.render.table import hand_heading
+from cogs.web.assets import asset_url
 from cogs.web.score_chart import legend, score_svg
+from cogs.web.shell import NO_ICON, header_links, link
 
 HERE = Path(__file__).resolve().parent / "static"
 STYLE = (HERE / "replay.css").read_text()
@@ -39,6 +46,19 @@ POLICY = (
 )
 """The page's Content-Security-Policy: nothing loads from anywhere, and of the inline style and
 script only the page's own run (by their digests), so nothing a name could smuggle in would."""
+
+
+Rated = tuple[int, int, bool]
+"""A seat's rating after the game, its change, and whether it is still provisional."""
+
+
+@dataclass(frozen=True)
+class GameLinks:
+    """Where a page of a game leads: the server's leaderboard, and each seat's person's page
+    (None for a computer player's seat)."""
+
+    board: str
+    people: Sequence[str | None] = ()
 
 
 def replay_file_name(game: int) -> str:
@@ -105,9 +125,18 @@ def replay_data(record: dict[str, Any], summary: dict[str, Any]) -> dict[str, An
     }
 
 
-def replay_page(game: int, record: dict[str, Any]) -> str:
-    """The whole page, in the language being spoken. Raises `RecordError` for a record that
-    does not replay."""
+def replay_page(
+    game: int,
+    record: dict[str, Any],
+    ratings: Sequence[Rated | None] = (),
+    *,
+    links: GameLinks | None = None,
+    served: bool = False,
+) -> str:
+    """The whole page, in the language being spoken: the self-contained file, or `served`
+    the page the bot serves (its own style and script by address). `ratings`: each seat's
+    rating change, shown in the final standings. Raises `RecordError` for a record that does
+    not replay."""
     summary = replay(record)
     data = replay_data(record, summary)
     players: list[str] = data["players"]
@@ -126,27 +155,38 @@ def replay_page(game: int, record: dict[str, Any]) -> str:
     )
     placing = summary["placing"] or [1] * len(players)
     order = sorted(range(len(players)), key=lambda s: (placing[s], s))
+    people = links.people if links is not None else ()
     standings = "".join(
         f'<li><span class="place">{number(placing[s])}.</span> '
-        f'<span class="name">{escape(players[s])}</span> '
-        f'<span class="total">{number(summary["totals"][s])}</span></li>'
+        f'<span class="name">{linked(players[s], people[s] if s < len(people) else None)}</span>'
+        f' <span class="total">{number(summary["totals"][s])}</span>'
+        f"{rating_change(ratings[s] if s < len(ratings) else None)}</li>"
         for s in order
     )
     # Translators: a link to one hand of a game's replay.
-    link = _("Hand {hand}")
+    hand = _("Hand {hand}")
     hand_links = "".join(
-        f'<li><a href="#h{h}t1">{escape(link.format(hand=number(h)))}</a></li>'
-        for h, hand in enumerate(data["hands"], start=1)
-        if hand["tricks"]
+        f'<li><a href="#h{h}t1">{escape(hand.format(hand=number(h)))}</a></li>'
+        for h, shown in enumerate(data["hands"], start=1)
+        if shown["tricks"]
     )
+    if served:
+        head = f'{NO_ICON}<link rel="stylesheet" href="{asset_url("replay.css")}">'
+        script = f'<script src="{asset_url("replay.js")}"></script>'
+    else:
+        head = (
+            f'<meta http-equiv="Content-Security-Policy" content="{POLICY}"><style>{STYLE}</style>'
+        )
+        script = f"<script>{SCRIPT}</script>"
+    # Translators: a link to the server's leaderboard page.
+    board = "" if links is None else header_links(link(links.board, _("Leaderboard")))
     return (
         f'<!DOCTYPE html><html lang="{spoken().code.replace("_", "-")}"><head>'
         '<meta charset="utf-8">'
-        f'<meta http-equiv="Content-Security-Policy" content="{POLICY}">'
         '<meta name="viewport" content="width=device-width, '
         'initial-scale=1"><meta name="referrer" content="no-referrer">'
-        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>"
-        f"<header><h1>{escape(title)}</h1></header><main>"
+        f"<title>{escape(title)}</title>{head}</head><body>"
+        f"<header><h1>{escape(title)}</h1>{board}</header><main>"
         f'<section class="standings"><h2>{escape(_("Final standings"))}</h2>'
         f"<ol>{standings}</ol></section>"
         f'<section id="viewer" aria-live="polite"><h2 id="hand-title"></h2>'
@@ -160,12 +200,33 @@ def replay_page(game: int, record: dict[str, Any]) -> str:
         f'<section class="scores"><h2>{escape(heading)}</h2>{chart}'
         f"{legend(record['players'])}</section>"
         f'</main><script type="application/json" id="game">{script_json(data)}</script>'
-        f"<script>{SCRIPT}</script></body></html>"
+        f"{script}</body></html>"
     )
 
 
-def replay_page_in(code: str, game: int, record: dict[str, Any]) -> str:
+def linked(name: str, url: str | None) -> str:
+    """A name as text, a link to its person's page when there is one."""
+    return escape(name) if url is None else link(url, name)
+
+
+def rating_change(rated: Rated | None) -> str:
+    """A seat's rating after the game and its change, worded as the final standings post
+    words them: " · 1,412 (+18)", " · 1,012? (+40)" while provisional; nothing for a seat
+    not rated."""
+    text = rating_text(rated)
+    return f'<span class="rating">{escape(text)}</span>' if text else ""
+
+
+def replay_page_in(
+    code: str,
+    game: int,
+    record: dict[str, Any],
+    ratings: Sequence[Rated | None] = (),
+    *,
+    links: GameLinks | None = None,
+    served: bool = False,
+) -> str:
     """`replay_page` in the language of catalog name `code`, for a worker, which does not share
     its caller's `speaking`."""
     with speaking(language(code)):
-        return replay_page(game, record)
+        return replay_page(game, record, ratings, links=links, served=served)

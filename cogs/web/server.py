@@ -24,6 +24,7 @@ from cogs.render.language import LANGUAGES, Language, language, speaking
 from cogs.web.assets import ASSETS
 from cogs.web.links import Kind, Links, Signed
 from cogs.web.live import live_frame, live_page
+from cogs.web.pages import add_pages
 from cogs.web.watchers import Watchers
 
 log = logging.getLogger(__name__)
@@ -82,6 +83,7 @@ class WebRoom:
         app.router.add_get("/t/{token}", self.table_page)
         app.router.add_get("/t/{token}/events", self.table_events)
         app.router.add_get("/static/{name}", self.static)
+        add_pages(app, self)
         return app
 
     async def start(self) -> int:

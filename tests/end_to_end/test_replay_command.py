@@ -5,6 +5,8 @@ a hostile name as text; the refusals exactly as /ohhell record gives them."""
 from __future__ import annotations
 
 import json
+import re
+from html import unescape
 from typing import Any
 
 import pytest
@@ -76,6 +78,16 @@ async def test_a_finished_games_replay_is_attached_as_a_page(
         assert laid(data) == plays(record)
         winners = [[t["winner"] for t in h["tricks"]] for h in replay(record)["hands"]]
         assert [[t["winner"] for t in h["tricks"]] for h in data["hands"]] == winners
+
+        # The final standings show each rating change worded as the final standings post
+        # words it: " · 1,012? (+12)".
+        posts = [m.content for m in standin.messages(standin.channel)]
+        (final,) = [p for p in posts if p and p.startswith("**Game over")]
+        worded = [line.split(" — ", 1)[1] for line in final.splitlines()[1:-1]]
+        shown = re.findall(r'<span class="total">([^<]*)</span>(<span class="rating">[^<]*)?', html)
+        assert len(shown) == 3 and len(worded) == 3
+        assert [total + unescape(rated.split(">", 1)[1]) for total, rated in shown] == worded
+        assert all("? (" in line for line in worded)
 
         # By its number, the same page; in Dutch for a Dutch speaker.
         _, again = await page_of(ann, standin, game=table_id)
