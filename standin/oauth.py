@@ -159,9 +159,11 @@ class OAuthHandlers(StandInBase):
         return None
 
     def _form(self, req: Request, route: str) -> dict[str, str] | None:
-        if isinstance(req.body, dict) and all(isinstance(v, str) for v in req.body.values()):
-            if req.headers.get("Content-Type", "").startswith("application/x-www-form-urlencoded"):
-                return req.body
+        form = str(req.headers.get("Content-Type", "")).startswith(
+            "application/x-www-form-urlencoded"
+        )
+        if form and isinstance(req.body, dict):
+            return {k: v for k, v in req.body.items() if isinstance(v, str)}
         self._violate(route, "", "OAuth2 takes application/x-www-form-urlencoded fields")
         return None
 

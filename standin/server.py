@@ -29,6 +29,7 @@ from typing import Any, Literal
 from aiohttp import BodyPartReader, web
 
 from standin import payloads
+from standin.activities import ActivityHandlers
 from standin.application import ApplicationHandlers
 from standin.channels import ChannelHandlers
 from standin.driver import Person
@@ -76,7 +77,14 @@ __all__ = [
 _log = logging.getLogger(__name__)
 
 
-class StandIn(Gateway, ApplicationHandlers, ChannelHandlers, InteractionHandlers, OAuthHandlers):
+class StandIn(
+    Gateway,
+    ApplicationHandlers,
+    ChannelHandlers,
+    InteractionHandlers,
+    OAuthHandlers,
+    ActivityHandlers,
+):
     """A Discord for one bot application. `await start()`, point discord.py at `api_base` and
     `gateway_url`, log in with `token`; `await stop()` at the end."""
 
@@ -130,6 +138,7 @@ class StandIn(Gateway, ApplicationHandlers, ChannelHandlers, InteractionHandlers
         self._tasks: set[asyncio.Task[Any]] = set()
         self._resumable: dict[str, GatewaySession] = {}
         self._init_oauth()
+        self._init_activities()
 
     # --- lifecycle ------------------------------------------------------------------------
 
