@@ -1,6 +1,7 @@
 // The stand-in's Discord client for one framed Activity (standin/activity_client.py): it
 // frames the Activity once it hears its own server, relays every message the Activity posts to
-// that server (in order, one at a time), and posts the Activity what the server sends.
+// that server (in order, one at a time), posts the Activity what the server sends, and takes
+// the frame away when the server says the Activity was closed.
 "use strict";
 (function () {
   var body = document.body;
@@ -18,6 +19,11 @@
   events.onmessage = function (event) {
     if (frame !== null) frame.contentWindow.postMessage(JSON.parse(event.data), location.origin);
   };
+  events.addEventListener("close", function () {
+    events.close();
+    if (frame !== null) frame.remove();
+    body.dataset.closed = "yes";
+  });
   window.addEventListener("message", function (event) {
     if (frame === null || event.source !== frame.contentWindow) return;
     var message = JSON.stringify(event.data);

@@ -55,6 +55,9 @@ HOP_BY_HOP = frozenset(
 )
 """Headers that belong to one connection, not forwarded by the proxy (RFC 9110 §7.6.1)."""
 PLATFORMS = ("desktop", "mobile")
+HEARTBEAT = 0.5
+"""Seconds between the comments that keep a client page's stream open: a page gone (its tab
+closed) is noticed within them, and its person has left the Activity."""
 
 
 class ActivityClient:
@@ -153,6 +156,25 @@ class ActivityClient:
         self.frames[frame.id] = frame
         return frame
 
+    def close(self, frame: Frame) -> None:
+        """The person closes the Activity: the client takes the frame away, and the person
+        leaves the instance unless another frame of theirs still shows it."""
+        if frame.closed is None:
+            frame.closed = (1000, "closed by the person")
+        frame.outbox.put_nowait(None)
+        self._left(frame)
+
+    def _left(self, frame: Frame) -> None:
+        instance = frame.instance
+        still = any(
+            f.user is frame.user and f.instance is instance and f.closed is None
+            for f in self.frames.values()
+        )
+        if not still and frame.user in instance.users:
+            self.standin.leave_activity(frame.user, instance)
+        self.rpc.participants_changed(instance)
+        self.standin._notify()
+
     def frame_url(self, frame: Frame) -> str:
         """The client page showing `frame`: what a browser opens."""
         return f"{self.base_url}/.standin/client/{frame.id}"
@@ -210,13 +232,20 @@ class ActivityClient:
             message = await request.json()
         except ValueError:
             message = None
+        was_open = frame.closed is None
         self.rpc.receive(frame, message)
+        if was_open and frame.closed is not None:
+            # The Activity closed itself (or broke the protocol): Discord takes it away.
+            self.close(frame)
         self.standin._notify()
         return web.Response(status=204)
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         """What the client sends the Activity, as Server-Sent Events the page posts on."""
         frame = self._frame(request)
+        if frame.closed is not None:
+            # 410, not 200: the page's EventSource stops reconnecting.
+            return web.Response(status=410, text="the Activity was closed\n")
         response = web.StreamResponse(
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
         )
@@ -227,10 +256,21 @@ class ActivityClient:
         try:
             await response.write(b": open\n\n")
             while True:
-                message = await frame.outbox.get()
+                try:
+                    async with asyncio.timeout(HEARTBEAT):
+                        message = await frame.outbox.get()
+                except TimeoutError:
+                    await response.write(b": still here\n\n")
+                    continue
+                if message is None:
+                    await response.write(b"event: close\ndata: {}\n\n")
+                    break
                 await response.write(f"data: {json.dumps(message)}\n\n".encode())
         except ConnectionResetError:
-            pass
+            # The page is gone: its person has closed Discord's window or tab.
+            if frame.closed is None:
+                frame.closed = (1001, "the client page went away")
+                self._left(frame)
         finally:
             self._streams.discard(task)
         return response

@@ -106,7 +106,8 @@ class Frame:
     """The links OPEN_EXTERNAL_LINK was asked to open."""
     unanswered: list[str] = field(default_factory=list)
     """Commands the stand-in does not play."""
-    outbox: asyncio.Queue[list[Any]] = field(default_factory=asyncio.Queue)
+    outbox: asyncio.Queue[list[Any] | None] = field(default_factory=asyncio.Queue)
+    """What goes to the client page: messages for the Activity; None, take the frame away."""
 
     @property
     def commands(self) -> list[str]:

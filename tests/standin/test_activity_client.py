@@ -101,3 +101,32 @@ async def test_a_person_who_declines_leaves_the_activity_without_a_code(
         state = await activity_state(page)
         assert "cancelled" in state["error"]
         assert frame.codes == [] and app.exchanged == [] and frame.authenticated is None
+
+
+async def test_a_closed_page_or_activity_leaves_the_instance(standin: StandIn) -> None:
+    ann, bob = standin.person("Ann"), standin.person("Bob")
+    async with (
+        activity_app(standin) as app,
+        ActivityClient(standin, {"/": app.url}) as client,
+        chromium() as browser,
+    ):
+        first = client.open(ann, standin.channel)
+        second = client.open(bob, instance=first.instance)
+        ann_page, bob_page = await browser.new_page(), await browser.new_page()
+        await ann_page.goto(client.frame_url(first))
+        await bob_page.goto(client.frame_url(second))
+        await activity_state(ann_page)
+        await activity_state(bob_page)
+        await ann_page.frames[1].wait_for_function(
+            "document.body.dataset.participants === 'ann,bob'"
+        )
+        # Bob's window closes: within a heartbeat he has left, and Ann's page is told.
+        await bob_page.close()
+        await standin.wait_for(lambda: second.closed is not None)
+        assert first.instance.users == [ann.user]
+        await ann_page.frames[1].wait_for_function("document.body.dataset.participants === 'ann'")
+        # Ann closes the Activity: the client takes the frame away and the instance ends.
+        client.close(first)
+        await ann_page.wait_for_selector("body[data-closed]", state="attached")
+        assert await ann_page.query_selector("iframe") is None
+        assert standin.activity_instances == {}
