@@ -43,6 +43,7 @@ from standin.gateway import (
 )
 from standin.interactions import InteractionHandlers
 from standin.oauth import UNDESCRIBED, OAuthHandlers
+from standin.oauth_login import LoginPage
 from standin.ratelimit import RateLimits
 from standin.rest import API_VERSION, JSON, ApiError, Call, Handler, Request
 from standin.shards import DEFAULT_MAX_GUILDS_PER_SHARD
@@ -84,6 +85,7 @@ class StandIn(
     InteractionHandlers,
     OAuthHandlers,
     ActivityHandlers,
+    LoginPage,
 ):
     """A Discord for one bot application. `await start()`, point discord.py at `api_base` and
     `gateway_url`, log in with `token`; `await stop()` at the end."""
@@ -139,6 +141,7 @@ class StandIn(
         self._resumable: dict[str, GatewaySession] = {}
         self._init_oauth()
         self._init_activities()
+        self._init_login()
 
     # --- lifecycle ------------------------------------------------------------------------
 
@@ -166,6 +169,7 @@ class StandIn(
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/", self._gateway)
         app.router.add_get("/attachments/{attachment_id}/{filename}", self._serve_attachment)
+        self._authorize_routes(app)
         app.router.add_route("*", "/api/v{version:\\d+}/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
