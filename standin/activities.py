@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from standin.base import StandInBase
-from standin.world import ActivityInstance, Channel, Interaction, User
+from standin.world import ActivityInstance, Channel, Interaction, User, location_of
 
 
 @dataclass(frozen=True)
@@ -53,12 +53,7 @@ class ActivityHandlers(StandInBase):
         instance = self.activity_instances.get(channel.id)
         if instance is None:
             launch = str(self.world.snowflake())
-            where = (
-                f"gc-{channel.guild.id}-{channel.id}"
-                if channel.guild is not None
-                else f"pc-{channel.id}"
-            )
-            instance = ActivityInstance(f"i-{launch}-{where}", launch, channel)
+            instance = ActivityInstance(f"i-{launch}-{location_of(channel)}", launch, channel)
             self.activity_instances[channel.id] = instance
         if user not in instance.users:
             instance.users.append(user)

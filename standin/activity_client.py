@@ -188,7 +188,7 @@ class ActivityClient:
         channel = frame.instance.channel
         query = {
             "instance_id": frame.instance.id,
-            "location_id": f"{'gc' if channel.guild else 'pc'}-{channel.id}",
+            "location_id": frame.instance.location_id,
             "launch_id": frame.instance.launch_id,
             "frame_id": frame.id,
             "platform": frame.platform,

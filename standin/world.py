@@ -542,3 +542,15 @@ class ActivityInstance:
     @property
     def guild(self) -> Guild | None:
         return self.channel.guild
+
+    @property
+    def location_id(self) -> str:
+        """Where it runs, as Discord names it: "gc-<guild id>-<channel id>", "pc-<channel id>"."""
+        return location_of(self.channel)
+
+
+def location_of(channel: Channel) -> str:
+    """An Activity's location in `channel`, as Discord names it."""
+    if channel.guild is not None:
+        return f"gc-{channel.guild.id}-{channel.id}"
+    return f"pc-{channel.id}"

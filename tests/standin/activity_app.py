@@ -36,6 +36,7 @@ SCRIPT = """"use strict";
     show("channel", sdk.channelId);
     show("guild", sdk.guildId || "");
     show("platform", sdk.platform);
+    show("location", sdk.locationId);
     await sdk.ready();
     function participants(data) {
       show("participants", data.participants.map(function (p) { return p.username; })
