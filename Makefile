@@ -11,7 +11,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 # The arena needs OpenSpiel only for its reference opponent: ARGS naming ismcts.
 ARENA_STAMPS := $(RUN_STAMP) $(if $(findstring ismcts,$(ARGS)),$(BENCH_STAMP))
 
-.PHONY: run test lint typecheck pytest catalogs bench bench-bot bench-service bench-community bench-stats bench-chart bench-copy bench-ratings copy backup soak demo arena install clean
+.PHONY: sdk run test lint typecheck pytest catalogs bench bench-bot bench-service bench-community bench-stats bench-chart bench-copy bench-ratings copy backup soak demo arena install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -106,6 +106,13 @@ catalogs: $(RUN_STAMP)
 
 arena: $(ARENA_STAMPS)
 	$(BIN)/python -m tools.arena $(ARGS)
+
+# The Embedded App SDK the Activity page loads, rebuilt from the npm registry: the SDK and esbuild
+# at the versions tools/sdk/package-lock.json pins (install scripts off), built into
+# cogs/web/static/discord-sdk.js with its licences beside it. Needs node and npm; `make run` and
+# `make test` do not (the built file is committed).
+sdk:
+	cd tools/sdk && npm ci --ignore-scripts --no-audit --no-fund && node build.mjs
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -5,7 +5,7 @@ registers and the invocations of them Discord refuses (`ApplicationHandlers`, a 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from standin import invocations, payloads
 from standin.base import StandInBase
@@ -30,7 +30,17 @@ class ApplicationHandlers(StandInBase):
         shards = recommended_shards(len(self.world.guilds), self.max_guilds_per_shard)
         return 200, {"url": self.gateway_url, "shards": shards, "session_start_limit": limit}
 
+    # Defined by the OAuth2 part: the person a request's Bearer token is for.
+    if TYPE_CHECKING:
+
+        def _bearer_user(self, req: Request) -> User | None: ...
+        @staticmethod
+        def _person_me(user: User) -> JSON: ...
+
     async def _get_me(self, req: Request) -> tuple[int, Any]:
+        person = self._bearer_user(req)
+        if person is not None:
+            return 200, self._person_me(person)
         return 200, payloads.self_user(self.world.bot)
 
     async def _get_application(self, req: Request) -> tuple[int, Any]:

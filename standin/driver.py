@@ -13,7 +13,15 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from standin import payloads
-from standin.world import TEXT_PERMISSIONS, Channel, Interaction, Message, User, World
+from standin.world import (
+    TEXT_PERMISSIONS,
+    ActivityInstance,
+    Channel,
+    Interaction,
+    Message,
+    User,
+    World,
+)
 
 
 class StandIn(Protocol):
@@ -54,7 +62,7 @@ class InteractionResult:
     @property
     def response_type(self) -> int | None:
         """The bot's first response: 4 message, 5 deferred, 6 deferred update, 7 update,
-        8 autocomplete, 9 modal; None when it did not answer in time."""
+        8 autocomplete, 9 modal, 12 launch activity; None when it did not answer in time."""
         return self.interaction.response_type
 
     @property
@@ -97,6 +105,11 @@ class InteractionResult:
     @property
     def modal(self) -> JSON | None:
         return self.interaction.modal
+
+    @property
+    def activity(self) -> ActivityInstance | None:
+        """For a launch-activity answer: the Activity instance the person was taken into."""
+        return self.interaction.activity
 
     @property
     def choices(self) -> list[JSON] | None:

@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING, Any
 from standin import payloads
 from standin.base import StandInBase
 from standin.rest import JSON, ApiError, Request, unknown
-from standin.world import Attachment, Interaction, Message, MessageFlag
+from standin.world import (
+    ActivityInstance,
+    Attachment,
+    Channel,
+    Interaction,
+    Message,
+    MessageFlag,
+)
 
 
 class InteractionHandlers(StandInBase):
@@ -27,6 +34,11 @@ class InteractionHandlers(StandInBase):
         def _fill(self, message: Message, data: JSON, files: list[Attachment]) -> None: ...
         def _apply_edit(self, message: Message, data: JSON, files: list[Attachment]) -> None: ...
         async def _dispatch_message(self, event: str, message: Message) -> None: ...
+        def launch_activity(
+            self, person: Any, channel: Channel, interaction: Interaction | None = None
+        ) -> ActivityInstance: ...
+
+        activities_enabled: bool
 
     def _alive(self, inter: Interaction) -> None:
         if self.clock() - inter.created_at > self.token_lifetime:
@@ -54,6 +66,10 @@ class InteractionHandlers(StandInBase):
         if kind == 9 and inter.type == 5:
             self._violate(route, "type", "a modal cannot answer a modal submit")
             raise ApiError(400, 50035, "Invalid Form Body")
+        if kind == 12 and not self.activities_enabled:
+            # What the bot cannot know from the interaction: not a broken rule, a refusal.
+            errors = {"type": {"_errors": [{"message": "Activities are not enabled"}]}}
+            raise ApiError(400, 50035, "Invalid Form Body", errors)
         resource: Message | None = None
         if kind == 4:
             self._require_content(data, req.files)
@@ -72,6 +88,8 @@ class InteractionHandlers(StandInBase):
             inter.choices = list(data.get("choices") or [])
         elif kind == 9:
             inter.modal = data
+        elif kind == 12:
+            inter.activity = self.launch_activity(inter.user, inter.channel, inter)
         else:
             raise ApiError(400, 50035, "Invalid Form Body")
         inter.response_type = int(kind)
@@ -92,6 +110,9 @@ class InteractionHandlers(StandInBase):
         }
         if inter.channel.guild is not None:
             answer["interaction"]["guild_id"] = str(inter.channel.guild.id)
+        if inter.activity is not None:
+            answer["interaction"]["activity_instance_id"] = inter.activity.id
+            answer["resource"] = {"type": 12, "activity_instance": {"id": inter.activity.id}}
         if resource is not None:
             answer["interaction"]["response_message_id"] = str(resource.id)
         if resource is not None and kind != 5:

@@ -29,6 +29,7 @@ from typing import Any, Literal
 from aiohttp import BodyPartReader, web
 
 from standin import payloads
+from standin.activities import ActivityHandlers
 from standin.application import ApplicationHandlers
 from standin.channels import ChannelHandlers
 from standin.driver import Person
@@ -41,6 +42,8 @@ from standin.gateway import (
     GatewaySession,
 )
 from standin.interactions import InteractionHandlers
+from standin.oauth import UNDESCRIBED, OAuthHandlers
+from standin.oauth_login import LoginPage
 from standin.ratelimit import RateLimits
 from standin.rest import API_VERSION, JSON, ApiError, Call, Handler, Request
 from standin.shards import DEFAULT_MAX_GUILDS_PER_SHARD
@@ -75,7 +78,15 @@ __all__ = [
 _log = logging.getLogger(__name__)
 
 
-class StandIn(Gateway, ApplicationHandlers, ChannelHandlers, InteractionHandlers):
+class StandIn(
+    Gateway,
+    ApplicationHandlers,
+    ChannelHandlers,
+    InteractionHandlers,
+    OAuthHandlers,
+    ActivityHandlers,
+    LoginPage,
+):
     """A Discord for one bot application. `await start()`, point discord.py at `api_base` and
     `gateway_url`, log in with `token`; `await stop()` at the end."""
 
@@ -128,6 +139,9 @@ class StandIn(Gateway, ApplicationHandlers, ChannelHandlers, InteractionHandlers
         self._tokens: dict[str, Interaction] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._resumable: dict[str, GatewaySession] = {}
+        self._init_oauth()
+        self._init_activities()
+        self._init_login()
 
     # --- lifecycle ------------------------------------------------------------------------
 
@@ -155,6 +169,7 @@ class StandIn(Gateway, ApplicationHandlers, ChannelHandlers, InteractionHandlers
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/", self._gateway)
         app.router.add_get("/attachments/{attachment_id}/{filename}", self._serve_attachment)
+        self._authorize_routes(app)
         app.router.add_route("*", "/api/v{version:\\d+}/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
@@ -342,6 +357,8 @@ class StandIn(Gateway, ApplicationHandlers, ChannelHandlers, InteractionHandlers
         r("GET", "/oauth2/applications/@me", self._get_application)
         r("GET", "/users/{user_id}", self._get_user)
         r("POST", "/users/@me/channels", self._open_dm)
+        r("POST", "/oauth2/token", self._token)
+        r("POST", "/oauth2/token/revoke", self._revoke)
         r("GET", "/applications/{application_id}/commands", self._get_commands)
         r("PUT", "/applications/{application_id}/commands", self._put_commands)
         r("POST", "/applications/{application_id}/commands", self._post_command)
@@ -384,6 +401,8 @@ class StandIn(Gateway, ApplicationHandlers, ChannelHandlers, InteractionHandlers
     async def _read_body(self, request: web.Request) -> tuple[Any, list[Attachment]]:
         if not request.body_exists:
             return None, []
+        if request.content_type == "application/x-www-form-urlencoded":
+            return {k: v for k, v in (await request.post()).items() if isinstance(v, str)}, []
         if request.content_type.startswith("multipart/"):
             body: Any = None
             files: list[Attachment] = []
@@ -439,11 +458,14 @@ class StandIn(Gateway, ApplicationHandlers, ChannelHandlers, InteractionHandlers
                 self._violate(route, "", "the stand-in does not implement this route")
                 raise ApiError(404, 0, "404: Not Found")
             exempt = template.startswith(("/interactions/", "/webhooks/"))
-            if not exempt and not self._authorised(request):
+            if not exempt and route not in UNDESCRIBED and not self._authorised(request, route):
                 raise ApiError(401, 0, "401: Unauthorized")
             major = params.get("channel_id") or params.get("guild_id") or ""
             major = major or params.get("webhook_id", "") + params.get("webhook_token", "")
-            decision = self.rate_limits.check(route, major, exempt_global=exempt)
+            # Discord's global limit is the bot's: a person's token and the OAuth2 exchange
+            # do not count against it.
+            bots = not exempt and route not in UNDESCRIBED and self._authorised(request, None)
+            decision = self.rate_limits.check(route, major, exempt_global=not bots)
             headers.update(decision.headers)
             if unreadable:
                 self._violate(route, "", "the body is not valid JSON")
@@ -470,7 +492,7 @@ class StandIn(Gateway, ApplicationHandlers, ChannelHandlers, InteractionHandlers
                     Request(method, path, params, dict(request.query), body, files, request.headers)
                 )
                 if 200 <= status < 300 and answer is not None:
-                    self._check_response(method, request.path_qs, status, answer)
+                    self._check_response(method, request.path_qs, route, status, answer)
                 if fault is not None and fault.kind == "hold_answer":
                     self._notify()
                     await fault.released.wait()
@@ -490,15 +512,20 @@ class StandIn(Gateway, ApplicationHandlers, ChannelHandlers, InteractionHandlers
         headers["Content-Type"] = "application/json"
         return web.Response(status=status, body=json.dumps(answer).encode(), headers=headers)
 
-    def _authorised(self, request: web.Request) -> bool:
-        return request.headers.get("Authorization") == f"Bot {self.token}"
+    def _authorised(self, request: web.Request, route: str | None) -> bool:
+        """The bot's token; or on `route` "GET /users/@me" a person's `Bearer` token (its
+        handler checks the token itself)."""
+        given = request.headers.get("Authorization", "")
+        if given == f"Bot {self.token}":
+            return True
+        return route == "GET /users/@me" and given.startswith("Bearer ")
 
     def _interaction_of(self, params: dict[str, str]) -> Interaction | None:
         token = params.get("interaction_token") or params.get("webhook_token")
         return self._tokens.get(token) if token else None
 
     def _check_request(self, method: str, path: str, route: str, body: Any) -> None:
-        if body is None:
+        if body is None or route in UNDESCRIBED:
             return
         found: list[Violation] = []
         if self.spec_checks:
@@ -511,8 +538,8 @@ class StandIn(Gateway, ApplicationHandlers, ChannelHandlers, InteractionHandlers
             errors = {v.field or "_": {"_errors": [{"message": v.message}]} for v in limits}
             raise ApiError(400, 50035, "Invalid Form Body", errors)
 
-    def _check_response(self, method: str, path: str, status: int, body: Any) -> None:
-        if self.spec_checks:
+    def _check_response(self, method: str, path: str, route: str, status: int, body: Any) -> None:
+        if self.spec_checks and route not in UNDESCRIBED:
             self.violations.extend(self.validator.check_response(method, path, status, body))
 
     async def _serve_attachment(self, request: web.Request) -> web.Response:

@@ -521,7 +521,36 @@ class Interaction:
     first_response: asyncio.Event = field(default_factory=asyncio.Event)
     locale: str = "en-US"
     """The language of the person's client when they interacted."""
+    activity: ActivityInstance | None = None
+    """The Activity a launch-activity answer (type 12) opened it into."""
 
     @property
     def acknowledged(self) -> bool:
         return self.response_type is not None
+
+
+@dataclass(eq=False)
+class ActivityInstance:
+    """One running Activity in a channel: everyone who launches it there joins this one."""
+
+    id: str
+    """As Discord's: "i-<launch id>-gc-<guild id>-<channel id>" ("…-pc-<channel id>" in a DM)."""
+    launch_id: str
+    channel: Channel
+    users: list[User] = field(default_factory=list)
+
+    @property
+    def guild(self) -> Guild | None:
+        return self.channel.guild
+
+    @property
+    def location_id(self) -> str:
+        """Where it runs, as Discord names it: "gc-<guild id>-<channel id>", "pc-<channel id>"."""
+        return location_of(self.channel)
+
+
+def location_of(channel: Channel) -> str:
+    """An Activity's location in `channel`, as Discord names it."""
+    if channel.guild is not None:
+        return f"gc-{channel.guild.id}-{channel.id}"
+    return f"pc-{channel.id}"

@@ -18,6 +18,7 @@ CHECKED = (
     "README.md",
     "CONTRIBUTING.md",
     "PRIVACY.md",
+    "docs/activity.md",
     "docs/ai.md",
     "docs/architecture.md",
     "docs/benchmarks.md",
