@@ -254,6 +254,12 @@ async def _headers(
             error = web.HTTPNotFound(text="404: no such page\n") if error.status == 404 else error
         error.headers.update(HEADERS)
         raise error from None
+    except Exception:
+        # A fault of the bot's: logged with its traceback, and the reader told no more.
+        route = request.match_info.route.resource
+        where = route.canonical if route is not None else "?"  # the route, not the link in it
+        log.exception("web: %s %s failed", request.method, where)
+        raise web.HTTPInternalServerError(text="500: this page failed\n", headers=HEADERS) from None
     if not response.prepared:
         response.headers.update(HEADERS)
     return response

@@ -5,6 +5,7 @@ another server is the same 404; every answer carries the Content-Security-Policy
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import aiohttp
 import pytest
@@ -74,3 +75,26 @@ async def test_a_tables_page_follows_its_game(standin: StandIn, start_bot: BotFa
                     assert answer.status == 404, wrong
                     assert await answer.text() == "404: no such page\n"
                     assert "Content-Security-Policy" in answer.headers
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_page_that_fails_answers_500_with_the_policy_and_no_detail(
+    standin: StandIn, start_bot: BotFactory, monkeypatch: pytest.MonkeyPatch, caplog: Any
+) -> None:
+    async with start_bot(settings=WEB) as bot:
+        assert bot.web is not None and bot.links is not None
+        _, table_id = await open_table(standin, [standin.person("Ann")])
+        link = bot.links.table(standin.guild.id, table_id)
+
+        async def broken(table_id: int) -> None:
+            raise RuntimeError("a fault of the bot's")
+
+        monkeypatch.setattr(bot.web.service.lookups, "table_view", broken)
+        async with aiohttp.ClientSession() as session:
+            url = f"http://127.0.0.1:{bot.web.port}{link.removeprefix(bot.links.public_url)}"
+            async with session.get(url) as answer:
+                assert answer.status == 500
+                assert await answer.text() == "500: this page failed\n"
+                assert "script-src 'self'" in answer.headers["Content-Security-Policy"]
+        assert "a fault of the bot's" in caplog.text and "/t/{token}" in caplog.text
+        assert link.rsplit("/", 1)[1] not in caplog.text
