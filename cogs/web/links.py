@@ -54,6 +54,10 @@ class Links:
             raw = base64.urlsafe_b64decode(token.encode() + b"=" * (-len(token) % 4))
         except (binascii.Error, ValueError):
             return None
+        # Base64 leaves the last character's low bits unused: two spellings decode alike, and
+        # only the one `token` writes is the link.
+        if base64.urlsafe_b64encode(raw).decode().rstrip("=") != token:
+            return None
         body, tag = raw[: _BODY.size], raw[_BODY.size :]
         expected = hmac.new(self._key, body, hashlib.sha256).digest()[:TAG_BYTES]
         if len(body) != _BODY.size or not hmac.compare_digest(tag, expected):
