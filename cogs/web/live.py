@@ -64,19 +64,27 @@ def trick_state(names: list[str], trick: TrickView, caption: str) -> State:
     }
 
 
-def scored_state(scored: HandScore, seats: dict[str, int]) -> State:
-    """The last trick of a scored hand, as the channel's post of its scores shows it."""
-    plays, winner = scored.tricks[-1]
-    return {
-        # Translators: the live page: the last trick of an earlier hand; {hand} is its number.
-        "caption": _("Last trick of hand {hand}").format(hand=number(scored.hand)),
-        "plays": [
-            {"seat": seats.get(name, -1), "name": name_text(name), "card": card_code(card)}
-            for name, card in plays
-        ],
-        "winner": None if winner is None else seats.get(winner),
-        "taken": taken_text(None if winner is None else name_text(winner)),
-    }
+def scored_tricks(table: TableView, scored: HandScore) -> list[State]:
+    """A scored hand's tricks, as the channel's post of its scores shows them (names by
+    seat: the post names players as their seats are named)."""
+    seats = {seat.name: s for s, seat in enumerate(table.seats)}
+    return [
+        {
+            "caption": trick_caption(place),
+            "plays": [
+                {"seat": seats.get(name, -1), "name": name_text(name), "card": card_code(card)}
+                for name, card in plays
+            ],
+            "winner": None if winner is None else seats.get(winner),
+            "taken": taken_text(None if winner is None else name_text(winner)),
+        }
+        for place, (plays, winner) in enumerate(scored.tricks, start=1)
+    ]
+
+
+def trick_caption(place: int) -> str:
+    # Translators: the live page: a trick of a hand; {number} counts them.
+    return _("Trick {number}").format(number=number(place))
 
 
 def bid_text(table: TableView, seat: int) -> str:
@@ -215,22 +223,27 @@ def live_state(
     state["turned"] = card_code(game.turned) if game.turned is not None else None
     state["trick"] = [{"seat": s, "name": names[s], "card": card_code(c)} for s, c in game.trick]
     state["tricks"] = [
-        trick_state(
-            names,
-            trick,
-            # Translators: the live page: a trick of this hand; {number} counts them.
-            _("Trick {number}").format(number=number(place)),
-        )
+        trick_state(names, trick, trick_caption(place))
         for place, trick in enumerate(game.tricks, start=1)
     ]
+    # Translators: the live page: the heading above this hand's finished tricks.
+    state["tricks_title"] = _("Tricks this hand")
     if state["tricks"]:
         state["last"] = state["tricks"][-1]
     elif (
         scored is not None
         and scored.tricks
-        and scored.hand < game.hand_number + (game.phase is Phase.GAME_OVER)
+        and (scored.hand < game.hand_number or game.phase is Phase.GAME_OVER)
     ):
-        state["last"] = scored_state(scored, {seat.name: s for s, seat in enumerate(table.seats)})
+        # No trick of this hand yet: the hand before's, as its scores showed them (the last
+        # cards of a hand are often played by one move, which no view shows).
+        earlier = scored_tricks(table, scored)
+        # Translators: the live page: the heading above an earlier hand's tricks.
+        state["tricks_title"] = _("Tricks of hand {hand}").format(hand=number(scored.hand))
+        state["earlier"] = earlier
+        # Translators: the live page: the last trick of an earlier hand; {hand} is its number.
+        caption = _("Last trick of hand {hand}").format(hand=number(scored.hand))
+        state["last"] = earlier[-1] | {"caption": caption}
     state["scores"] = scores_state(table)
     if replay is not None and table.status is TableStatus.FINISHED:
         # Translators: the live page: a link to the finished game's replay.

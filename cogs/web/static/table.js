@@ -159,6 +159,24 @@
     panel.querySelector(".taken").textContent = last.taken;
   }
 
+  function showDone(state) {
+    var section = $("done");
+    var tricks = state.tricks.length ? state.tricks : (state.earlier || []);
+    section.hidden = tricks.length === 0;
+    $("done-title").textContent = state.tricks_title || "";
+    var list = $("done-tricks");
+    list.replaceChildren();
+    tricks.forEach(function (trick) {
+      var item = el("li");
+      item.appendChild(el("span", "caption", trick.caption));
+      var row = item.appendChild(el("div", "middle flat"));
+      plays(row, trick.plays, 0, trick.winner);
+      row.dataset.winner = trick.winner === null ? "" : String(trick.winner);
+      item.appendChild(el("p", "taken", trick.taken));
+      list.appendChild(item);
+    });
+  }
+
   function showScores(state) {
     var section = $("scores");
     if (!state.scores) { section.hidden = true; return; }
@@ -215,6 +233,7 @@
     $("felt").classList.toggle("lobby", state.status === "lobby");
     showMiddle(state);
     showLast(state);
+    showDone(state);
     showScores(state);
     $("rules").hidden = !state.rules;
     showList("rule-lines", state.rules);

@@ -29,7 +29,7 @@ CODE = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9JQKA])[CDHS](?![A-Za-z0-9])|JOKER"
 """A card's code as pushes carry it: "QS", "10H"."""
 CARD_TEXT = re.compile(r"(?:10|[2-9JQKA])[♣♦♥♠]|🃏")
 """A card as English words show it: "Q♠"."""
-CARD_FIELDS = ("trick", "tricks", "last", "turned")
+CARD_FIELDS = ("trick", "tricks", "last", "turned", "earlier")
 
 
 def frame_state(frame: bytes) -> dict[str, Any]:
@@ -125,14 +125,18 @@ def check_frame(moment: Moment, state: dict[str, Any], frame: bytes, english: bo
     assert laid == order
     assert ({state["turned"]} if state["turned"] else set()) == turned
     last = state["last"]
-    if last is not None and not state["tricks"]:
-        assert moment.scored is not None
+    allowed_earlier: set[str] = set()
+    if "earlier" in state:
+        # No trick of this hand yet: the scored hand's tricks, exactly as the engine has them.
+        assert moment.scored is not None and not state["tricks"]
         hand = next(h for h in game.history() if h.number == moment.scored.hand)
-        final = hand.tricks[-1]
-        assert [p["card"] for p in last["plays"]] == [str(game.pack.cards[c]) for c in final.cards]
-        allowed_last = {p["card"] for p in last["plays"]}
+        earlier = [[p["card"] for p in t["plays"]] for t in state["earlier"]]
+        assert earlier == [[str(game.pack.cards[c]) for c in t.cards] for t in hand.tricks]
+        assert [t["winner"] for t in state["earlier"]] == [t.winner for t in hand.tricks]
+        assert last == state["earlier"][-1] | {"caption": last["caption"]}
+        allowed_earlier = {card for trick in earlier for card in trick}
     else:
-        allowed_last = set()
+        assert last == (state["tricks"][-1] if state["tricks"] else None)
     # Beside those fields, nothing names a card: no code, no card as words show it but the
     # turned card's in the trump's words.
     rest = {k: v for k, v in state.items() if k not in CARD_FIELDS}
@@ -142,7 +146,7 @@ def check_frame(moment: Moment, state: dict[str, Any], frame: bytes, english: bo
         turned_text = {card_text(game.turned)} if game.turned is not None else set()
         assert set(CARD_TEXT.findall(text)) <= turned_text, text
     # And every held card's code in the raw bytes is one of those the fields may carry.
-    secret = held(game) - set(order) - turned - allowed_last
+    secret = held(game) - set(order) - turned - allowed_earlier
     raw = frame.decode()
     for code in secret:
         assert f'"{code}"' not in raw, f"a held card {code} is in a push"
@@ -155,7 +159,7 @@ async def test_no_push_or_page_of_a_whole_game_carries_a_held_card(
     moments = await play_through(
         service, preset="oh-shit-half", max_cards=3, blind="all", turn_timer=60
     )
-    checked = secret_seen = blind_seen = 0
+    checked = secret_seen = blind_seen = earlier_seen = 0
     for moment in moments:
         view = moment.outcome.table
         for code in LANGUAGES:
@@ -169,6 +173,7 @@ async def test_no_push_or_page_of_a_whole_game_carries_a_held_card(
                 assert state["trick"] == [] and state["tricks"] == []
                 continue
             check_frame(moment, state, frame, code == "en")
+            earlier_seen += "earlier" in state
             # Hands are counts of backs, never cards.
             for seat, shown in enumerate(state["seats"]):
                 assert set(shown) <= {
@@ -195,7 +200,7 @@ async def test_no_push_or_page_of_a_whole_game_carries_a_held_card(
             assert all(b is not None for b in (made[s] for s in bidders))
             secret_seen += 1
         blind_seen += bool(game is not None and game.blind)
-    assert checked > 100 and secret_seen > 0 and blind_seen > 0
+    assert checked > 100 and secret_seen > 0 and blind_seen > 0 and earlier_seen > 0
     final = moments[-1].outcome.table
     closed = live_state(final, replay="https://x.example/g/abc")
     assert closed["status"] == "finished" and closed["replay"]["href"].endswith("/g/abc")
