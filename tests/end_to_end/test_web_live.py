@@ -25,6 +25,16 @@ WEB = {"public_url": "https://ohhell.example.org", "web_port": 0}
 
 RECORDER = """
 window.__tricks = [];
+window.__lags = [];
+const Pushes = window.EventSource;
+window.EventSource = function (url, options) {
+  const source = new Pushes(url, options);
+  source.addEventListener("table", event => {
+    window.__lags.push(Date.now() / 1000 - JSON.parse(event.data).now);
+  });
+  return source;
+};
+window.EventSource.CLOSED = Pushes.CLOSED;
 document.addEventListener("DOMContentLoaded", () => {
   const seen = new Set();
   const keep = (box, taken) => {
@@ -159,6 +169,7 @@ async def test_the_live_page_shows_every_trick_as_the_game_is_played(
             await bot.presenter.ground.idle()
             await tab.page.wait_for_function("document.body.dataset.status === 'finished'")
             shown = await tab.page.evaluate("window.__tricks")
+            lags = sorted(await tab.page.evaluate("window.__lags"))
             replay_link = await tab.page.get_attribute("#replay", "href")
             final = await tab.page.inner_text("#scores")
             await tab.shot(360)
@@ -190,6 +201,10 @@ async def test_the_live_page_shows_every_trick_as_the_game_is_played(
         assert all(t["taken"].endswith("took the trick.") for t in shown)
         assert replay_link == bot.links.game(standin.guild.id, table_id)
         assert "Final standings" in final and all(name in final for name in names)
+        # Each push reached the page within a quarter of a second of its render (the
+        # presenter renders it as it publishes the change).
+        assert len(lags) > 20 and lags[len(lags) // 2] < 0.25 and lags[-1] < 1, lags
+        print(f"render → page: p50 {lags[len(lags) // 2]:.4f} s, max {lags[-1]:.4f} s")
         # Hostile names stayed text; the page asked nothing of anyone but the bot.
         assert tab.dialogs == [] and tab.errors == []
         assert tab.requests and all(url.startswith(base + "/") for url in tab.requests)
