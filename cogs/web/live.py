@@ -39,6 +39,11 @@ def cards_left(table: TableView, seat: int) -> int:
     return max(0, game.cards_each - played)
 
 
+def plain(line: str) -> str:
+    """A line written for Discord without its markdown (the page shows it as text)."""
+    return line.replace("**", "").replace("`", "")
+
+
 def title_text(table: TableView) -> str:
     return _("Oh Hell — {preset}").format(preset=value_text(table.preset))
 
@@ -211,8 +216,9 @@ def live_state(
         "last": None,
     }
     if table.status is TableStatus.LOBBY:
-        state["rules"] = [*rules_summary(table)]
-        state["rules"].append(_("Turn timer: {timer}").format(timer=timer_text(table.turn_timer)))
+        rules = [*rules_summary(table)]
+        rules.append(_("Turn timer: {timer}").format(timer=timer_text(table.turn_timer)))
+        state["rules"] = [plain(line) for line in rules]
     if game is None:
         return state
     names = [name_text(seat.name) for seat in table.seats]

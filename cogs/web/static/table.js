@@ -84,7 +84,7 @@
       }
       line.appendChild(el("span", "total", seat.total));
     }
-    if (seat.cards !== undefined) {
+    if (seat.cards) {
       var hand = node.appendChild(el("div", "hand"));
       hand.setAttribute("role", "img");
       hand.setAttribute("aria-label", seat.held);
@@ -212,7 +212,15 @@
      card. */
   function news(state) {
     if (previous === null) return "";
-    if (state.status !== previous.status) return [state.heading].concat(state.notes).join(" ");
+    if (state.status !== previous.status) {
+      var told = [state.heading].concat(state.notes);
+      if (!state.open && state.scores) {
+        told.push(state.scores.title + ": " + state.scores.rows.map(function (row) {
+          return row.place + ". " + row.name + " " + row.total;
+        }).join(", "));
+      }
+      return told.join(" ");
+    }
     if (state.hand !== previous.hand) return state.heading;
     if (state.tricks.length > previous.tricks.length) return state.tricks[state.tricks.length - 1].taken;
     return "";

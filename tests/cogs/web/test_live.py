@@ -253,6 +253,7 @@ async def test_a_hostile_name_is_escaped_json(service: TableService) -> None:
     state = frame_state(frame)
     assert [s["name"] for s in state["seats"]] == [HOSTILE[1], HOSTILE[0] + "\n\ndata: x"]
     assert state["status"] == "lobby" and "Waiting for players" in state["notes"][0]
+    assert state["rules"] and "**" not in json.dumps(state)
     assert HOSTILE[1] in state["notes"][0]
     page = live_page(view, "/t/x/events")
     assert "<script>alert" not in page and "<img" not in page and "style=" not in page
