@@ -23,6 +23,9 @@ from cogs.render.table import closed_table_text, hand_heading, seat_label
 
 State = dict[str, Any]
 
+RETRY_MS = 1000
+"""How soon a page whose stream broke connects again (EventSource does it by itself)."""
+
 
 def card_code(card: Card) -> str:
     """A card as the page's script draws it: "QS", "10H", "JOKER"."""
@@ -271,4 +274,4 @@ def live_frame(
     # JSON keeps a name's line breaks escaped; its markup characters are escaped too, so no
     # byte of a push reads as markup whatever reads it.
     data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return f"id: {table.version}\nevent: table\ndata: {data}\n\n".encode()
+    return f"id: {table.version}\nevent: table\nretry: {RETRY_MS}\ndata: {data}\n\n".encode()

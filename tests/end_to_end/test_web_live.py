@@ -11,13 +11,12 @@ from typing import Any
 import pytest
 
 from bot.engine.records import replay
-from standin.driver import Person
 from standin.server import StandIn
 from tests.browsers import chromium, needs_chromium, not_blank, serious_violations
 from tests.cogs.web.pages import HOSTILE
 from tests.end_to_end.conftest import BotFactory
-from tools.simulated_people import hand_message, my_turn_controls, open_table, play_until_over
-from tools.simulated_people import take_turn as click
+from tools.simulated_people import hand_message, open_table, play_until_over
+from tools.web_screenshot import HALF_PLAYED, play_until
 
 pytestmark = [needs_chromium, pytest.mark.timeout(300)]
 
@@ -104,29 +103,6 @@ class Tab:
         return png
 
 
-async def play_until_a_trick_is_half_played(
-    standin: StandIn, people: list[Person], tab: Tab
-) -> None:
-    """Play on until the middle of the felt holds a trick being played (not yet taken) of at
-    least two cards, shown on the page."""
-    for _ in range(200):
-        shown = await tab.page.evaluate(
-            "() => { const m = document.getElementById('middle');"
-            " return [m.querySelectorAll('.play').length, m.classList.contains('done')]; }"
-        )
-        if shown[0] >= 2 and not shown[1]:
-            return
-        found = await standin.wait_for(
-            lambda: next((p for p in people if my_turn_controls(p)), None), timeout=10
-        )
-        controls = my_turn_controls(found)
-        if controls is not None:
-            message, ids = controls
-            await click(found, message, ids[0])
-            await tab.page.wait_for_timeout(100)
-    raise AssertionError("no trick was seen half played")
-
-
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_the_live_page_shows_every_trick_as_the_game_is_played(
     standin: StandIn, start_bot: BotFactory, tmp_path: Any
@@ -141,7 +117,7 @@ async def test_the_live_page_shows_every_trick_as_the_game_is_played(
             tab = Tab(await browser.new_page(viewport={"width": 1280, "height": 900}), base)
             await tab.page.add_init_script(RECORDER)
             await tab.page.goto(base + path)
-            await tab.page.wait_for_function("document.body.dataset.status === 'lobby'")
+            await tab.page.wait_for_function("() => document.body.dataset.status === 'lobby'")
             # The lobby: who has joined, names as text.
             assert await tab.page.evaluate(SEATS) == ["Ann", *HOSTILE]
             assert "Waiting for players" in await tab.page.inner_text("#notes")
@@ -149,11 +125,12 @@ async def test_the_live_page_shows_every_trick_as_the_game_is_played(
 
             await people[0].click(table, f"oh:start:{table_id}")
             await standin.wait_for(lambda: all(hand_message(p) for p in people))
-            await tab.page.wait_for_function("document.body.dataset.status === 'playing'")
-            await play_until_a_trick_is_half_played(standin, people, tab)
+            await tab.page.wait_for_function("() => document.body.dataset.status === 'playing'")
+            await play_until(standin, people, lambda: tab.page.evaluate(HALF_PLAYED))
             # Mid-hand: the turn's marker and timer, the dealer's chip, hands as backs.
             await tab.page.wait_for_function(
-                "/^\\d+:\\d\\d$/.test(document.querySelector('.seat.turn .clock').textContent)"
+                "() => /^\\d+:\\d\\d$/"
+                ".test(document.querySelector('.seat.turn .clock').textContent)"
             )
             assert await tab.page.locator(".seat .chip").count() == 1
             backs = await tab.page.evaluate(
@@ -164,10 +141,21 @@ async def test_the_live_page_shows_every_trick_as_the_game_is_played(
             (tmp_path / "live-1280.png").write_bytes(await tab.shot(1280))
             (tmp_path / "live-360.png").write_bytes(await tab.shot(360))
             await tab.page.set_viewport_size({"width": 1280, "height": 900})
+            # A stream that breaks (a proxy's restart, a phone's network) connects again by
+            # itself, and the page follows on.
+            assert bot.web.watchers.count == 1
+            bot.web.watchers.close_all()
+            await tab.page.wait_for_function(
+                "() => !document.getElementById('connection').hidden", timeout=5000
+            )
+            await standin.wait_for(lambda: bot.web.watchers.count == 1, timeout=10)
+            await tab.page.wait_for_function(
+                "() => document.getElementById('connection').hidden", timeout=5000
+            )
 
             await play_until_over(standin, people, table)
             await bot.presenter.ground.idle()
-            await tab.page.wait_for_function("document.body.dataset.status === 'finished'")
+            await tab.page.wait_for_function("() => document.body.dataset.status === 'finished'")
             shown = await tab.page.evaluate("window.__tricks")
             lags = sorted(await tab.page.evaluate("window.__lags"))
             replay_link = await tab.page.get_attribute("#replay", "href")

@@ -34,8 +34,8 @@ CARD_FIELDS = ("trick", "tricks", "last", "turned", "earlier")
 
 def frame_state(frame: bytes) -> dict[str, Any]:
     lines = frame.decode().split("\n")
-    assert lines[1] == "event: table" and lines[2].startswith("data: ") and frame.endswith(b"\n\n")
-    state: dict[str, Any] = json.loads(lines[2].removeprefix("data: "))
+    assert lines[1:3] == ["event: table", "retry: 1000"] and frame.endswith(b"\n\n")
+    state: dict[str, Any] = json.loads(lines[3].removeprefix("data: "))
     return state
 
 
