@@ -59,7 +59,7 @@ def small_png(png: bytes) -> bytes:
     return out.getvalue()
 
 
-async def screenshot(out: Path, width: int, hand: int) -> int:
+async def screenshot(out: Path, width: int, hand: int, computers: int = 1) -> int:
     from playwright.async_api import async_playwright
 
     with tempfile.TemporaryDirectory() as folder:
@@ -81,7 +81,8 @@ async def screenshot(out: Path, width: int, hand: int) -> int:
                     table, table_id = await open_table(
                         standin, people, preset="classic", max_cards=hand + 1
                     )
-                    await add_computer(standin, people[0], table, table_id, "normal")
+                    for _ in range(computers):
+                        await add_computer(standin, people[0], table, table_id, "normal")
                     link = bot.links.table(standin.guild.id, table_id)
                     address = f"http://127.0.0.1:{bot.web.port}" + link.removeprefix(
                         bot.links.public_url
@@ -122,11 +123,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("docs/table-page.png"))
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--hand", type=int, default=3, help="the hand to show (default: 3)")
+    parser.add_argument(
+        "--computers", type=int, default=1, help="computer players beside Ann, Bob and Cat"
+    )
     arguments = parser.parse_args(argv)
     if not CHROMIUM.exists():
         print("no headless browser: install Debian's chromium package", file=sys.stderr)
         return 1
-    return asyncio.run(screenshot(arguments.out, arguments.width, arguments.hand))
+    return asyncio.run(
+        screenshot(arguments.out, arguments.width, arguments.hand, arguments.computers)
+    )
 
 
 if __name__ == "__main__":

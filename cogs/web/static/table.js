@@ -104,6 +104,8 @@
 
   function plays(box, list, n, winner) {
     box.replaceChildren();
+    /* Round a table of up to five, each card towards its player; in a row for more. */
+    box.classList.toggle("many", n > 5);
     list.forEach(function (play) {
       var node = el("div", "play");
       if (play.seat >= 0 && n > 0) {
