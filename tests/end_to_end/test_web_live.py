@@ -25,11 +25,14 @@ WEB = {"public_url": "https://ohhell.example.org", "web_port": 0}
 RECORDER = """
 window.__tricks = [];
 window.__lags = [];
+/* The reader's clock is an hour fast: the turn timer counts against the bot's. */
+const realNow = Date.now;
+Date.now = () => realNow() + 3600 * 1000;
 const Pushes = window.EventSource;
 window.EventSource = function (url, options) {
   const source = new Pushes(url, options);
   source.addEventListener("table", event => {
-    window.__lags.push(Date.now() / 1000 - JSON.parse(event.data).now);
+    window.__lags.push(realNow() / 1000 - JSON.parse(event.data).now);
   });
   return source;
 };
@@ -132,6 +135,8 @@ async def test_the_live_page_shows_every_trick_as_the_game_is_played(
                 "() => /^\\d+:\\d\\d$/"
                 ".test(document.querySelector('.seat.turn .clock').textContent)"
             )
+            clock = await tab.page.inner_text(".seat.turn .clock")
+            assert "1:00" < clock <= "2:00", clock  # of the two minutes the turn has
             assert await tab.page.locator(".seat .chip").count() == 1
             backs = await tab.page.evaluate(
                 "() => [...document.querySelectorAll('.hand')].map(h => +h.dataset.count)"
