@@ -131,10 +131,15 @@ class Watchers:
         """A change this process committed, with the posts it sends the channel: its watchers
         are sent it (nothing to do, and nothing rendered, for a table nobody watches)."""
         watched = self._tables.get(view.table_id)
-        if watched is not None and view.version > watched.version:
-            for post in posts:
-                if isinstance(post.notice, HandScore):
-                    watched.scored = post.notice
+        if watched is None:
+            return
+        for post in posts:
+            notice = post.notice
+            if isinstance(notice, HandScore) and (
+                watched.scored is None or notice.hand >= watched.scored.hand
+            ):
+                watched.scored = notice
+        if view.version > watched.version:
             self._send(watched, view)
 
     def changed_elsewhere(self, change: TableChange) -> None:

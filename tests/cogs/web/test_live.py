@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.engine import Bid, Game, Phase, Play
-from bot.service import Outcome, TableService, TableStatus, TableView
+from bot.service import Outcome, Post, TableService, TableStatus, TableView
 from bot.service.notices import HandScore
 from cogs.render.common import card_text
 from cogs.render.language import LANGUAGES
@@ -281,9 +281,11 @@ def table_view(version: int, status: TableStatus = TableStatus.LOBBY) -> TableVi
 
 async def test_watchers_render_once_a_language_a_change_and_send_the_newest() -> None:
     rendered: list[tuple[int, str]] = []
+    scores: list[int | None] = []
 
     def render(view: TableView, code: str, scored: HandScore | None) -> bytes:
         rendered.append((view.version, code))
+        scores.append(None if scored is None else scored.hand)
         return live_frame(view, code, scored)
 
     async def load(table_id: int) -> TableView:
@@ -304,10 +306,21 @@ async def test_watchers_render_once_a_language_a_change_and_send_the_newest() ->
     assert sorted(rendered) == [(4, "en"), (4, "nl"), (5, "en"), (5, "nl")]
     frame = await first.next_frame(0.1)
     assert frame is not None and frame_state(frame)["version"] == 5
+
+    # The newest hand's scores the channel is sent go with every frame after, even when the
+    # change that sent them comes after a newer one.
+    def scored(hand: int, version: int) -> Post:
+        return Post(1, version, 0, GUILD, CHANNEL, HandScore(hand=hand, rows=()))
+
+    watchers.published(table_view(7), (scored(2, 7),))
+    watchers.published(table_view(6), (scored(1, 6),))
+    watchers.published(table_view(8))
+    assert scores[-4:] == [2, 2, 2, 2]
+    await first.next_frame(0.1)
     assert await first.next_frame(0.01) is None
-    watchers.published(table_view(6, TableStatus.CANCELLED))
-    assert frame_state(await second.next_frame(0.1) or b"")["version"] == 6
+    watchers.published(table_view(9, TableStatus.CANCELLED))
+    assert frame_state(await second.next_frame(0.1) or b"")["version"] == 9
     assert second.closed and dutch.closed
-    late = watchers.add(table_view(6, TableStatus.CANCELLED), "en")
+    late = watchers.add(table_view(9, TableStatus.CANCELLED), "en")
     assert late is not None and late.closed
     assert frame_state(await late.next_frame(0.1) or b"")["open"] is False
