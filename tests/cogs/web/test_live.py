@@ -16,7 +16,7 @@ from bot.engine import Bid, Game, Phase, Play
 from bot.service import Outcome, Post, TableService, TableStatus, TableView
 from bot.service.notices import HandScore
 from cogs.render.common import card_text
-from cogs.render.language import LANGUAGES
+from cogs.render.language import LANGUAGES, language, speaking
 from cogs.web.live import live_frame, live_state
 from cogs.web.live_page import live_page
 from cogs.web.watchers import Watchers
@@ -237,6 +237,10 @@ async def test_a_secret_bid_is_has_bid_and_hands_are_counts(service: TableServic
     # In Dutch, the words are Dutch.
     dutch = frame_state(live_frame(view, "nl"))
     assert dutch["seats"][0]["held"] == "3 kaarten in de hand"
+    with speaking(language("nl")):
+        page = live_page(view, "/t/x/events")
+    assert page.startswith('<!DOCTYPE html><html lang="nl">') and "Vorige slag" in page
+    assert "&quot;Q&quot;:&quot;V&quot;" in page  # a Dutch queen is a V
 
 
 @SQLITE
