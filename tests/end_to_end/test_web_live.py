@@ -145,6 +145,8 @@ async def test_the_live_page_shows_every_trick_as_the_game_is_played(
             assert await tab.page.locator(".hand .card").count() == 0
             (tmp_path / "live-1280.png").write_bytes(await tab.shot(1280))
             (tmp_path / "live-360.png").write_bytes(await tab.shot(360))
+            await tab.shot(780)
+            await tab.shot(1000)  # the narrowest the seats sit round the felt
             await tab.page.set_viewport_size({"width": 1280, "height": 900})
             # A stream that breaks (a proxy's restart, a phone's network) connects again by
             # itself, and the page follows on.
