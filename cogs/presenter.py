@@ -19,6 +19,7 @@ from bot.service import (
     CorruptRow,
     Gone,
     Outcome,
+    Post,
     TableChange,
     TableService,
     TableStatus,
@@ -47,9 +48,10 @@ RECENTLY_CLOSED = 15 * 60.0
 
 class Follower(Protocol):
     """Told of each change: `published` of every change this process shows, in the order they
-    were committed; `changed_elsewhere` of each another process stored (PostgreSQL)."""
+    were committed, with the posts it sends the channel; `changed_elsewhere` of each another
+    process stored (PostgreSQL)."""
 
-    def published(self, table: TableView) -> None: ...
+    def published(self, table: TableView, posts: tuple[Post, ...] = ()) -> None: ...
 
     def changed_elsewhere(self, change: TableChange) -> None: ...
 
@@ -201,7 +203,7 @@ class Presenter:
     async def _publish(self, outcome: Outcome) -> None:
         table = outcome.table
         for follower in self.followers:
-            follower.published(table)
+            follower.published(table, outcome.posts)
         self.table_messages.schedule_edit(table.table_id)
         # The person who acted saw their new hand in the click's answer; but a refresh rendered
         # before their click may still be in flight and land after it, so then they are

@@ -57,7 +57,7 @@ def table_message(table: TableView) -> Rendered:
     if table.status is TableStatus.LOBBY:
         return _lobby(table, embed)
     if game is None:
-        embed.description = _closed_table(table)
+        embed.description = closed_table_text(table)
         return Rendered(None, embed, None)
 
     names = [name_text(seat.name) for seat in table.seats]
@@ -79,7 +79,7 @@ def table_message(table: TableView) -> Rendered:
             # Translators: {seat} is a player's name (and how they play); {total} their score.
             lines.append(
                 _("{seat} — sits out · total {total}").format(
-                    seat=_seat_label(table, seat), total=total
+                    seat=seat_label(table, seat), total=total
                 )
             )
             continue
@@ -95,7 +95,7 @@ def table_message(table: TableView) -> Rendered:
         marker = "▶ " if seat in game.to_act and game.phase is not Phase.GAME_OVER else ""
         # Translators: a player's line; {bid} is "bid 2", "has bid", "bidding…" or "—".
         line = _("{seat} — {bid} · took {took} · total {total}").format(
-            seat=_seat_label(table, seat),
+            seat=seat_label(table, seat),
             bid=bid_text,
             took=number(game.tricks_won[seat]),
             total=total,
@@ -177,7 +177,7 @@ def table_message(table: TableView) -> Rendered:
 def _lobby(table: TableView, embed: discord.Embed) -> Rendered:
     """The table message while players gather: seats, rules, and the lobby's buttons."""
     low, high = table.player_range
-    seats = "\n".join(f"{i + 1}. {_seat_label(table, i)}" for i in range(len(table.seats))) or "—"
+    seats = "\n".join(f"{i + 1}. {seat_label(table, i)}" for i in range(len(table.seats))) or "—"
     seated = len(table.seats)
     # Translators: {low}–{high} is how many players the rules allow; {host} mentions the host.
     embed.description = ngettext(
@@ -232,7 +232,7 @@ def _lobby(table: TableView, embed: discord.Embed) -> Rendered:
     return Rendered(None, embed, view)
 
 
-def _closed_table(table: TableView) -> str:
+def closed_table_text(table: TableView) -> str:
     """A table that closed with no game: its state, and why when the bot closed it."""
     plain, reasoned = _TABLE_IS.get(
         table.status.value, (N_("This table is closed."), N_("This table is closed: {reason}."))
@@ -271,7 +271,7 @@ AWAY_LABELS = {
 """Why a computer plays a person's seat, shown beside their name."""
 
 
-def _seat_label(table: TableView, seat: int) -> str:
+def seat_label(table: TableView, seat: int) -> str:
     s = table.seats[seat]
     name = name_text(s.name)
     if s.pending:

@@ -19,11 +19,13 @@ from typing import Any
 from aiohttp import web
 
 from bot.config import BotSettings
-from bot.service import CorruptRow, Refused, TableService, TableView
+from bot.service import CorruptRow, Refused, TableService, TableStatus, TableView
+from bot.service.notices import HandScore
 from cogs.render.language import LANGUAGES, Language, language, speaking
 from cogs.web.assets import ASSETS
 from cogs.web.links import Kind, Links, Signed
-from cogs.web.live import live_frame, live_page
+from cogs.web.live import live_frame
+from cogs.web.live_page import live_page
 from cogs.web.pages import add_pages
 from cogs.web.watchers import Watchers
 
@@ -74,7 +76,7 @@ class WebRoom:
         self.links = links
         self._channel_language = channel_language
         self._server_language = server_language
-        self.watchers = Watchers(live_frame, service.lookups.table_view, spawn)
+        self.watchers = Watchers(self.table_frame, service.lookups.table_view, spawn)
         self.port = 0
         self._runner: web.AppRunner | None = None
 
@@ -170,6 +172,12 @@ class WebRoom:
         with speaking(spoken):
             page = live_page(view, f"{request.path}/events")
         return _html(page)
+
+    def table_frame(self, view: TableView, code: str, scored: HandScore | None) -> bytes:
+        """A push of the live page: a finished table's links to its game's replay."""
+        finished = view.status is TableStatus.FINISHED
+        replay = self.links.game(view.guild_id, view.table_id) if finished else None
+        return live_frame(view, code, scored, replay=replay)
 
     async def table_events(self, request: web.Request) -> web.StreamResponse:
         view = await self.table(request)

@@ -13,12 +13,15 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.service import TableChange, TableView
+from bot.service import Post, TableChange, TableView
+from bot.service.notices import HandScore
 
 log = logging.getLogger(__name__)
 
-Render = Callable[[TableView, str], bytes]
-"""A view as the frame its watchers are sent, in the language of the catalog name given."""
+Render = Callable[[TableView, str, HandScore | None], bytes]
+"""A view as the frame its watchers are sent, in the language of the catalog name given, with
+the newest hand's scores the channel was sent (its tricks, the last one of which no view
+shows: the hand is scored and the next dealt by the same move)."""
 
 
 class Watcher:
@@ -61,6 +64,10 @@ class _Watched:
     """The newest version sent."""
     frames: dict[str, bytes] = field(default_factory=dict)
     """The newest version's frame in each language watched."""
+    view: TableView | None = None
+    """The newest version's view."""
+    scored: HandScore | None = None
+    """The newest hand scored while the table was watched."""
 
 
 class Watchers:
@@ -90,8 +97,9 @@ class Watchers:
         return set(self._tables)
 
     def add(self, view: TableView, code: str) -> Watcher | None:
-        """A new watcher of `view`'s table, in language `code`, offered the view at once; None
-        when the table or the process has as many watchers as it takes."""
+        """A new watcher of `view`'s table, in language `code`, offered the newest view at once
+        (rendered for it: a frame says when it was made, for the page's turn timer); None when
+        the table or the process has as many watchers as it takes."""
         watched = self._tables.get(view.table_id)
         if self.count >= self.in_all or (
             watched is not None and len(watched.watchers) >= self.per_table
@@ -99,13 +107,15 @@ class Watchers:
             return None
         if watched is None:
             watched = self._tables[view.table_id] = _Watched()
+        if view.version > watched.version:
+            self._send(watched, view)
         watcher = Watcher(view.table_id, code)
         watched.watchers.add(watcher)
         self.count += 1
-        if view.version >= watched.version:
-            self._send(watched, view)
-        frame = watched.frames.get(code)
-        watcher.offer(frame if frame is not None else self._render(view, code))
+        newest = watched.view if watched.view is not None else view
+        watcher.offer(self._render(newest, code, watched.scored))
+        if not newest.status.is_open:
+            watcher.close()
         return watcher
 
     def remove(self, watcher: Watcher) -> None:
@@ -117,11 +127,19 @@ class Watchers:
         if not watched.watchers:
             del self._tables[watcher.table_id]
 
-    def published(self, view: TableView) -> None:
-        """A change this process committed: its watchers are sent it (nothing to do, and
-        nothing rendered, for a table nobody watches)."""
+    def published(self, view: TableView, posts: tuple[Post, ...] = ()) -> None:
+        """A change this process committed, with the posts it sends the channel: its watchers
+        are sent it (nothing to do, and nothing rendered, for a table nobody watches)."""
         watched = self._tables.get(view.table_id)
-        if watched is not None and view.version > watched.version:
+        if watched is None:
+            return
+        for post in posts:
+            notice = post.notice
+            if isinstance(notice, HandScore) and (
+                watched.scored is None or notice.hand >= watched.scored.hand
+            ):
+                watched.scored = notice
+        if view.version > watched.version:
             self._send(watched, view)
 
     def changed_elsewhere(self, change: TableChange) -> None:
@@ -139,11 +157,13 @@ class Watchers:
 
     def _send(self, watched: _Watched, view: TableView) -> None:
         watched.version = view.version
+        watched.view = view
         watched.frames = {}
         for watcher in watched.watchers:
             frame = watched.frames.get(watcher.code)
             if frame is None:
-                frame = watched.frames[watcher.code] = self._render(view, watcher.code)
+                frame = self._render(view, watcher.code, watched.scored)
+                watched.frames[watcher.code] = frame
             watcher.offer(frame)
         if not view.status.is_open:
             for watcher in watched.watchers:
