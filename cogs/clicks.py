@@ -65,6 +65,7 @@ class TableController(Controller):
         itself), so the table message is edited here only if the answer failed. Then automatic
         moves go on."""
         self.presenter.ground.remember(outcome)
+        self.presenter.tell_followers(outcome)
         _COMMITTED.set(True)
         answered = False
         try:

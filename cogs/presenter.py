@@ -184,6 +184,13 @@ class Presenter:
         for user_id in list(shown.ephemeral) if shown is not None else ():
             self.hands.refresh_hand(table_id, user_id)
 
+    def tell_followers(self, outcome: Outcome) -> None:
+        """Tell the followers of a committed change, at once: a click's change before its
+        answer's round trip to Discord, and one whose answer shows it (no `publish`). Told
+        again when it is published; a follower keeps the newest version it was told."""
+        for follower in self.followers:
+            follower.published(outcome.table, outcome.posts)
+
     def publish_later(self, outcome: Outcome) -> None:
         """Publish after the interaction has been answered, as tracked background work."""
         self.ground.spawn(self.publish(outcome))
@@ -202,8 +209,7 @@ class Presenter:
 
     async def _publish(self, outcome: Outcome) -> None:
         table = outcome.table
-        for follower in self.followers:
-            follower.published(table, outcome.posts)
+        self.tell_followers(outcome)
         self.table_messages.schedule_edit(table.table_id)
         # The person who acted saw their new hand in the click's answer; but a refresh rendered
         # before their click may still be in flight and land after it, so then they are

@@ -4,6 +4,7 @@ another server is the same 404; every answer carries the Content-Security-Policy
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -98,3 +99,33 @@ async def test_a_page_that_fails_answers_500_with_the_policy_and_no_detail(
                 assert "script-src 'self'" in answer.headers["Content-Security-Policy"]
         assert "a fault of the bot's" in caplog.text and "/t/{token}" in caplog.text
         assert link.rsplit("/", 1)[1] not in caplog.text
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_join_answered_in_place_reaches_the_page_at_once(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    """Joining is answered by editing the table message in the click's answer, so nothing is
+    published afterwards: the page is told as the change is committed."""
+    async with start_bot(settings=WEB) as bot:
+        assert bot.web is not None and bot.links is not None
+        table, table_id = await open_table(standin, [standin.person("Ann")])
+        path = bot.links.table(standin.guild.id, table_id).removeprefix(bot.links.public_url)
+        async with aiohttp.ClientSession() as session:
+            url = f"http://127.0.0.1:{bot.web.port}{path}/events"
+            async with session.get(url) as response:
+                lines = response.content
+                first = await asyncio.wait_for(next_state(lines), 5)
+                assert [seat["name"] for seat in first["seats"]] == ["Ann"]
+                joined = await standin.person("Bob").click(table, f"oh:join:{table_id}")
+                assert joined.response_type == 7
+                after = await asyncio.wait_for(next_state(lines), 2)
+                assert [seat["name"] for seat in after["seats"]] == ["Ann", "Bob"]
+
+
+async def next_state(lines: aiohttp.StreamReader) -> dict:
+    async for line in lines:
+        if line.startswith(b"data: "):
+            state: dict = json.loads(line[6:])
+            return state
+    raise AssertionError("the stream ended")
