@@ -32,6 +32,7 @@ from cogs.pacing import Pacer
 from cogs.render.charts import score_chart_png
 from cogs.render.language import Language, speaking
 from cogs.speakers import Speakers
+from cogs.web.links import Links
 
 log = logging.getLogger(__name__)
 
@@ -66,8 +67,12 @@ class ChannelPosts:
         spawn: Callable[[Coroutine[Any, Any, Any]], asyncio.Task[Any]],
         channel_missing: Callable[[int, int], None],
         sweep_every: float,
+        links: Links | None = None,
     ) -> None:
         self.bot = bot
+        self.links = links
+        """The web pages' links, when the bot serves them: the final standings link to the
+        game's replay."""
         self.office = office
         self.pacer = pacer
         self.speakers = speakers
@@ -154,12 +159,15 @@ class ChannelPosts:
 
     async def _make(self, post: Post, *, taken_over: bool) -> None:
         spoken = await self.speakers.channel(post.guild_id, post.channel_id)
+        game = render.replay_of(post.notice)
+        replay = self.links.game(post.guild_id, game) if self.links and game else None
         with speaking(spoken):
             text = render.notice_text(post.notice)
+            view = render.notice_view(replay)
         channel = self.bot.get_partial_messageable(post.channel_id)
         sent = await self._made_before(channel, text, post) if taken_over else None
         if sent is None:
-            result = await self._send(channel, text, post, nonce=post.nonce)
+            result = await self._send(channel, text, post, nonce=post.nonce, view=view)
             if result is NOT_ALLOWED:
                 await self.office.set_aside([post])
             if not isinstance(result, discord.Message):
@@ -175,16 +183,24 @@ class ChannelPosts:
             await self.office.done([post])
 
     async def _send(
-        self, channel: discord.PartialMessageable, text: str, post: Post, *, nonce: str
+        self,
+        channel: discord.PartialMessageable,
+        text: str,
+        post: Post,
+        *,
+        nonce: str,
+        view: discord.ui.View | None = None,
     ) -> discord.Message | NotAllowed | None:
         """Send one post: the message; `NOT_ALLOWED` when the channel refused it (the bot may not
         send there); None when it was not made otherwise (a deleted channel's post goes with
         it, any other failure leaves it to be tried again once its lease runs out)."""
         try:
             await self.pacer.wait()
+            extra: dict[str, Any] = {} if view is None else {"view": view}
             return await channel.send(
                 text,
                 nonce=nonce,
+                **extra,
                 allowed_mentions=discord.AllowedMentions(
                     everyone=False, roles=False, users=[discord.Object(u) for u in post.mention]
                 ),
