@@ -138,11 +138,16 @@ class ChannelPosts:
         with speaking(await self.speakers.channel(posts[0].guild_id, channel_id)):
             texts = [render.notice_text(post.notice) for post in posts]
             catch_up = render.catch_up_posts(texts)
+            views: list[discord.ui.View | None] = []
+            start = 0
+            for _text, count in catch_up:
+                views.append(render.replays_view(self._replays(posts[start : start + count])))
+                start += count
         channel = self.bot.get_partial_messageable(channel_id)
         start = 0
-        for text, count in catch_up:
+        for (text, count), view in zip(catch_up, views, strict=True):
             group = posts[start : start + count]
-            sent = await self._send(channel, text, group[0], nonce=f"c{group[0].nonce}")
+            sent = await self._send(channel, text, group[0], nonce=f"c{group[0].nonce}", view=view)
             if sent is NOT_ALLOWED:
                 await self.office.set_aside(posts[start:])
                 return
@@ -150,6 +155,15 @@ class ChannelPosts:
                 return  # tried again once their lease runs out
             await self.office.done(group)
             start += count
+
+    def _replays(self, posts: Sequence[Post]) -> list[tuple[int, str]]:
+        """The games whose final standings are among `posts`, with their replay's address,
+        when the bot serves the pages."""
+        links = self.links
+        if links is None:
+            return []
+        games = [(post.guild_id, render.replay_of(post.notice)) for post in posts]
+        return [(game, links.game(guild, game)) for guild, game in games if game is not None]
 
     async def drop(self, *, channels: Iterable[int] = (), guild_id: int | None = None) -> None:
         """Channels that are gone, or a server's: no post can reach them any more."""
@@ -159,8 +173,7 @@ class ChannelPosts:
 
     async def _make(self, post: Post, *, taken_over: bool) -> None:
         spoken = await self.speakers.channel(post.guild_id, post.channel_id)
-        game = render.replay_of(post.notice)
-        replay = self.links.game(post.guild_id, game) if self.links and game else None
+        replay = next((url for _game, url in self._replays([post])), None)
         with speaking(spoken):
             text = render.notice_text(post.notice)
             view = render.notice_view(replay)

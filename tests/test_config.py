@@ -74,7 +74,7 @@ def test_env_example_names_every_setting() -> None:
     ],
 )
 def test_a_public_url_that_cannot_make_links_is_refused(address: str) -> None:
-    with pytest.raises(ValueError, match="PUBLIC_URL|public_url"):
+    with pytest.raises(ValueError, match="public_url"):
         BotSettings(_env_file=None, public_url=address)  # type: ignore[call-arg]
 
 

@@ -61,6 +61,7 @@ from cogs.render.notices import (
     notice_text,
     notice_view,
     replay_of,
+    replays_view,
     score_chart_of,
     turn_ping_text,
 )
@@ -145,6 +146,7 @@ __all__ = [
     "refusal",
     "relative_time",
     "replay_of",
+    "replays_view",
     "rules_editor",
     "rules_reply",
     "rules_source_text",

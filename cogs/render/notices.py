@@ -30,6 +30,7 @@ from cogs.render.common import (
     MESSAGE_LIMIT,
     card_text,
     fit,
+    link_button,
     link_view,
     name_text,
     relative_time,
@@ -137,6 +138,23 @@ def notice_view(replay: str | None) -> discord.ui.View | None:
     its page's address); none without one."""
     # Translators: a button that opens the finished game's replay on a web page.
     return link_view(pgettext("button", "Replay"), replay)
+
+
+REPLAYS_SHOWN = 25
+"""Link buttons on one post: Discord's five rows of five."""
+
+
+def replays_view(replays: list[tuple[int, str]]) -> discord.ui.View | None:
+    """A catch-up post's links: the Replay of each game whose final standings it holds (game,
+    page's address), the first 25; none without one."""
+    if not replays:
+        return None
+    view = discord.ui.View(timeout=None)
+    for game, url in replays[:REPLAYS_SHOWN]:
+        # Translators: a button that opens a finished game's replay on a web page; {game} is
+        # the game's number.
+        view.add_item(link_button(pgettext("button", "Replay #{game}").format(game=game), url))
+    return view
 
 
 def rating_text(rated: tuple[int, int, bool] | None) -> str:

@@ -564,6 +564,9 @@ def messages() -> Iterator[tuple[str, Message]]:
             view = render.notice_view(LINKS.game(ID, game))
             yield f"notice, linked: {notice.code}", render.Rendered(text, None, view)
     yield from (("catch-up post", post) for post, _held in render.catch_up_posts(posts))
+    replays = [(TABLE - n, LINKS.game(ID, TABLE - n)) for n in range(30)]
+    for post, _held in render.catch_up_posts(posts):
+        yield "catch-up post, linked", render.Rendered(post, None, render.replays_view(replays))
     for deadline in (WHEN, None):
         waiting = tuple(person(seat) for seat in range(SEATS))
         yield "turn ping", render.turn_ping_text(waiting, URL, deadline)

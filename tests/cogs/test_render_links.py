@@ -151,3 +151,16 @@ def test_stats_link_to_the_players_page_once_they_have_played() -> None:
     assert link_buttons([r["components"] for r in view.to_components()]) == [("Player page", page)]
     assert stats_view(a_stats(), None) is None
     assert stats_view(dataclasses.replace(a_stats(), games=0), page) is None
+
+
+def test_a_catch_up_post_links_to_each_games_replay_up_to_discords_25() -> None:
+    assert render.replays_view([]) is None
+    two = render.replays_view([(12, REPLAY + "12"), (13, REPLAY + "13")])
+    assert two is not None
+    rows = [r["components"] for r in two.to_components()]
+    assert link_buttons(rows) == [("Replay #12", REPLAY + "12"), ("Replay #13", REPLAY + "13")]
+    many = render.replays_view([(n, f"{REPLAY}{n}") for n in range(30)])
+    assert many is not None
+    rows = [r["components"] for r in many.to_components()]
+    assert len(rows) == 5 and all(len(row) == 5 for row in rows)
+    assert link_buttons(rows)[-1] == ("Replay #24", f"{REPLAY}24")

@@ -19,7 +19,7 @@ from cogs.web.links import Kind, Links, Signed
 from standin.driver import Person
 from standin.rest import Call
 from standin.server import StandIn
-from standin.world import Message
+from standin.world import Message, Perm
 from tests.end_to_end.conftest import BotFactory
 from tools.simulated_people import game_over, my_turn_controls, open_table, take_turn
 
@@ -221,3 +221,27 @@ async def test_a_whole_game_makes_the_same_calls_with_the_links_as_without(
     assert linked == without
     dms = [call for call in standin.calls[since:] if in_a_dm(standin, call)]
     assert dms and link_buttons_in(dms) == []
+
+
+async def test_final_standings_caught_up_later_still_link_to_the_replay(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    """A game played to its end while the bot may not post in the channel: the catch-up post
+    that brings its posts once it may carries the game's Replay."""
+    async with start_bot(settings=WEB) as bot:
+        assert bot.links is not None
+        people = [standin.person(n) for n in ("Ann", "Bob", "Cat")]
+        table, table_id = await open_table(standin, people, preset="classic", max_cards=2)
+        await start_calmly(standin, bot, people, table, table_id)
+        await standin.deny_bot(standin.channel, Perm.SEND_MESSAGES)
+        await play_calmly(standin, bot, people, table)
+        assert not [m for m in standin.messages(standin.channel) if "Game over" in m.content]
+        await standin.allow_bot(standin.channel, Perm.SEND_MESSAGES)
+        caught_up = await standin.wait_for(
+            lambda: [m for m in standin.messages(standin.channel) if "Missed while" in m.content],
+            timeout=10,
+        )
+        replay = bot.links.game(standin.guild.id, table_id)
+        with_standings = [m for m in caught_up if "Game over" in m.content]
+        assert [links_on(m) for m in with_standings] == [[(f"Replay #{table_id}", replay)]]
+        assert all(links_on(m) == [] for m in caught_up if "Game over" not in m.content)
