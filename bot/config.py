@@ -11,6 +11,9 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR"]
+PUBLIC_URL_MAX = 400
+"""The longest PUBLIC_URL: its pages' links (a path of under 50 characters more) fit the 512
+characters of a Discord link button's address."""
 
 
 class BotSettings(BaseSettings):
@@ -175,6 +178,11 @@ class BotSettings(BaseSettings):
             raise ValueError("must be a web address, e.g. https://ohhell.example.org")
         if parsed.query or parsed.fragment:
             raise ValueError("must be an address without ? or #, e.g. https://ohhell.example.org")
+        if len(value.rstrip("/")) > PUBLIC_URL_MAX:
+            raise ValueError(
+                f"must be at most {PUBLIC_URL_MAX} characters: a page's link, this address and "
+                "its signed path, must fit a Discord link button (512)"
+            )
         return value.rstrip("/")
 
     @field_validator("web_secret")

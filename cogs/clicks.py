@@ -320,7 +320,7 @@ class TableController(Controller):
                     table.guild_id, table.channel_id
                 )
                 with speaking(channel):
-                    rendered = render.table_message(table)
+                    rendered = render.table_message(table, self.presenter.ground.pages(table))
                 await interaction.response.edit_message(**rendered.kwargs())
             if known is None:
                 stored = await self.service.lobby.set_message(outcome.table.table_id, message.id)

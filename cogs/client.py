@@ -110,7 +110,9 @@ class OhHellBot(commands.AutoShardedBot):
         """The web pages' links (PUBLIC_URL set), for the Watch and Replay buttons."""
         self.metrics = metrics
         """What an operator watches (bot/metrics.py); served when METRICS_PORT is set."""
-        self.presenter = Presenter(self, service, settings, clock=clock, run_blocking=run_blocking)
+        self.presenter = Presenter(
+            self, service, settings, clock=clock, run_blocking=run_blocking, links=links
+        )
         """Shows every stored change in Discord."""
         self.speakers = self.presenter.ground.speakers
         """Which language each person and channel reads (cogs/speakers.py)."""
@@ -118,7 +120,7 @@ class OhHellBot(commands.AutoShardedBot):
         """Where the game's clicks go (cogs/items/table.py)."""
         self.sync_when_changed = sync_when_changed
         self.reviews = reviews
-        self.community = Community(service, self.presenter.ground.run_blocking)
+        self.community = Community(service, self.presenter.ground.run_blocking, links)
         self.retention = RetentionSweep(
             service,
             self.presenter.ground.clock,

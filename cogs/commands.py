@@ -125,7 +125,7 @@ class TablesCog(commands.Cog, name="Tables"):
         with speaking(
             await self.presenter.ground.speakers.channel(table.guild_id, table.channel_id)
         ):
-            rendered = render.table_message(table)
+            rendered = render.table_message(table, self.presenter.ground.pages(table))
         try:
             callback = await interaction.response.send_message(**rendered.send_kwargs())
         except discord.HTTPException:
@@ -354,7 +354,9 @@ class TablesCog(commands.Cog, name="Tables"):
         with speaking(channel):
             guild_name = interaction.guild.name if interaction.guild else _("this server")
             embed = render.leaderboard_embed(board, guild_name)
-            view = render.leaderboard_view(board)
+            links = self.presenter.ground.links
+            web_page = links.board(interaction.guild_id) if links and interaction.guild_id else None
+            view = render.leaderboard_view(board, web_page)
         await _show_board(interaction, embed, view, edit=edit)
 
 

@@ -14,13 +14,16 @@ import discord
 
 from bot.service import Refused, TableService
 from bot.service.refusals import NotForYou
+from bot.service.summaries import HistoryPage
 from cogs.errors import answer_error
 from cogs.interaction import Interaction
 from cogs.items import parse_page
 from cogs.render.charts import rating_chart_png
+from cogs.render.common import Rendered
 from cogs.render.history import history_message, record_file_name, record_text, replay_text
 from cogs.render.language import _, spoken
-from cogs.render.stats import RATING_CHART_FILE, stats_embed
+from cogs.render.stats import RATING_CHART_FILE, stats_embed, stats_view
+from cogs.web.links import Links
 from cogs.web.replay import replay_file_name, replay_page_in
 
 log = logging.getLogger(__name__)
@@ -29,13 +32,20 @@ log = logging.getLogger(__name__)
 class Community:
     """History, records and stats: read-only looks at the server's finished games."""
 
-    def __init__(self, service: TableService, run_blocking: Callable[..., Awaitable[Any]]) -> None:
+    def __init__(
+        self,
+        service: TableService,
+        run_blocking: Callable[..., Awaitable[Any]],
+        links: Links | None = None,
+    ) -> None:
         self.service = service
         self.run_blocking = run_blocking
+        self.links = links
+        """The web pages' links, when the bot serves them: replays, players' pages."""
 
     async def history(self, interaction: Interaction, page: int = 1) -> None:
         listed = await self.service.finished_games.history(interaction.guild_id or 0, page)
-        rendered = history_message(listed, _guild_name(interaction))
+        rendered = self._history_page(interaction, listed)
         await interaction.response.send_message(**rendered.send_kwargs(), ephemeral=True)
 
     async def on_page(self, interaction: Interaction, custom_id: str) -> None:
@@ -48,10 +58,20 @@ class Community:
                 raise Refused(NotForYou())
             _, page = parsed
             listed = await self.service.finished_games.history(interaction.guild_id, page)
-            rendered = history_message(listed, _guild_name(interaction))
+            rendered = self._history_page(interaction, listed)
             await interaction.response.edit_message(**rendered.kwargs())
         except Exception as error:  # the one error handler answers every failure
             await answer_error(interaction, error)
+
+    def _history_page(self, interaction: Interaction, listed: HistoryPage) -> Rendered:
+        """A page of games, each linked to its replay when the bot serves the pages."""
+        links, guild_id = self.links, interaction.guild_id
+        replays = (
+            {e.game: links.game(guild_id, e.game) for e in listed.entries}
+            if links is not None and guild_id is not None
+            else {}
+        )
+        return history_message(listed, _guild_name(interaction), replays)
 
     async def record(self, interaction: Interaction, game: int | None) -> None:
         found = await self.service.finished_games.game_record(
@@ -100,6 +120,12 @@ class Community:
                 log.exception("the rating chart of user %s could not be drawn", who.id)
         embed = stats_embed(stats, who.display_name, chart=chart is not None)
         extra: dict[str, Any] = {}
+        links = self.links
+        guild_id = interaction.guild_id
+        web_page = links.player(guild_id, who.id) if links and guild_id else None
+        view = stats_view(stats, web_page)
+        if view is not None:
+            extra["view"] = view
         if chart is not None:
             extra["file"] = discord.File(io.BytesIO(chart), filename=RATING_CHART_FILE)
         await interaction.followup.send(embed=embed, ephemeral=True, **extra)

@@ -32,6 +32,7 @@ from cogs.pacing import Pacer
 from cogs.render.charts import score_chart_png
 from cogs.render.language import Language, speaking
 from cogs.speakers import Speakers
+from cogs.web.links import Links
 
 log = logging.getLogger(__name__)
 
@@ -66,8 +67,12 @@ class ChannelPosts:
         spawn: Callable[[Coroutine[Any, Any, Any]], asyncio.Task[Any]],
         channel_missing: Callable[[int, int], None],
         sweep_every: float,
+        links: Links | None = None,
     ) -> None:
         self.bot = bot
+        self.links = links
+        """The web pages' links, when the bot serves them: the final standings link to the
+        game's replay."""
         self.office = office
         self.pacer = pacer
         self.speakers = speakers
@@ -133,11 +138,16 @@ class ChannelPosts:
         with speaking(await self.speakers.channel(posts[0].guild_id, channel_id)):
             texts = [render.notice_text(post.notice) for post in posts]
             catch_up = render.catch_up_posts(texts)
+            views: list[discord.ui.View | None] = []
+            start = 0
+            for _text, count in catch_up:
+                views.append(render.replays_view(self._replays(posts[start : start + count])))
+                start += count
         channel = self.bot.get_partial_messageable(channel_id)
         start = 0
-        for text, count in catch_up:
+        for (text, count), view in zip(catch_up, views, strict=True):
             group = posts[start : start + count]
-            sent = await self._send(channel, text, group[0], nonce=f"c{group[0].nonce}")
+            sent = await self._send(channel, text, group[0], nonce=f"c{group[0].nonce}", view=view)
             if sent is NOT_ALLOWED:
                 await self.office.set_aside(posts[start:])
                 return
@@ -145,6 +155,15 @@ class ChannelPosts:
                 return  # tried again once their lease runs out
             await self.office.done(group)
             start += count
+
+    def _replays(self, posts: Sequence[Post]) -> list[tuple[int, str]]:
+        """The games whose final standings are among `posts`, with their replay's address,
+        when the bot serves the pages."""
+        links = self.links
+        if links is None:
+            return []
+        games = [(post.guild_id, render.replay_of(post.notice)) for post in posts]
+        return [(game, links.game(guild, game)) for guild, game in games if game is not None]
 
     async def drop(self, *, channels: Iterable[int] = (), guild_id: int | None = None) -> None:
         """Channels that are gone, or a server's: no post can reach them any more."""
@@ -154,12 +173,14 @@ class ChannelPosts:
 
     async def _make(self, post: Post, *, taken_over: bool) -> None:
         spoken = await self.speakers.channel(post.guild_id, post.channel_id)
+        replay = next((url for _game, url in self._replays([post])), None)
         with speaking(spoken):
             text = render.notice_text(post.notice)
+            view = render.notice_view(replay)
         channel = self.bot.get_partial_messageable(post.channel_id)
         sent = await self._made_before(channel, text, post) if taken_over else None
         if sent is None:
-            result = await self._send(channel, text, post, nonce=post.nonce)
+            result = await self._send(channel, text, post, nonce=post.nonce, view=view)
             if result is NOT_ALLOWED:
                 await self.office.set_aside([post])
             if not isinstance(result, discord.Message):
@@ -175,16 +196,24 @@ class ChannelPosts:
             await self.office.done([post])
 
     async def _send(
-        self, channel: discord.PartialMessageable, text: str, post: Post, *, nonce: str
+        self,
+        channel: discord.PartialMessageable,
+        text: str,
+        post: Post,
+        *,
+        nonce: str,
+        view: discord.ui.View | None = None,
     ) -> discord.Message | NotAllowed | None:
         """Send one post: the message; `NOT_ALLOWED` when the channel refused it (the bot may not
         send there); None when it was not made otherwise (a deleted channel's post goes with
         it, any other failure leaves it to be tried again once its lease runs out)."""
         try:
             await self.pacer.wait()
+            extra: dict[str, Any] = {} if view is None else {"view": view}
             return await channel.send(
                 text,
                 nonce=nonce,
+                **extra,
                 allowed_mentions=discord.AllowedMentions(
                     everyone=False, roles=False, users=[discord.Object(u) for u in post.mention]
                 ),

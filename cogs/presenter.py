@@ -35,6 +35,7 @@ from cogs.render.language import speaking
 from cogs.showing import Showing
 from cogs.shown import Shown
 from cogs.table_messages import TableMessages
+from cogs.web.links import Links
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,7 @@ class Presenter:
         *,
         clock: Clock | None = None,
         run_blocking: Callable[..., Awaitable[Any]] | None = None,
+        links: Links | None = None,
     ) -> None:
         self.bot = bot
         self.service = service
@@ -82,6 +84,7 @@ class Presenter:
             clock=clock,
             run_blocking=run_blocking,
             rest_share=rest_share(settings.shard_count, settings.shard_ids),
+            links=links,
         )
         ground = self.ground
         self.table_messages = TableMessages(
@@ -108,6 +111,7 @@ class Presenter:
             channel_missing=lambda guild, channel: self._channel_missing_at(guild, channel),
             # A post still waiting once its lease runs out is taken up within a quarter more.
             sweep_every=settings.post_retry_after / 4,
+            links=links,
         )
         self._watching = False
         self.followers: list[Follower] = []

@@ -15,12 +15,13 @@ from discord.ext import commands
 from discord.http import handle_message_parameters
 
 from bot.clock import Clock, SystemClock
-from bot.service import Outcome, TableService
+from bot.service import Outcome, TableService, TableStatus, TableView
 from cogs import render
 from cogs.pacing import Pacer
 from cogs.refresh import Refresher
 from cogs.shown import Shown
 from cogs.speakers import Speakers
+from cogs.web.links import Links
 
 log = logging.getLogger(__name__)
 
@@ -41,8 +42,11 @@ class Showing:
         clock: Clock | None = None,
         run_blocking: Callable[..., Awaitable[Any]] | None = None,
         rest_share: float = 1.0,
+        links: Links | None = None,
     ) -> None:
         self.bot = bot
+        self.links = links
+        """The web pages' links, when the bot serves them (PUBLIC_URL set)."""
         self.service = service
         self.run_blocking = run_blocking or asyncio.to_thread
         """Runs a picklable function outside the event loop (the worker processes)."""
@@ -116,6 +120,18 @@ class Showing:
             return
         async with self.service.sharing.showing(table_id, user_id):
             yield
+
+    def pages(self, table: TableView) -> render.TablePages:
+        """The web pages a table's message links to: the live table while it is open, the
+        replay once its game is finished; none without the web pages."""
+        links = self.links
+        if links is None:
+            return render.TablePages()
+        if table.status.is_open:
+            return render.TablePages(watch=links.table(table.guild_id, table.table_id))
+        if table.status is TableStatus.FINISHED and table.game is not None:
+            return render.TablePages(replay=links.game(table.guild_id, table.table_id))
+        return render.TablePages()
 
     # Background work
 

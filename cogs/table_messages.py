@@ -84,7 +84,7 @@ class TableMessages:
                     table = moved.table
                     message_id = table.message_id or message_id
                 with speaking(await ground.speakers.channel(table.guild_id, table.channel_id)):
-                    rendered = render.table_message(table)
+                    rendered = render.table_message(table, self.ground.pages(table))
                 await ground.edit(table.channel_id, message_id, rendered)
         except discord.NotFound as error:
             if error.code == UNKNOWN_CHANNEL:
@@ -116,7 +116,7 @@ class TableMessages:
         had posted (one posted again in place of a deleted message makes a new one)."""
         nonce = f"t{table.table_id}.{table.version}" if table.message_id is None else None
         with speaking(await self.ground.speakers.channel(table.guild_id, table.channel_id)):
-            rendered = render.table_message(table)
+            rendered = render.table_message(table, self.ground.pages(table))
         sent = await self.ground.send(table.channel_id, rendered, nonce=nonce)
         if sent is not None:
             stored = await self.ground.service.lobby.set_message(table.table_id, sent.id)

@@ -48,6 +48,7 @@ ROW_BUTTONS_MAX = 5
 SELECT_OPTIONS_MAX = 25
 CUSTOM_ID_MAX = 100
 BUTTON_LABEL_MAX = 80
+BUTTON_URL_MAX = 512
 SELECT_PLACEHOLDER_MAX = 150
 OPTION_TEXT_MAX = 100
 V2_COMPONENTS_MAX = 40
@@ -203,6 +204,7 @@ class _LimitChecker:
                 )
             if not button.get("url"):
                 self.add(subfield(at, "url"), "a link button (style 5) needs a url")
+            self.text(subfield(at, "url"), button.get("url"), BUTTON_URL_MAX)
         elif style == _PREMIUM_STYLE:
             if not button.get("sku_id"):
                 self.add(subfield(at, "sku_id"), "a premium button (style 6) needs a sku_id")

@@ -8,7 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import BotSettings
+from bot.config import PUBLIC_URL_MAX, BotSettings
+from cogs.web.links import Links
+from standin.limits import BUTTON_URL_MAX
+
+ID = 2**64 - 1
+"""The largest number a link signs (a Discord id, a table)."""
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -57,3 +62,26 @@ def test_env_example_names_every_setting() -> None:
     text = (ROOT / ".env.example").read_text()
     named = set(re.findall(r"^#? ?([A-Z_]+)=", text, flags=re.MULTILINE))
     assert named == {name.upper() for name in BotSettings.model_fields}
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "ohhell.example.org",
+        "ftp://ohhell.example.org",
+        "https://ohhell.example.org/?a=1",
+        "https://" + "w" * 390 + ".org",
+    ],
+)
+def test_a_public_url_that_cannot_make_links_is_refused(address: str) -> None:
+    with pytest.raises(ValueError, match="public_url"):
+        BotSettings(_env_file=None, public_url=address)  # type: ignore[call-arg]
+
+
+def test_the_longest_public_url_makes_links_that_fit_a_link_button() -> None:
+    longest = "https://" + "w" * (PUBLIC_URL_MAX - 12) + ".org"
+    settings = BotSettings(_env_file=None, public_url=longest + "/")  # type: ignore[call-arg]
+    assert settings.public_url == longest
+    links = Links(b"k" * 32, longest)
+    addresses = [links.table(ID, ID), links.game(ID, ID), links.board(ID), links.player(ID, ID)]
+    assert max(len(address) for address in addresses) <= BUTTON_URL_MAX

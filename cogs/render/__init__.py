@@ -59,6 +59,9 @@ from cogs.render.notices import (
     catch_up_posts,
     chart_file_name,
     notice_text,
+    notice_view,
+    replay_of,
+    replays_view,
     score_chart_of,
     turn_ping_text,
 )
@@ -80,6 +83,7 @@ from cogs.render.rules import (
 )
 from cogs.render.table import (
     AWAY_LABELS,
+    TablePages,
     scores_text,
     table_message,
 )
@@ -112,6 +116,7 @@ __all__ = [
     "UNREADABLE_TABLE_CLOSED",
     "WELCOME_BACK",
     "Rendered",
+    "TablePages",
     "action_text",
     "answer",
     "button",
@@ -135,10 +140,13 @@ __all__ = [
     "leaderboard_view",
     "leave_confirm",
     "notice_text",
+    "notice_view",
     "ratings_help",
     "reason_text",
     "refusal",
     "relative_time",
+    "replay_of",
+    "replays_view",
     "rules_editor",
     "rules_reply",
     "rules_source_text",

@@ -171,6 +171,20 @@ def button(
     )
 
 
+def link_button(label: str, url: str, *, row: int | None = None) -> discord.ui.Button[Any]:
+    """A button that opens a web page: it carries no custom_id, and a click reaches no bot."""
+    return discord.ui.Button(label=label[:80], url=url, style=discord.ButtonStyle.link, row=row)
+
+
+def link_view(label: str, url: str | None) -> discord.ui.View | None:
+    """A message's one link button, or no view without a link."""
+    if url is None:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(link_button(label, url))
+    return view
+
+
 class Controls(discord.ui.View):
     """A message's buttons and selects as Discord's component rows, built directly.
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import discord
 
 from bot.service.summaries import HistoryEntry, HistoryPage
@@ -10,6 +12,7 @@ from cogs.render.common import COLOUR, Rendered, name_text
 from cogs.render.language import _, number
 from cogs.render.lobby import value_text
 
+DESCRIPTION_LIMIT = 4096  # Discord: characters in an embed's description
 NAMES_SHOWN = 6
 """Players named in a history line; more are counted."""
 
@@ -19,12 +22,30 @@ def _names(names: tuple[str, ...], limit: int = NAMES_SHOWN) -> str:
     return shown + (f" +{number(len(names) - limit)}" if len(names) > limit else "")
 
 
-def history_line(entry: HistoryEntry) -> str:
+def history_line(entry: HistoryEntry, replay: str | None = None) -> str:
+    """A game in the list; its number links to its replay (`replay`, the page's address)."""
     winners = _names(entry.winners, 3) if entry.winners else "—"
+    game = f"#{entry.game}" if replay is None else f"[#{entry.game}]({replay})"
     return (
-        f"**#{entry.game}** · <t:{int(entry.finished_at)}:d> · <#{entry.channel_id}> · "
+        f"**{game}** · <t:{int(entry.finished_at)}:d> · <#{entry.channel_id}> · "
         f"{value_text(entry.preset)} · {_names(entry.players)} · 🏆 {winners}"
     )
+
+
+def _history_lines(entries: tuple[HistoryEntry, ...], replays: Mapping[int, str]) -> str:
+    """The games' lines, each game's number linked to its replay while the description still
+    fits Discord's limit (a long address on long lines: the later ones go without)."""
+    lines = [history_line(e) for e in entries]
+    size = len("\n".join(lines))
+    for i, entry in enumerate(entries):
+        replay = replays.get(entry.game)
+        if replay is None:
+            continue
+        linked = history_line(entry, replay)
+        if size - len(lines[i]) + len(linked) <= DESCRIPTION_LIMIT:
+            size += len(linked) - len(lines[i])
+            lines[i] = linked
+    return "\n".join(lines)[:DESCRIPTION_LIMIT]
 
 
 def _page_button(label: str, page: int, disabled: bool) -> HistoryPageButton:
@@ -38,15 +59,18 @@ def _page_button(label: str, page: int, disabled: bool) -> HistoryPageButton:
     )
 
 
-def history_message(page: HistoryPage, guild_name: str) -> Rendered:
-    """One page of the server's finished games, newest first, with Previous / Next."""
+def history_message(
+    page: HistoryPage, guild_name: str, replays: Mapping[int, str] | None = None
+) -> Rendered:
+    """One page of the server's finished games, newest first, with Previous / Next; each
+    game's number links to its replay when `replays` (by game) has its page's address."""
     # Translators: {server} is the server's name.
     title = _("Recent games — {server}").format(server=guild_name)
     embed = discord.Embed(title=title[:256], colour=COLOUR)
     if not page.entries:
         embed.description = _("No finished games yet. Start one with `/ohhell start`.")
         return Rendered(None, embed, None)
-    embed.description = "\n".join(history_line(e) for e in page.entries)[:4096]
+    embed.description = _history_lines(page.entries, replays or {})
     # Translators: `game:<number>` is the command's option as it is typed (keep `game:`).
     footer = _("Page {page} · /ohhell record game:<number> sends a game's record")
     embed.set_footer(text=footer.format(page=number(page.page)))

@@ -9,8 +9,8 @@ import discord
 
 from bot.service import Leaderboard, LeaderboardRow, computer_level
 from cogs.items import BoardButton, board_id
-from cogs.render.common import COLOUR, level_text
-from cogs.render.language import N_, _, ngettext, number, percent
+from cogs.render.common import COLOUR, level_text, link_button
+from cogs.render.language import N_, _, ngettext, number, percent, pgettext
 from cogs.render.lobby import value_text
 from cogs.render.ratings import HELP_POINTER, rating_number
 
@@ -124,18 +124,23 @@ def player_name(user_id: int) -> str:
     return "🤖 " + _("{level} (computer)").format(level=level_text(level))
 
 
-def leaderboard_view(board: Leaderboard) -> discord.ui.View | None:
-    """Previous and Next, or nothing when everything fits on one page."""
-    if board.pages <= 1:
+def leaderboard_view(board: Leaderboard, web_page: str | None = None) -> discord.ui.View | None:
+    """Previous and Next when the board takes more than one page, and a link to the server's
+    leaderboard page (`web_page`, its address, when the bot serves one); nothing when neither."""
+    if board.pages <= 1 and web_page is None:
         return None
     view = discord.ui.View(timeout=None)
-    for label, direction, page, disabled in (
-        # Translators: a button label (at most 80 characters).
-        (_("◀ Previous"), "prev", max(board.page - 1, 1), board.page <= 1),
-        # Translators: a button label (at most 80 characters).
-        (_("Next ▶"), "next", min(board.page + 1, board.pages), board.page >= board.pages),
-    ):
-        cid = board_id(direction, board.by, board.preset, page)
-        item: Any = discord.ui.Button(label=label[:80], custom_id=cid, disabled=disabled)
-        view.add_item(BoardButton(item))
+    if board.pages > 1:
+        for label, direction, page, disabled in (
+            # Translators: a button label (at most 80 characters).
+            (_("◀ Previous"), "prev", max(board.page - 1, 1), board.page <= 1),
+            # Translators: a button label (at most 80 characters).
+            (_("Next ▶"), "next", min(board.page + 1, board.pages), board.page >= board.pages),
+        ):
+            cid = board_id(direction, board.by, board.preset, page)
+            item: Any = discord.ui.Button(label=label[:80], custom_id=cid, disabled=disabled)
+            view.add_item(BoardButton(item))
+    if web_page is not None:
+        # Translators: a button that opens the server's leaderboard on a web page.
+        view.add_item(link_button(pgettext("button", "Leaderboard page"), web_page))
     return view

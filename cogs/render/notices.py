@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import assert_never
 
+import discord
+
 from bot.engine import Action, Bid, ChooseTrump
 from bot.service import (
     Notice,
@@ -28,11 +30,13 @@ from cogs.render.common import (
     MESSAGE_LIMIT,
     card_text,
     fit,
+    link_button,
+    link_view,
     name_text,
     relative_time,
     suit_text,
 )
-from cogs.render.language import _, ngettext, number, signed
+from cogs.render.language import _, ngettext, number, pgettext, signed
 from cogs.render.ratings import rating_number
 from cogs.render.rules import closed_text
 
@@ -122,6 +126,35 @@ def chart_file_name(notice: Notice) -> str | None:
     if isinstance(notice, FinalStandings) and notice.chart is not None:
         return f"ohhell-game-{notice.game}.png"
     return None
+
+
+def replay_of(notice: Notice) -> int | None:
+    """The finished game whose replay a notice links to: the final standings' game."""
+    return notice.game if isinstance(notice, FinalStandings) and notice.game else None
+
+
+def notice_view(replay: str | None) -> discord.ui.View | None:
+    """A post's link button: the Replay of the game whose final standings it is (`replay`,
+    its page's address); none without one."""
+    # Translators: a button that opens the finished game's replay on a web page.
+    return link_view(pgettext("button", "Replay"), replay)
+
+
+REPLAYS_SHOWN = 25
+"""Link buttons on one post: Discord's five rows of five."""
+
+
+def replays_view(replays: list[tuple[int, str]]) -> discord.ui.View | None:
+    """A catch-up post's links: the Replay of each game whose final standings it holds (game,
+    page's address), the first 25; none without one."""
+    if not replays:
+        return None
+    view = discord.ui.View(timeout=None)
+    for game, url in replays[:REPLAYS_SHOWN]:
+        # Translators: a button that opens a finished game's replay on a web page; {game} is
+        # the game's number.
+        view.add_item(link_button(pgettext("button", "Replay #{game}").format(game=game), url))
+    return view
 
 
 def rating_text(rated: tuple[int, int, bool] | None) -> str:

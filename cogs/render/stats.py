@@ -5,8 +5,8 @@ from __future__ import annotations
 import discord
 
 from bot.service.summaries import PlayerStats
-from cogs.render.common import COLOUR, level_text
-from cogs.render.language import _, ngettext, number, percent, signed
+from cogs.render.common import COLOUR, level_text, link_view
+from cogs.render.language import _, ngettext, number, percent, pgettext, signed
 from cogs.render.lobby import value_text
 from cogs.render.ratings import HELP_POINTER, rating_number, unrated_text
 
@@ -170,3 +170,12 @@ def stats_embed(stats: PlayerStats, name: str, *, chart: bool = False) -> discor
     if chart:
         embed.set_image(url=f"attachment://{RATING_CHART_FILE}")
     return embed
+
+
+def stats_view(stats: PlayerStats, web_page: str | None) -> discord.ui.View | None:
+    """A link to the player's web page (`web_page`, its address, when the bot serves one), for a
+    player with finished games."""
+    if stats.games == 0:
+        return None
+    # Translators: a button that opens a player's stats and rating chart on a web page.
+    return link_view(pgettext("button", "Player page"), web_page)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import discord
 
 from bot.engine import Phase
@@ -18,6 +20,7 @@ from cogs.render.common import (
     button,
     card_text,
     fit,
+    link_button,
     name_text,
     relative_time,
     timer_text,
@@ -39,6 +42,18 @@ _TABLE_IS = {
 }
 
 
+@dataclass(frozen=True)
+class TablePages:
+    """The web pages a table message links to (none when the bot serves no pages): the live
+    table while it is open, the replay once its game is finished."""
+
+    watch: str | None = None
+    replay: str | None = None
+
+
+NO_PAGES = TablePages()
+
+
 def hand_heading(hand: int, cards: int, dealer: str, trump: str) -> str:
     """A hand's first line: "Hand 3 · 5 cards each · dealer Ann · trump: ♥ hearts"."""
     # Translators: the table message's first line; {trump} is "♥ hearts", "no trumps"…
@@ -49,13 +64,13 @@ def hand_heading(hand: int, cards: int, dealer: str, trump: str) -> str:
     ).format(hand=number(hand), cards=number(cards), dealer=dealer, trump=trump)
 
 
-def table_message(table: TableView) -> Rendered:
+def table_message(table: TableView, pages: TablePages = NO_PAGES) -> Rendered:
     # Translators: the table message's title; {preset} is the rules' preset: "oh-hell".
     title = _("Oh Hell — {preset}").format(preset=value_text(table.preset))
     embed = discord.Embed(title=title, colour=COLOUR)
     game = table.game
     if table.status is TableStatus.LOBBY:
-        return _lobby(table, embed)
+        return _lobby(table, embed, pages.watch)
     if game is None:
         embed.description = closed_table_text(table)
         return Rendered(None, embed, None)
@@ -156,6 +171,9 @@ def table_message(table: TableView) -> Rendered:
                 discord.ButtonStyle.success,
             )
         )
+        if pages.replay is not None:
+            # Translators: a button that opens the finished game's replay on a web page.
+            view.add_item(link_button(pgettext("button", "Replay"), pages.replay))
         return Rendered(None, embed, view)
     if table.status is not TableStatus.PLAYING:
         return Rendered(None, embed, None)
@@ -171,10 +189,17 @@ def table_message(table: TableView) -> Rendered:
             )
         )
     view.add_item(button(pgettext("button", "Host"), custom_id("hostctl", t)))
+    _add_watch(view, pages.watch)
     return Rendered(None, embed, view)
 
 
-def _lobby(table: TableView, embed: discord.Embed) -> Rendered:
+def _add_watch(view: discord.ui.View, url: str | None, row: int | None = None) -> None:
+    if url is not None:
+        # Translators: a button that opens the table, live, on a web page.
+        view.add_item(link_button(pgettext("button", "Watch"), url, row=row))
+
+
+def _lobby(table: TableView, embed: discord.Embed, watch: str | None) -> Rendered:
     """The table message while players gather: seats, rules, and the lobby's buttons."""
     low, high = table.player_range
     seats = "\n".join(f"{i + 1}. {seat_label(table, i)}" for i in range(len(table.seats))) or "—"
@@ -210,6 +235,7 @@ def _lobby(table: TableView, embed: discord.Embed) -> Rendered:
     )
     view.add_item(button(pgettext("button", "Leave"), custom_id("leave", t)))
     view.add_item(button(pgettext("button", "Add computer player"), custom_id("addcpu", t)))
+    _add_watch(view, watch, row=0)
     view.add_item(button(pgettext("button", "Rules"), custom_id("rules", t), row=1))
     view.add_item(
         button(

@@ -12,6 +12,7 @@ from typing import Any, get_args
 
 import discord
 
+from bot.config import PUBLIC_URL_MAX
 from bot.engine import JOKER, PRESETS, Bid, Card, ChooseTrump, Phase, Play, Settings, TrickView
 from bot.engine.cards import SUITS
 from bot.service import (
@@ -100,7 +101,8 @@ from cogs.render.privacy import erasure_confirm, forgotten_text, my_data_text
 from cogs.render.ratings import UNRATED_REASON_TEXTS
 from cogs.render.reasons import PERMISSION_NAMES
 from cogs.render.review import review_embed, review_progress
-from cogs.render.stats import stats_embed
+from cogs.render.stats import stats_embed, stats_view
+from cogs.web.links import Links
 from tests.cogs.renders import REASONS, a_game, a_hand, a_moment, a_stats, a_table
 
 Message = render.Rendered | discord.Embed | str
@@ -136,6 +138,15 @@ NAMES = tuple(name(seat) for seat in range(SEATS))
 AWAY = ("left", "timeout", "kicked")
 URL = render.jump_url(ID, ID, ID)
 WHERE = render.where_text(ID, PLACE_NAME, PLACE_NAME)
+LINKS = Links(b"k" * 32, "https://" + "w" * (PUBLIC_URL_MAX - 12) + ".org")
+"""The web pages' links under the longest PUBLIC_URL."""
+
+
+def pages(table: TableView) -> render.TablePages:
+    """What a table message links to under `LINKS`, as cogs/showing.py `pages` gives it."""
+    if table.status.is_open:
+        return render.TablePages(watch=LINKS.table(ID, TABLE))
+    return render.TablePages(replay=LINKS.game(ID, TABLE))
 
 
 def seats(away: str | None = None) -> tuple[SeatView, ...]:
@@ -433,6 +444,8 @@ def community() -> Iterator[tuple[str, Message]]:
     for kind, board in boards():
         embed = render.leaderboard_embed(board, PLACE_NAME)
         yield f"leaderboard ({kind})", render.Rendered(None, embed, render.leaderboard_view(board))
+        linked = render.leaderboard_view(board, LINKS.board(ID))
+        yield f"leaderboard ({kind}), linked", render.Rendered(None, embed, linked)
     places = tuple((place, 99_999) for place in range(1, SEATS + 1))
     stats = a_stats(
         games=1_234_567,
@@ -451,6 +464,8 @@ def community() -> Iterator[tuple[str, Message]]:
         preset_ratings=tuple((preset, 12_345, True) for preset in PRESETS),
     )
     yield "stats", stats_embed(stats, name(0), chart=True)
+    view = stats_view(stats, LINKS.player(ID, ID))
+    yield "stats, linked", render.Rendered(None, stats_embed(stats, name(0), chart=True), view)
     ranked = dataclasses.replace(stats, rating_provisional=False, rating_rank=9_999_999)
     for reason in UNRATED_REASON_TEXTS:
         unrated = dataclasses.replace(ranked, unrated_reason=reason, rating_ranked=9_999_999)
@@ -460,6 +475,7 @@ def community() -> Iterator[tuple[str, Message]]:
     entry = HistoryEntry(TABLE, ID, "first-to-101", WHEN, NAMES, NAMES[:4])
     page = HistoryPage(page=9_999, entries=(entry,) * 10, has_next=True)
     yield "history", history_message(page, PLACE_NAME)
+    yield "history, linked", history_message(page, PLACE_NAME, {TABLE: LINKS.game(ID, TABLE)})
     yield "history, empty", history_message(HistoryPage(1, (), False), PLACE_NAME)
     yield "record", record_text(TABLE, record_file_name(TABLE))
     yield from reviews()
@@ -530,6 +546,7 @@ def messages() -> Iterator[tuple[str, Message]]:
     """Every kind of message, in the language being spoken."""
     for kind, shown in tables():
         yield f"table message: {kind}", render.table_message(shown)
+        yield f"table message, linked: {kind}", render.table_message(shown, pages(shown))
         yield f"scores: {kind}", render.scores_text(shown)
     on = playing()
     for kind, state in hand_states():
@@ -541,7 +558,15 @@ def messages() -> Iterator[tuple[str, Message]]:
             yield f"game closed: {kind}", render.game_closed_text(shown)
     posts = [render.notice_text(notice) for notice in notices()]
     yield from ((f"notice: {n.code}", text) for n, text in zip(notices(), posts, strict=True))
+    for notice, text in zip(notices(), posts, strict=True):
+        game = render.replay_of(notice)
+        if game is not None:
+            view = render.notice_view(LINKS.game(ID, game))
+            yield f"notice, linked: {notice.code}", render.Rendered(text, None, view)
     yield from (("catch-up post", post) for post, _held in render.catch_up_posts(posts))
+    replays = [(TABLE - n, LINKS.game(ID, TABLE - n)) for n in range(30)]
+    for post, _held in render.catch_up_posts(posts):
+        yield "catch-up post, linked", render.Rendered(post, None, render.replays_view(replays))
     for deadline in (WHEN, None):
         waiting = tuple(person(seat) for seat in range(SEATS))
         yield "turn ping", render.turn_ping_text(waiting, URL, deadline)
