@@ -4,6 +4,7 @@ cogs/commands.py and hand over to this."""
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import logging
@@ -24,7 +25,7 @@ from cogs.render.history import history_message, record_file_name, record_text, 
 from cogs.render.language import _, spoken
 from cogs.render.stats import RATING_CHART_FILE, stats_embed, stats_view
 from cogs.web.links import Links
-from cogs.web.replay import replay_file_name, replay_page_in
+from cogs.web.replay import GameLinks, replay_file_name, replay_page_in
 
 log = logging.getLogger(__name__)
 
@@ -93,8 +94,16 @@ class Community:
         # page is written off the bot's loop.
         await interaction.response.defer(ephemeral=True, thinking=True)
         name = replay_file_name(found.game)
+        guild_id, links = interaction.guild_id, self.links
+        leads = None
+        if links is not None and guild_id is not None:  # the file leads to the served pages
+            leads = GameLinks(
+                board=links.board(guild_id),
+                people=[None if p is None else links.player(guild_id, p) for p in found.people],
+            )
+        write = functools.partial(replay_page_in, links=leads)
         page = await self.run_blocking(
-            replay_page_in, spoken().code, found.game, found.record, found.ratings
+            write, spoken().code, found.game, found.record, found.ratings
         )
         await interaction.followup.send(
             replay_text(found.game, name),

@@ -104,3 +104,28 @@ async def test_a_finished_games_replay_is_attached_as_a_page(
         other = await asked(ann, standin, "replay", game=elsewhere)
         assert other == await asked(ann, standin, "record", game=elsewhere)
         assert f"no finished game #{elsewhere}" in other[0] and other[1] == []
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_with_web_pages_the_attached_replay_leads_to_them(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    """With PUBLIC_URL set, the file links to the server's leaderboard and each person's page
+    at their full addresses (the file is opened from a disk, not from the bot)."""
+    web = {"public_url": "https://ohhell.example.org", "web_port": 0}
+    async with start_bot(settings=web) as bot:
+        assert bot.links is not None
+        ann, bob = standin.person("Ann"), standin.person("Bob")
+        table, table_id = await open_table(standin, [ann, bob], preset="classic", max_cards=2)
+        await add_computer(standin, ann, table, table_id, "easy")
+        await ann.click(table, f"oh:start:{table_id}")
+        await standin.wait_for(lambda: all(hand_message(p) for p in (ann, bob)))
+        await play_until_over(standin, [ann, bob], table)
+        await bot.presenter.ground.idle()
+        _, page = await page_of(ann, standin)
+        html = page.data.decode()
+        guild = standin.guild.id
+        assert f'href="{bot.links.board(guild)}"' in html
+        for person in (ann, bob):
+            assert f'href="{bot.links.player(guild, person.id)}"' in html
+        assert html.count(f"{bot.links.public_url}/p/") == 2  # the computer has no page
