@@ -2,7 +2,7 @@
 simulated people and a computer, the real bot serving its page, and headless Chromium taking a
 screenshot at desktop width once a hand is under way and a trick half played.
 
-    python -m tools.web_screenshot [--out docs/table-page.png] [--width 1280]
+    python -m tools.web_screenshot [--out docs/images/table-page.png] [--width 1280]
 
 It needs Debian's chromium (apt-get install chromium) and Playwright (the dev extra)."""
 
@@ -120,7 +120,7 @@ async def screenshot(out: Path, width: int, hand: int, computers: int = 1) -> in
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--out", type=Path, default=Path("docs/table-page.png"))
+    parser.add_argument("--out", type=Path, default=Path("docs/images/table-page.png"))
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--hand", type=int, default=3, help="the hand to show (default: 3)")
     parser.add_argument(
