@@ -22,6 +22,7 @@ from bot.config import BotSettings
 from bot.service import CorruptRow, Refused, TableService, TableView
 from cogs.render.language import LANGUAGES, Language, language, speaking
 from cogs.web.assets import ASSETS
+from cogs.web.auth import FRAME_ANCESTORS, add_auth, framed
 from cogs.web.links import Kind, Links, Signed
 from cogs.web.live import live_frame, live_page
 from cogs.web.pages import add_pages
@@ -41,6 +42,11 @@ HEADERS = {
     "Cross-Origin-Resource-Policy": "same-origin",
 }
 """Sent with every answer, a 404's too."""
+FRAMED_HEADERS = {
+    **HEADERS,
+    "Content-Security-Policy": POLICY.replace("frame-ancestors 'none'", FRAME_ANCESTORS),
+}
+"""Sent instead with the pages Discord shows in its frame (the Activity): the live tables."""
 
 KEEP_ALIVE = 20.0
 """Seconds between the comments a quiet stream sends: a page whose reader left is noticed by
@@ -76,6 +82,8 @@ class WebRoom:
         self._server_language = server_language
         self.watchers = Watchers(live_frame, service.lookups.table_view, spawn)
         self.port = 0
+        self.application_id: int | None = None
+        """The bot's application (known once logged in): the pages' sign-in names it."""
         self._runner: web.AppRunner | None = None
 
     def application(self) -> web.Application:
@@ -84,6 +92,7 @@ class WebRoom:
         app.router.add_get("/t/{token}/events", self.table_events)
         app.router.add_get("/static/{name}", self.static)
         add_pages(app, self)
+        add_auth(app, self)
         return app
 
     async def start(self) -> int:
@@ -252,7 +261,7 @@ async def _headers(
     except web.HTTPException as error:
         if error.status >= 400:
             error = web.HTTPNotFound(text="404: no such page\n") if error.status == 404 else error
-        error.headers.update(HEADERS)
+        error.headers.update(_headers_for(request, error.status))
         raise error from None
     except Exception:
         # A fault of the bot's: logged with its traceback, and the reader told no more.
@@ -261,8 +270,12 @@ async def _headers(
         log.exception("web: %s %s failed", request.method, where)
         raise web.HTTPInternalServerError(text="500: this page failed\n", headers=HEADERS) from None
     if not response.prepared:
-        response.headers.update(HEADERS)
+        response.headers.update(_headers_for(request, response.status))
     return response
+
+
+def _headers_for(request: web.Request, status: int) -> dict[str, str]:
+    return FRAMED_HEADERS if status < 400 and framed(request.path) else HEADERS
 
 
 class WebUnavailable(Exception):
