@@ -23,7 +23,7 @@ exists, `who` is always None, and the pages are there to watch).
 
 A cookie never acts: actions are POSTs carrying the session in a header, which another site
 cannot make a browser send. Refusals of the JSON routes are `{"error": code}`: `bad_request`
-(400), `code_refused`, `session_missing`, `session_invalid`, `session_expired`,
+(400), `too_large` (413), `code_refused`, `session_missing`, `session_invalid`, `session_expired`,
 `login_missing`, `login_invalid`, `login_expired` (401), `cross_site` (403),
 `discord_unavailable` (502). Neither a code, an access token nor a session is ever logged."""
 
@@ -166,7 +166,10 @@ class Auth:
 
     async def activity_session(self, request: web.Request) -> web.Response:
         sessions, oauth = self._ready()
-        code = await _code(request)
+        try:
+            code = await _code(request)
+        except web.HTTPRequestEntityTooLarge:
+            return refusal("too_large", 413)
         if code is None:
             return refusal("bad_request", 400)
         try:
