@@ -69,7 +69,7 @@ FRAME_ANCESTORS = (
 _CODE = re.compile(r"^[A-Za-z0-9._~-]{1,200}$")
 _NEXT = re.compile(r"^/t/([A-Za-z0-9_-]{1,100})$")
 
-AUTH = web.AppKey("auth", "Auth")
+AUTH: web.AppKey[Auth] = web.AppKey("auth")
 
 
 def framed(path: str) -> bool:

@@ -81,9 +81,9 @@ class OAuthClient:
             async with self._session().post(f"{self.api}/oauth2/token", data=form) as answer:
                 status = answer.status
                 body = await answer.json(content_type=None) if status < 500 else None
-        except (TimeoutError, aiohttp.ClientError, ValueError) as error:
+        except (TimeoutError, aiohttp.ClientError, ValueError) as fault:
             log.warning(
-                "OAuth2: Discord's token endpoint did not answer (%s)", type(error).__name__
+                "OAuth2: Discord's token endpoint did not answer (%s)", type(fault).__name__
             )
             raise Unavailable("token endpoint") from None
         error = body.get("error") if isinstance(body, dict) else None
@@ -106,8 +106,8 @@ class OAuthClient:
             async with self._session().get(f"{self.api}/users/@me", headers=headers) as answer:
                 status = answer.status
                 body = await answer.json(content_type=None) if status == 200 else None
-        except (TimeoutError, aiohttp.ClientError, ValueError) as error:
-            log.warning("OAuth2: Discord's /users/@me did not answer (%s)", type(error).__name__)
+        except (TimeoutError, aiohttp.ClientError, ValueError) as fault:
+            log.warning("OAuth2: Discord's /users/@me did not answer (%s)", type(fault).__name__)
             raise Unavailable("users/@me") from None
         if status == 401:
             raise CodeRefused("token refused")

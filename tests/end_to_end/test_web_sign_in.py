@@ -141,6 +141,7 @@ async def test_bad_codes_and_sessions_are_refused_with_a_reason(
         key = await web.bot.tables.service.keys.link_key()
         other_key = Sessions(b"x" * 32).session(ann.user.id)
         expired = Sessions(key, clock=lambda: time.time() - 901).session(ann.user.id)
+        assert web.bot.links is not None
         link = web.bot.links.table(standin.guild.id, ann.user.id).rsplit("/", 1)[1]
         for forged, reason in (
             (altered, "session_invalid"),
@@ -289,16 +290,16 @@ async def test_log_in_with_discord_goes_to_discords_page_and_back_to_the_table(
         # The code, the state and this browser's nonce: back to the table, logged in.
         answer, _ = await back({"code": code, "state": state})
         assert answer.status == 303 and answer.headers["Location"] == PUBLIC + table
-        login = answer.cookies["ohhell_login"]
-        assert login["httponly"] and login["secure"] and login["samesite"] == "Lax"
-        assert login["path"] == "/" and int(login["max-age"]) == 12 * 3600
+        kept = answer.cookies["ohhell_login"]
+        assert kept["httponly"] and kept["secure"] and kept["samesite"] == "Lax"
+        assert kept["path"] == "/" and int(kept["max-age"]) == 12 * 3600
         # The same code again: Discord refuses it.
         answer, page = await back({"code": code, "state": state})
         assert answer.status == 400 and expired_sentence in page
 
         # The page trades the cookie for a session; a cookie alone never acts.
-        assert acting(web.bot, f"Session {login.value}") is None
-        async with aiohttp.ClientSession(cookies={"ohhell_login": login.value}) as browser:
+        assert acting(web.bot, f"Session {kept.value}") is None
+        async with aiohttp.ClientSession(cookies={"ohhell_login": kept.value}) as browser:
             async with browser.post(web.base + "/login/session") as answer:
                 assert answer.status == 200
                 got = await answer.json()
@@ -317,5 +318,5 @@ async def test_log_in_with_discord_goes_to_discords_page_and_back_to_the_table(
             browser.post(web.base + "/login/session") as answer,
         ):
             assert answer.status == 401 and await answer.json() == {"error": "login_invalid"}
-    for secret in (standin.client_secret, code, login.value, got["session"]):
+    for secret in (standin.client_secret, code, kept.value, got["session"]):
         assert secret not in caplog.text
