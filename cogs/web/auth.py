@@ -25,7 +25,8 @@ A cookie never acts: actions are POSTs carrying the session in a header, which a
 cannot make a browser send. Refusals of the JSON routes are `{"error": code}`: `bad_request`
 (400), `too_large` (413), `code_refused`, `session_missing`, `session_invalid`, `session_expired`,
 `login_missing`, `login_invalid`, `login_expired` (401), `cross_site` (403),
-`discord_unavailable` (502). Neither a code, an access token nor a session is ever logged."""
+`discord_unavailable` (502), `busy` (503). Neither a code, an access token nor a session is
+ever logged."""
 
 from __future__ import annotations
 
@@ -34,13 +35,13 @@ import logging
 import re
 import secrets
 from typing import TYPE_CHECKING
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 from aiohttp import web
 
 from cogs.render.language import N_, Language, _, speaking
 from cogs.web.entry import entry_page
-from cogs.web.oauth import DISCORD_API, CodeRefused, OAuthClient, Unavailable
+from cogs.web.oauth import DISCORD_API, CodeRefused, OAuthClient, Person, Unavailable
 from cogs.web.sessions import (
     LOGIN,
     LOGIN_LIFETIME,
@@ -67,6 +68,8 @@ FRAME_ANCESTORS = (
     "frame-ancestors 'self' https://discord.com https://ptb.discord.com https://canary.discord.com"
 )
 _CODE = re.compile(r"^[A-Za-z0-9._~-]{1,200}$")
+MAX_EXCHANGES = 16
+"""Code exchanges with Discord under way at once, at most; more are answered 503 `busy`."""
 _NEXT = re.compile(r"^/t/([A-Za-z0-9_-]{1,100})$")
 
 AUTH: web.AppKey[Auth] = web.AppKey("auth")
@@ -80,14 +83,31 @@ def framed(path: str) -> bool:
 def who(request: web.Request) -> int | None:
     """The user a request acts for: the one its good session (`Authorization: Session
     <token>`) names; None without one, with a bad or expired one, or with sign-in off."""
+    try:
+        return acting(request)
+    except web.HTTPUnauthorized:
+        return None
+
+
+def acting(request: web.Request) -> int:
+    """`who(request)` for a handler that needs someone: without a good session, a 401 whose
+    JSON says why (`session_missing`, `session_invalid`, `session_expired`)."""
     auth = request.app.get(AUTH)
     header = request.headers.get("Authorization", "")
     if auth is None or auth.sessions is None or not header.startswith("Session "):
-        return None
+        raise _unauthorized("session_missing")
     try:
         return auth.sessions.user(header[len("Session ") :].strip())
-    except Refused:
-        return None
+    except Refused as refused:
+        raise _unauthorized(f"session_{refused.code}") from None
+
+
+def _unauthorized(code: str) -> web.HTTPUnauthorized:
+    return web.HTTPUnauthorized(
+        text=json.dumps({"error": code}),
+        content_type="application/json",
+        headers={"WWW-Authenticate": "Session", "Cache-Control": "no-store"},
+    )
 
 
 def add_auth(app: web.Application, room: WebRoom) -> None:
@@ -105,6 +125,10 @@ def add_auth(app: web.Application, room: WebRoom) -> None:
     app.router.add_get(CALLBACK, auth.callback)
     app.router.add_post("/login/session", auth.login_session)
     app.router.add_post("/logout", auth.logout)
+
+
+class Busy(Exception):
+    """As many code exchanges as allowed are under way."""
 
 
 def refusal(code: str, status: int = 401) -> web.Response:
@@ -126,6 +150,11 @@ class Auth:
         self.public_url = settings.public_url or ""
         self.enabled = bool(settings.public_url) and secret is not None
         self.secure = self.public_url.startswith("https://")
+        self.site_path = urlsplit(self.public_url).path
+        """Where the site is in the browser's addresses (PUBLIC_URL's path): its cookies'."""
+        self.exchanging = 0
+        """Code exchanges under way: at most `MAX_EXCHANGES`, so a flood of codes is not a
+        flood of calls to Discord."""
         self.authorize_url = settings.discord_authorize_url or DISCORD_AUTHORIZE
         self.sessions: Sessions | None = None
         self.oauth: OAuthClient | None = None
@@ -173,9 +202,11 @@ class Auth:
         if code is None:
             return refusal("bad_request", 400)
         try:
-            person, access = await oauth.sign_in(code)
+            person, access = await self._sign_in(oauth, code)
         except CodeRefused:
             return refusal("code_refused")
+        except Busy:
+            return refusal("busy", 503)
         except Unavailable:
             return refusal("discord_unavailable", 502)
         return _answer(
@@ -246,16 +277,16 @@ class Auth:
         if not _CODE.match(code):
             return await self._page(request, EXPIRED, 400)
         try:
-            person, _access = await oauth.sign_in(code, self.public_url + CALLBACK)
+            person, _access = await self._sign_in(oauth, code, self.public_url + CALLBACK)
         except CodeRefused:
             return await self._page(request, EXPIRED, 400)
-        except Unavailable:
+        except (Busy, Unavailable):
             return await self._page(request, UNAVAILABLE, 502)
         name = person.name.encode()[:120].decode(errors="ignore").encode()
         login = sessions.sign(LOGIN, person.id, LOGIN_LIFETIME, payload=name)
         response = web.HTTPSeeOther(self.public_url + back)
         self._cookie(response, LOGIN_COOKIE, login, LOGIN_LIFETIME, "/")
-        response.del_cookie(STATE_COOKIE, path="/login")
+        response.del_cookie(STATE_COOKIE, path=self.site_path + "/login")
         response.headers["Cache-Control"] = "no-store"
         raise response
 
@@ -283,10 +314,21 @@ class Auth:
         if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
             return refusal("cross_site", 403)
         response = web.Response(status=204, headers={"Cache-Control": "no-store"})
-        response.del_cookie(LOGIN_COOKIE, path="/")
+        response.del_cookie(LOGIN_COOKIE, path=self.site_path + "/")
         return response
 
     # Helpers
+
+    async def _sign_in(
+        self, oauth: OAuthClient, code: str, redirect_uri: str | None = None
+    ) -> tuple[Person, str]:
+        if self.exchanging >= MAX_EXCHANGES:
+            raise Busy()
+        self.exchanging += 1
+        try:
+            return await oauth.sign_in(code, redirect_uri)
+        finally:
+            self.exchanging -= 1
 
     def _cookie(
         self, response: web.StreamResponse, name: str, value: str, lifetime: int, path: str
@@ -295,7 +337,7 @@ class Auth:
             name,
             value,
             max_age=lifetime,
-            path=path,
+            path=self.site_path + path,
             httponly=True,
             secure=self.secure,
             samesite="Lax",

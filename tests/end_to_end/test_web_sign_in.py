@@ -7,6 +7,7 @@ its frame, every other page none."""
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -16,10 +17,12 @@ from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
 import pytest
+from aiohttp import web_exceptions
 from aiohttp.test_utils import make_mocked_request
 
 from cogs.client import OhHellBot
-from cogs.web.auth import who
+from cogs.web.auth import AUTH, MAX_EXCHANGES, who
+from cogs.web.auth import acting as acting_user
 from cogs.web.sessions import Sessions
 from standin.server import StandIn
 from tests.end_to_end.conftest import BotFactory
@@ -320,3 +323,54 @@ async def test_log_in_with_discord_goes_to_discords_page_and_back_to_the_table(
             assert answer.status == 401 and await answer.json() == {"error": "login_invalid"}
     for secret in (standin.client_secret, code, kept.value, got["session"]):
         assert secret not in caplog.text
+
+
+async def test_a_handler_that_needs_someone_is_told_why_there_is_nobody(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    ann = standin.person("Ann")
+    async with site(start_bot, sign_in_settings(standin)) as web:
+        assert web.bot.web is not None and web.bot.web._runner is not None
+        app = web.bot.web._runner.app
+        key = await web.bot.tables.service.keys.link_key()
+        expired = Sessions(key, clock=lambda: time.time() - 901).session(ann.user.id)
+        for header, reason in (
+            (None, "session_missing"),
+            (f"Bearer {expired}", "session_missing"),
+            (f"Session {expired}", "session_expired"),
+            (f"Session {expired[:-1]}", "session_invalid"),
+        ):
+            headers = {"Authorization": header} if header else {}
+            with pytest.raises(web_exceptions.HTTPUnauthorized) as refused:
+                acting_user(make_mocked_request("POST", "/", headers=headers, app=app))
+            assert json.loads(refused.value.text or "") == {"error": reason}
+        good = Sessions(key).session(ann.user.id)
+        request = make_mocked_request(
+            "POST", "/", headers={"Authorization": f"Session {good}"}, app=app
+        )
+        assert acting_user(request) == ann.user.id
+
+        # A flood of codes is not a flood of calls to Discord.
+        app[AUTH].exchanging = MAX_EXCHANGES
+        code = standin.authorize(ann)
+        assert await web.session(code) == (503, {"error": "busy"})
+        assert standin._grants[code].used is False
+        app[AUTH].exchanging = 0
+        assert (await web.session(code))[0] == 200
+
+
+async def test_a_site_under_a_path_keeps_its_cookies_and_redirect_under_it(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    public = "https://example.org/games/ohhell"
+    async with site(start_bot, sign_in_settings(standin, public_url=public)) as web:
+        assert web.bot.links is not None
+        _, table_id = await open_table(standin, [standin.person("Ann")])
+        table = web.bot.links.table(standin.guild.id, table_id).removeprefix(public)
+        async with web.http.get(
+            web.base + "/login", params={"next": table}, allow_redirects=False
+        ) as answer:
+            assert answer.status == 302
+            asked = parse_qs(urlsplit(answer.headers["Location"]).query)
+            assert asked["redirect_uri"] == [f"{public}/login/callback"]
+            assert answer.cookies["ohhell_login_state"]["path"] == "/games/ohhell/login"

@@ -8,8 +8,10 @@
    cookie "Log in with Discord" left for a session (none: the page is there to watch).
 
    window.ohhellSession: `ready` (a promise of the user {id, name}, or null), `user`,
-   `headers()` (the header an action sends). The document gets an "ohhell:session" event and
-   `data-session-user` on its body once signed in. Words come from the body's data-*. */
+   `headers()` (the header an action sends). Addresses are relative to the site's root (the
+   body's data-root, e.g. "../"), so a site under a path of PUBLIC_URL works. The document
+   gets an "ohhell:session" event and `data-session-user` on its body once signed in. Words
+   come from the body's data-* (`data-signed-in`, `data-failed`). */
 (function () {
   var body = document.body;
   var state = {token: null, user: null, timer: null};
@@ -90,9 +92,10 @@
   }
 
   function root() {
-    /* The site's root relative to this page: "" at "/", "../" at "/t/<link>". */
-    var depth = location.pathname.split("/").length - 2;
-    return depth > 0 ? "../".repeat(depth) : "";
+    /* The site's root relative to this page: the body's data-root when the page says, else
+       "../" on a table's page (/t/<link>), "" on the Activity's entry (/). */
+    if (body.dataset.root !== undefined) return body.dataset.root;
+    return /\/t\/[^/]+$/.test(location.pathname) ? "../" : "";
   }
 
   var query = new URLSearchParams(location.search);
