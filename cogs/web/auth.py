@@ -168,6 +168,7 @@ class Auth:
     async def startup(self, app: web.Application) -> None:
         if self.enabled:
             self.sessions = Sessions(await self.room.service.keys.link_key())
+            log.info("sign-in at the pages on: OAuth2 redirect %s", self.public_url + CALLBACK)
 
     async def cleanup(self, app: web.Application) -> None:
         if self.oauth is not None:

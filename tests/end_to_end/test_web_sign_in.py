@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -374,3 +375,32 @@ async def test_a_site_under_a_path_keeps_its_cookies_and_redirect_under_it(
             asked = parse_qs(urlsplit(answer.headers["Location"]).query)
             assert asked["redirect_uri"] == [f"{public}/login/callback"]
             assert answer.cookies["ohhell_login_state"]["path"] == "/games/ohhell/login"
+
+
+async def test_discord_out_of_reach_is_said_and_nothing_given(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{probe.getsockname()[1]}/api/v10"
+    settings = sign_in_settings(standin, discord_api_base=closed)
+    async with site(start_bot, settings) as web:
+        assert web.bot.links is not None
+        assert await web.session("somecode") == (502, {"error": "discord_unavailable"})
+        _, table_id = await open_table(standin, [standin.person("Ann")])
+        table = web.bot.links.table(standin.guild.id, table_id).removeprefix(PUBLIC)
+        async with web.http.get(
+            web.base + "/login", params={"next": table}, allow_redirects=False
+        ) as went:
+            state = parse_qs(urlsplit(went.headers["Location"]).query)["state"][0]
+            nonce = went.cookies["ohhell_login_state"].value
+        async with (
+            aiohttp.ClientSession(cookies={"ohhell_login_state": nonce}) as browser,
+            browser.get(
+                web.base + "/login/callback",
+                params={"code": "somecode", "state": state},
+                allow_redirects=False,
+            ) as answer,
+        ):
+            assert answer.status == 502 and "ohhell_login" not in answer.cookies
+            assert "Discord cannot be reached to sign you in just now." in await answer.text()
