@@ -13,7 +13,7 @@ import pytest
 
 from standin.activity_client import ActivityClient
 from standin.server import StandIn
-from tests.browsers import chromium, needs_chromium
+from tests.browsers import chromium, needs_chromium, serious_violations
 from tests.end_to_end.conftest import BotFactory
 from tests.end_to_end.test_web_sign_in import sign_in_settings
 from tools.simulated_people import open_table
@@ -86,6 +86,7 @@ async def test_the_activity_signs_its_person_in_through_the_sdk(
                 assert frame.unanswered == [] and frame.logs == [] and errors == []
                 status = await activity.text_content("#session-status")
                 assert status == f"Signed in as {person.user.display_name}."
+                assert await serious_violations(activity) == []
                 renewed = await activity.evaluate(RENEW)
                 assert renewed == {
                     "status": 200,
