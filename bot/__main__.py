@@ -162,10 +162,10 @@ def _no_database(error: DatabaseUnavailable) -> str:
 
 def _secrets(settings: BotSettings) -> list[str]:
     """What no line the bot writes may hold: its token, its database's password, the key that
-    signs the web pages' links."""
+    signs the web pages' links, the application's OAuth2 secret."""
     from bot.storage.masking import secrets_of
 
-    given = (settings.discord_token, settings.web_secret)
+    given = (settings.discord_token, settings.web_secret, settings.discord_client_secret)
     return [*secrets_of(settings.database), *(s.get_secret_value() for s in given if s)]
 
 

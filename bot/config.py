@@ -146,9 +146,17 @@ class BotSettings(BaseSettings):
         description="The key that signs the pages' links (at least 32 characters). Empty: one "
         "is generated once and kept in the database, shared by every bot process.",
     )
-    # Only for the local Discord stand-in (tests, `make demo`): where discord.py connects.
+    discord_client_secret: SecretStr | None = Field(
+        default=None,
+        description="The application's OAuth2 client secret (Developer Portal, OAuth2): with "
+        "PUBLIC_URL, people sign in at the pages (the Activity in Discord, Log in with Discord "
+        "in a browser). Empty: the pages are there to watch.",
+    )
+    # Only for the local Discord stand-in (tests, `make demo`): where discord.py connects, and
+    # where a browser goes to "Log in with Discord".
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
+    discord_authorize_url: str | None = None
 
     @field_validator(
         "discord_token",
@@ -160,8 +168,10 @@ class BotSettings(BaseSettings):
         "metrics_port",
         "public_url",
         "web_secret",
+        "discord_client_secret",
         "discord_api_base",
         "discord_gateway_url",
+        "discord_authorize_url",
         mode="before",
     )
     @classmethod
@@ -262,7 +272,7 @@ class BotSettings(BaseSettings):
 DISCORD_PAYLOAD_LOGS = ("discord.http", "discord.gateway")
 """discord.py's loggers that write payloads at DEBUG."""
 
-NEVER_SHOWN = frozenset({"discord_token", "database_url", "web_secret"})
+NEVER_SHOWN = frozenset({"discord_token", "database_url", "web_secret", "discord_client_secret"})
 """Settings whose values no message repeats: the token, the links' key, and a URL that may hold
 a password."""
 

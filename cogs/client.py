@@ -148,6 +148,7 @@ class OhHellBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         if self.web is not None:
+            self.web.application_id = self.application_id
             await self.web.start()
         await self.add_commands()
         await self.sync_commands()

@@ -27,7 +27,9 @@ def test_discord_py_never_logs_payloads(
         assert not logger.isEnabledFor(logging.DEBUG)
 
 
-def test_no_log_line_holds_the_token_the_database_password_or_the_link_key() -> None:
+def test_no_log_line_holds_the_token_the_database_password_the_link_key_or_the_client_secret() -> (
+    None
+):
     from bot.__main__ import Scrubbing, _secrets
 
     key = "LinkKey-" + "k" * 40
@@ -36,10 +38,15 @@ def test_no_log_line_holds_the_token_the_database_password_or_the_link_key() -> 
         discord_token="Token.Secret.Part",
         database_url="postgresql://ann:Hunter2Secret@127.0.0.1/ohhell",
         web_secret=key,
+        discord_client_secret="OAuthClientSecret42",
     )
     formatter = Scrubbing(logging.Formatter("%(message)s"), _secrets(settings))
-    line = f"signing with {key}; token Token.Secret.Part; password Hunter2Secret"
+    line = (
+        f"signing with {key}; token Token.Secret.Part; password Hunter2Secret;"
+        " client secret OAuthClientSecret42"
+    )
     record = logging.LogRecord("bot", logging.ERROR, __file__, 1, line, None, None)
     shown = formatter.format(record)
     assert shown.startswith("signing with ")
-    assert all(secret not in shown for secret in (key, "Token.Secret.Part", "Hunter2Secret"))
+    secrets = (key, "Token.Secret.Part", "Hunter2Secret", "OAuthClientSecret42")
+    assert all(secret not in shown for secret in secrets)

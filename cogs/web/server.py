@@ -23,6 +23,7 @@ from bot.service import CorruptRow, Refused, TableService, TableStatus, TableVie
 from bot.service.notices import HandScore
 from cogs.render.language import LANGUAGES, Language, language, speaking
 from cogs.web.assets import ASSETS
+from cogs.web.auth import FRAME_ANCESTORS, add_auth, framed
 from cogs.web.links import Kind, Links, Signed
 from cogs.web.live import live_frame
 from cogs.web.live_page import live_page
@@ -43,6 +44,11 @@ HEADERS = {
     "Cross-Origin-Resource-Policy": "same-origin",
 }
 """Sent with every answer, a 404's too."""
+FRAMED_HEADERS = {
+    **HEADERS,
+    "Content-Security-Policy": POLICY.replace("frame-ancestors 'none'", FRAME_ANCESTORS),
+}
+"""Sent instead with the pages Discord shows in its frame (the Activity): the live tables."""
 
 KEEP_ALIVE = 20.0
 """Seconds between the comments a quiet stream sends: a page whose reader left is noticed by
@@ -78,6 +84,8 @@ class WebRoom:
         self._server_language = server_language
         self.watchers = Watchers(self.table_frame, service.lookups.table_view, spawn)
         self.port = 0
+        self.application_id: int | None = None
+        """The bot's application (known once logged in): the pages' sign-in names it."""
         self._runner: web.AppRunner | None = None
 
     def application(self) -> web.Application:
@@ -86,6 +94,7 @@ class WebRoom:
         app.router.add_get("/t/{token}/events", self.table_events)
         app.router.add_get("/static/{name}", self.static)
         add_pages(app, self)
+        add_auth(app, self)
         return app
 
     async def start(self) -> int:
@@ -260,7 +269,7 @@ async def _headers(
     except web.HTTPException as error:
         if error.status >= 400:
             error = web.HTTPNotFound(text="404: no such page\n") if error.status == 404 else error
-        error.headers.update(HEADERS)
+        error.headers.update(_headers_for(request, error.status))
         raise error from None
     except Exception:
         # A fault of the bot's: logged with its traceback, and the reader told no more.
@@ -269,8 +278,12 @@ async def _headers(
         log.exception("web: %s %s failed", request.method, where)
         raise web.HTTPInternalServerError(text="500: this page failed\n", headers=HEADERS) from None
     if not response.prepared:
-        response.headers.update(HEADERS)
+        response.headers.update(_headers_for(request, response.status))
     return response
+
+
+def _headers_for(request: web.Request, status: int) -> dict[str, str]:
+    return FRAMED_HEADERS if status < 400 and framed(request.path) else HEADERS
 
 
 class WebUnavailable(Exception):
