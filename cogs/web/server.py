@@ -28,6 +28,7 @@ from cogs.web.links import Kind, Links, Signed
 from cogs.web.live import live_frame
 from cogs.web.live_page import live_page
 from cogs.web.pages import add_pages
+from cogs.web.presence import Presence
 from cogs.web.watchers import Watchers
 
 log = logging.getLogger(__name__)
@@ -82,6 +83,8 @@ class WebRoom:
         self.links = links
         self._channel_language = channel_language
         self._server_language = server_language
+        self.presence = Presence()
+        """Who is at which table's page (their own seat's stream open)."""
         self.watchers = Watchers(self.table_frame, service.lookups.table_view, spawn)
         self.port = 0
         self.application_id: int | None = None
