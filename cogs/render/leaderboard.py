@@ -59,6 +59,12 @@ def leaderboard_embed(board: Leaderboard, guild_name: str) -> discord.Embed:
                 lines.append(f"*{_(UNRANKED)}*")
             lines.append(board_row(board.caller, board.by))
         embed.description = "\n".join(lines)[:4096]
+    embed.set_footer(text=board_footer(board))
+    return embed
+
+
+def board_footer(board: Leaderboard) -> str:
+    """What the board ranks by, the page, how many are ranked, and where ratings are told."""
     by = BOARD_ORDER_NAMES.get(board.by)
     order = board.by if by is None else _(by)
     if board.ranks_everyone:
@@ -80,16 +86,13 @@ def leaderboard_embed(board: Leaderboard, guild_name: str) -> discord.Embed:
             "{help}",
             board.ranked,
         )
-    embed.set_footer(
-        text=footer.format(
-            order=order,
-            page=number(board.page),
-            pages=number(board.pages),
-            ranked=number(board.ranked),
-            help=_(HELP_POINTER),
-        )
+    return footer.format(
+        order=order,
+        page=number(board.page),
+        pages=number(board.pages),
+        ranked=number(board.ranked),
+        help=_(HELP_POINTER),
     )
-    return embed
 
 
 def board_row(row: LeaderboardRow, by: str = "rating") -> str:

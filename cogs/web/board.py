@@ -15,10 +15,15 @@ from bot.engine import PRESETS
 from bot.service import BOARD_ORDERS, Leaderboard, LeaderboardRow, computer_level
 from bot.service.summaries import HistoryPage
 from cogs.render.common import name_text
-from cogs.render.language import _, ngettext, number
-from cogs.render.leaderboard import BOARD_ORDER_NAMES, UNRANKED, board_row, player_name
+from cogs.render.language import _, number
+from cogs.render.leaderboard import (
+    BOARD_ORDER_NAMES,
+    UNRANKED,
+    board_footer,
+    board_row,
+    player_name,
+)
 from cogs.render.lobby import value_text
-from cogs.render.ratings import HELP_POINTER
 from cogs.web.shell import document, header_links, link, text
 
 NAMES_SHOWN = 6
@@ -97,31 +102,6 @@ def _choices(board: Leaderboard) -> str:
     )
 
 
-def _footer(board: Leaderboard) -> str:
-    order = _(BOARD_ORDER_NAMES[board.by])
-    if board.ranks_everyone:
-        footer = ngettext(
-            "Ranked by {order} · page {page} of {pages} · {ranked} player · {help}",
-            "Ranked by {order} · page {page} of {pages} · {ranked} players · {help}",
-            board.ranked,
-        )
-    else:
-        footer = ngettext(
-            "Ranked by {order} · page {page} of {pages} · {ranked} ranked (settled ratings) · "
-            "{help}",
-            "Ranked by {order} · page {page} of {pages} · {ranked} ranked (settled ratings) · "
-            "{help}",
-            board.ranked,
-        )
-    return footer.format(
-        order=order,
-        page=number(board.page),
-        pages=number(board.pages),
-        ranked=number(board.ranked),
-        help=_(HELP_POINTER),
-    )
-
-
 def turns(previous: str | None, following: str | None) -> str:
     """Previous and Next as links, or as plain words where there is no page that way."""
     parts = []
@@ -159,7 +139,7 @@ def board_page(board: Leaderboard, names: Mapping[int, str], links: BoardLinks) 
     )
     body = (
         f"<section>{_choices(board)}{rows}{turns(previous, following)}"
-        f'<p class="footer">{text(_footer(board))}</p></section>'
+        f'<p class="footer">{text(board_footer(board))}</p></section>'
     )
     return document(title, body, header_links(link(games_query(1), _("Recent games"))))
 

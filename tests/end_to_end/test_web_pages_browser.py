@@ -14,23 +14,12 @@ import pytest
 from bot.engine.records import replay
 from standin.server import StandIn
 from tests.browsers import chromium, needs_chromium, not_blank, serious_violations
-from tests.cogs.web.pages import HOSTILE, plays
+from tests.cogs.web.pages import HOSTILE, SHOWN_TRICK, plays
 from tests.end_to_end.conftest import BotFactory
 from tests.end_to_end.test_web_pages import WEB
 from tests.finished_games import people, store_finished
 
 pytestmark = [needs_chromium, pytest.mark.timeout(300)]
-
-SHOWN = """() => {
-  const trick = document.getElementById("trick");
-  return {
-    hand: +trick.dataset.hand,
-    trick: +trick.dataset.trick,
-    cards: [...trick.querySelectorAll(".card")].map(c => c.dataset.card),
-    names: [...trick.querySelectorAll(".who")].map(w => w.textContent),
-    winner: document.getElementById("winner").textContent,
-  };
-}"""
 
 
 class Tab:
@@ -88,7 +77,7 @@ async def test_the_served_pages_in_a_browser(standin: StandIn, start_bot: BotFac
             # The replay, stepped with → from the first trick to the last.
             await tab.page.goto(url(links.game(guild, game)))
             for step, (h, t, laid, winner) in enumerate(expected):
-                shown = await tab.page.evaluate(SHOWN)
+                shown = await tab.page.evaluate(SHOWN_TRICK)
                 assert (shown["hand"], shown["trick"]) == (h, t), step
                 assert shown["cards"] == [card for _, card in laid]
                 assert shown["names"] == [names[seat] for seat, _ in laid]
@@ -96,7 +85,7 @@ async def test_the_served_pages_in_a_browser(standin: StandIn, start_bot: BotFac
                 await tab.page.keyboard.press("ArrowRight")
             assert await tab.page.is_disabled("#next")
             await tab.page.click("#prev")
-            assert (await tab.page.evaluate(SHOWN))["trick"] == expected[-2][1]
+            assert (await tab.page.evaluate(SHOWN_TRICK))["trick"] == expected[-2][1]
             text = await tab.page.inner_text("body")
             assert all(name in text for name in HOSTILE)
             assert await tab.page.evaluate("document.querySelectorAll('img').length") == 0

@@ -45,3 +45,17 @@ def laid(data: dict[str, Any]) -> list[list[tuple[int, str]]]:
         ]
         for hand in data["hands"]
     ]
+
+
+SHOWN_TRICK = """() => {
+  const trick = document.getElementById("trick");
+  return {
+    hand: +trick.dataset.hand,
+    trick: +trick.dataset.trick,
+    cards: [...trick.querySelectorAll(".card")].map(c => c.dataset.card),
+    names: [...trick.querySelectorAll(".who")].map(w => w.textContent),
+    winner: document.getElementById("winner").textContent,
+    hash: location.hash,
+  };
+}"""
+"""What a replay page shows of its trick (a script for the browser to evaluate)."""

@@ -4,46 +4,18 @@ follows a link to a hand and trick, makes no request, and fits a 360-pixel-wide 
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image
 
 from bot.engine.records import replay
 from cogs.web.replay import replay_page
-from tests.cogs.web.pages import HOSTILE, embedded, hostile_record, plays
+from tests.browsers import ARGS, CHROMIUM, needs_chromium, not_blank
+from tests.cogs.web.pages import HOSTILE, SHOWN_TRICK, embedded, hostile_record, plays
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-pytestmark = [
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="no headless browser: install Debian's chromium package (apt-get install chromium)",
-    ),
-    pytest.mark.timeout(300),
-]
-SHOWN = """() => {
-  const trick = document.getElementById("trick");
-  return {
-    hand: +trick.dataset.hand,
-    trick: +trick.dataset.trick,
-    cards: [...trick.querySelectorAll(".card")].map(c => c.dataset.card),
-    names: [...trick.querySelectorAll(".who")].map(w => w.textContent),
-    winner: document.getElementById("winner").textContent,
-    hash: location.hash,
-  };
-}"""
+pytestmark = [needs_chromium, pytest.mark.timeout(300)]
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +60,7 @@ class Watched:
         self.tab.goto(path.as_uri() + anchor)
 
     def shown(self) -> dict[str, Any]:
-        result: dict[str, Any] = self.tab.evaluate(SHOWN)
+        result: dict[str, Any] = self.tab.evaluate(SHOWN_TRICK)
         return result
 
     def quiet(self, path: Path) -> bool:
@@ -98,12 +70,6 @@ class Watched:
             and not self.dialogs
             and not self.errors
         )
-
-
-def not_blank(png: bytes) -> bool:
-    image = Image.open(io.BytesIO(png)).convert("RGB")
-    colours = image.getcolors(maxcolors=1 << 20)
-    return colours is not None and len(colours) > 50
 
 
 def test_stepping_through_every_trick_shows_the_record(
