@@ -62,7 +62,8 @@ class Run:
         """Each person clicks their first allowed control on their turn; a click nobody
         answered (its process was down) is tried again after a moment, as a person would. A
         private reply only the killed process could edit is stale: after a few seconds without
-        a turn, the person with closed DMs presses My hand again, as a person would."""
+        a turn, or when a click on it is refused, the person with closed DMs presses My hand again,
+        as a person would."""
         # Progress is a click the bot took: refused clicks (a message the restarted process
         # has not refreshed yet) and unanswered ones do not count, so a table that keeps
         # refusing fails here, naming itself, rather than running into the run's timeout.
@@ -97,6 +98,8 @@ class Run:
                 await asyncio.sleep(0.5)
             else:  # refused (a message the restarted process has not refreshed yet)
                 await asyncio.sleep(0.1)
+                if found is people[2]:  # a private reply only its own process could edit
+                    await people[2].click(table, f"oh:hand:{table_id}")
 
 
 def stalled(table: Message, people: list[Person]) -> str:
