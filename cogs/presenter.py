@@ -227,6 +227,8 @@ class Presenter:
             ):
                 continue
             self.hands.refresh_hand(table.table_id, user)
+        if table.status is not TableStatus.PLAYING:
+            self.hands.catch_up(table.table_id)
         self.watch_turn(table)
         await self.posts.post(outcome.posts)
         if outcome.nudge:
