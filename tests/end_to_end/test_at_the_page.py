@@ -262,3 +262,32 @@ async def test_a_game_with_everyone_at_the_page_makes_fewer_rest_calls(
         away = await whole_game_calls(standin, bot, at_page=False)
         there = await whole_game_calls(standin, bot, at_page=True)
     assert there < away * 0.7, (there, away)
+
+
+async def test_a_slow_turn_mentions_nobody_who_is_at_the_page(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    async with start_bot(settings=WEB, turn_ping_after=0.3) as bot:
+        assert bot.web is not None
+        people = [standin.person(n) for n in ("Ann", "Bob", "Cat")]
+        table, t = await open_table(standin, people, preset="classic", max_cards=2, timer=0)
+        await people[0].click(table, f"oh:start:{t}")
+        await standin.wait_for(lambda: all(hand_message(p) for p in people))
+        mover = next(p for p in people if my_turn_controls(p))
+        bot.web.presence.arrive(t, mover.id)
+        nudged: list[tuple[int, ...]] = []
+        ping = bot.presenter._ping
+
+        async def pinging(table: Any, marker: Any, waiting: tuple[int, ...]) -> None:
+            nudged.append(waiting)
+            await ping(table, marker, waiting)
+
+        bot.presenter._ping = pinging  # type: ignore[method-assign]
+        await standin.wait_for(lambda: nudged, timeout=5)
+        await bot.presenter.ground.idle()
+        assert nudged == [(mover.id,)]
+        assert not [
+            m
+            for m in people[0].visible_messages(standin.channel)
+            if "your turn at the table" in m.content
+        ]
