@@ -73,7 +73,9 @@ class HandMessages:
     def catch_up(self, table_id: int) -> None:
         """The game ended or stopped: every DM left behind shows where it ended."""
         shown = self.ground.shown.get(table_id)
-        for user_id in list(shown.held_back) if shown is not None else ():
+        if shown is None:
+            return
+        for user_id in list(shown.held_back):
             del shown.held_back[user_id]
             self.refresh_hand(table_id, user_id)
 

@@ -30,8 +30,8 @@ def at_the_page(people: set[int]) -> None:
     at the page: it has no seat streams to open)."""
     asked = Presence.at_page
 
-    def at_page(presence: Presence, table_id: int, user_id: int) -> bool:
-        return user_id in people or asked(presence, table_id, user_id)
+    def at_page(self: Presence, table_id: int, user_id: int) -> bool:
+        return user_id in people or asked(self, table_id, user_id)
 
     Presence.at_page = at_page  # type: ignore[method-assign]
 

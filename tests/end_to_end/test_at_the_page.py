@@ -282,7 +282,7 @@ async def test_a_slow_turn_mentions_nobody_who_is_at_the_page(
             nudged.append(waiting)
             await ping(table, marker, waiting)
 
-        bot.presenter._ping = pinging  # type: ignore[method-assign]
+        bot.presenter._ping = pinging
         await standin.wait_for(lambda: nudged, timeout=5)
         await bot.presenter.ground.idle()
         assert nudged == [(mover.id,)]
