@@ -210,6 +210,8 @@ class TableController(Controller):
     async def act(self, interaction: Interaction, table_id: int, hand: int, move: Move) -> None:
         dm = _dm_channel(interaction)
         user_id = interaction.user.id
+        if await self._caught_up(interaction, table_id, hand):
+            return
         if isinstance(move, CardChoice):
             # A card by its id; a joker led in no trumps also names its suit (the engine
             # refuses a suit named for any other card or moment).
@@ -221,6 +223,27 @@ class TableController(Controller):
             outcome = await self.service.playing.act(table_id, user_id, hand, move, dm_channel=dm)
         with self.committed(outcome, move_on=outcome.automatic):
             await self._answer_act(interaction, hand, outcome)
+
+    async def _caught_up(self, interaction: Interaction, table_id: int, hand: int) -> bool:
+        """A click on a hand DM left behind while its person was at the page (it shows an
+        older moment of this hand): the answer shows the hand as it is now, and the click does
+        not act on what the DM showed. Whether it was such a click."""
+        message, user_id = interaction.message, interaction.user.id
+        hands = self.presenter.hands
+        if message is None or not hands.behind(table_id, user_id, message.id):
+            return False
+        state = await self.service.lookups.hand_state(table_id, user_id)
+        if state.hand_number != hand:
+            return False  # an earlier hand's DM: the service refuses the click, as ever
+        table = await self.service.lookups.table_view(table_id)
+        async with self.presenter.ground.writing(table_id, table.version, user_id) as moved:
+            if moved is not None:
+                table = moved.table
+                state = (moved.every_hand or {}).get(user_id, state)
+            rendered = render.hand_message(state, table, render.where_of(table))
+            await interaction.response.edit_message(**rendered.kwargs())
+            hands.hand_answered(table_id, user_id, message.id, hands.hand_shown_as(state, table))
+        return True
 
     async def set_auto_play(self, interaction: Interaction, table_id: int, on: bool) -> None:
         user_id = interaction.user.id

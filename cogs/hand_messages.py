@@ -1,5 +1,7 @@
 """Each seated person's hand message: a DM edited as the game moves (a new DM for each new hand,
-the last one closed), or a private reply to edit when their DMs are closed."""
+the last one closed), or a private reply to edit when their DMs are closed. While a person is at
+the table's page (cogs/web/presence.py) their DM is left behind: it catches up when they leave
+the page, and a finished game's shows its end at once."""
 
 from __future__ import annotations
 
@@ -9,13 +11,14 @@ import time
 
 import discord
 
-from bot.service import DmRef, HandState, Refused, TableView
+from bot.service import DmRef, HandState, Refused, TableStatus, TableView
 from cogs import render
 from cogs.interaction import Interaction
 from cogs.render.language import speaking, spoken
 from cogs.showing import Showing
 from cogs.shown import HandShown
 from cogs.table_messages import TableMessages
+from cogs.web.presence import Presence
 
 EPHEMERAL_TOKEN_LIFETIME = 14 * 60  # Discord's 15 minutes, less a margin
 
@@ -52,6 +55,58 @@ class HandMessages:
         self.ground = ground
         self.service = ground.service
         self.table_messages = table_messages
+        self.presence: Presence | None = None
+        """Who is at the tables' pages (the web room, when it is on): their DMs wait."""
+
+    def watch_presence(self, presence: Presence) -> None:
+        """Leave the hand DMs of people at a table's page behind, and catch each up when the
+        last of their pages of that table closes."""
+        self.presence = presence
+        presence.on_left.append(self.page_left)
+
+    def page_left(self, table_id: int, user_id: int) -> None:
+        """A person left the table's page: their hand DM, if it was left behind, catches up."""
+        shown = self.ground.shown.get(table_id)
+        if shown is not None and shown.held_back.pop(user_id, None) is not None:
+            self.refresh_hand(table_id, user_id)
+
+    def catch_up(self, table_id: int) -> None:
+        """The game ended or stopped: every DM left behind shows where it ended."""
+        shown = self.ground.shown.get(table_id)
+        if shown is None:
+            return
+        for user_id in list(shown.held_back):
+            del shown.held_back[user_id]
+            self.refresh_hand(table_id, user_id)
+
+    def behind(self, table_id: int, user_id: int, message_id: int) -> bool:
+        """Whether a hand DM was left behind the game while its person was at the page: a
+        click on it answers with the hand as it is now, and does not act on what it showed."""
+        shown = self.ground.shown.get(table_id)
+        if shown is None or user_id not in shown.held_back:
+            return False
+        ref = shown.dm_refs.get(user_id)
+        return ref is not None and ref.message_id == message_id
+
+    def _hold_back(self, table_id: int, user_id: int, state: HandState, table: TableView) -> bool:
+        """Whether to leave a person's hand DM behind: they are at the table's page, which
+        shows their hand, and the game goes on (its end is shown at once). A new hand's DM
+        waits too (sent, it would notify someone who is looking at the page); the earlier
+        hand's DM is closed, so that none of its buttons looks live."""
+        presence, shown = self.presence, self.ground.shown.get(table_id)
+        if (
+            presence is None
+            or shown is None
+            or table.status is not TableStatus.PLAYING
+            or not presence.at_page(table_id, user_id)
+        ):
+            return False
+        ref = shown.dm_refs.get(user_id)
+        earlier = shown.held_back.get(user_id)
+        if ref is not None and ref.hand != state.hand_number and earlier != state.hand_number:
+            self.ground.spawn(self.close_hand_message(ref, table_id=table_id, user_id=user_id))
+        shown.held_back[user_id] = state.hand_number
+        return True
 
     def refresh_hand(self, table_id: int, user_id: int) -> None:
         """Bring one person's hand message up to date, coalesced (cogs/refresh.py)."""
@@ -121,6 +176,8 @@ class HandMessages:
         if user_id in table.dms_closed:
             rendered = render.hand_message(state, table, render.where_of(table))
             await self._refresh_ephemeral_hand(table_id, user_id, rendered)
+            return
+        if self._hold_back(table_id, user_id, state, table):
             return
         # The calls are paced before the hold, which a click's answer may be waiting for: a
         # first hand's DM channel is opened too, straight before the DM is sent.

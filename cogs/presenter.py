@@ -227,6 +227,8 @@ class Presenter:
             ):
                 continue
             self.hands.refresh_hand(table.table_id, user)
+        if table.status is not TableStatus.PLAYING:
+            self.hands.catch_up(table.table_id)
         self.watch_turn(table)
         await self.posts.post(outcome.posts)
         if outcome.nudge:
@@ -305,11 +307,17 @@ class Presenter:
     async def _ping(
         self, table: TableView, marker: tuple[Any, ...], waiting: tuple[int, ...]
     ) -> None:
-        """One short message that mentions whoever the table waits for; deleted once the turn
-        passes (see `watch_turn`)."""
+        """One short message that mentions whoever the table waits for (but those at the table's
+        page); deleted once the turn passes (see `watch_turn`)."""
         shown = self.ground.shown.get(table.table_id)
         if shown is None or shown.turn != marker:
             return
+        presence = self.hands.presence
+        if presence is not None:
+            # Someone at the table's page sees their turn there: a mention would only ping them.
+            waiting = tuple(u for u in waiting if not presence.at_page(table.table_id, u))
+            if not waiting:
+                return
         url = render.jump_url(table.guild_id, table.channel_id, table.message_id)
         if shown.ping is not None:
             self.ground.spawn(self.ground.delete(shown.ping))

@@ -36,11 +36,16 @@ class Shown:
     closed_dms: set[int] = field(default_factory=set)
     """Hand DMs whose controls were taken off (a finished hand's, or one played out: the next
     hand need not close it)."""
+    held_back: dict[int, int] = field(default_factory=dict)
+    """By user id: people at the table's page whose hand DM was left behind the game (not
+    edited, or the new hand's DM not sent) while they are there, with the hand it was left
+    behind at (its earlier hand's DM is closed once)."""
     publish_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def showing_dm(self, user_id: int, message_id: int, shows: HandShown) -> None:
-        """What a hand DM shows now that an edit of it landed."""
+        """What a hand DM shows now that an edit of it landed (caught up, if it was behind)."""
         self.last_dm[user_id] = shows
+        self.held_back.pop(user_id, None)
         if shows[1][0].played_out:
             self.closed_dms.add(message_id)
         else:

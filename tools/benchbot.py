@@ -15,12 +15,19 @@ so the figures would measure the harness).
 
     python -m tools.benchbot [--tables 100] [--preset first-to-101] [--target 101]
                              [--profile bot.prof] [--database sqlite|postgres]
-                             [--processes 1 [2 ...]] [--locale nl]
+                             [--processes 1 [2 ...]] [--locale nl] [--at-page SHARE]
 
 `--processes 1 2` plays the same tables once with one bot process and once with two (each
 running one shard of two, the tables' servers spread over the shards), and prints the runs
 side by side; `--database postgres` runs them on a PostgreSQL server started for the run
 (pgserver, from the dev dependencies), as several processes need.
+
+`--at-page SHARE` serves the web pages and seats that share of each table's people at the page
+(0.5: two of four): the bot counts them as at the page (tools/bot_process.py `--at-page`), so
+their hand DMs wait. The seat's own stream and actions at the page are not there to use: such a
+person follows the table's live page (its public stream) for their turn, then, as a person
+whose DM is behind would, presses the table message's My hand and plays from that private
+answer (both interactions, exempt from the REST count).
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ import gc
 import json
 import os
 import signal
+import socket
 import statistics
 import sys
 import tempfile
@@ -41,12 +49,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import aiohttp
+
 from bot.storage import Database
 from standin.driver import InteractionResult
 from standin.server import StandIn
 from standin.testing import BotProcess
 from standin.world import PSEUDO_LOCALE, Guild, Message, discord_locale
-from tools.simulated_people import game_over, my_turn_controls, open_table, take_turn
+from tools.simulated_people import (
+    game_over,
+    my_turn_controls,
+    open_table,
+    take_turn,
+    turn_controls,
+)
 
 INTERACTION_ROUTES = (
     "POST /interactions/",
@@ -61,6 +77,8 @@ RETRY_SECONDS = 5.0
 """How long a simulated person waits after a click that was not acknowledged in time."""
 FREEZE_EVERY = 5.0
 """Seconds between moves of this process's objects out of the collector's reach."""
+AT_PAGE = "page"
+"""What a person at the page does on their turn (`Table.play`)."""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -154,11 +172,28 @@ def acknowledged(result: InteractionResult) -> Callable[[], bool]:
     return lambda: result.acknowledged
 
 
+def free_port() -> int:
+    """A port nothing listens on now (for the bot's web pages)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def at_page_count(share: float | None) -> int:
+    """How many of a table's people are at the page, for a share of them."""
+    return 0 if share is None else round(share * PEOPLE_PER_TABLE)
+
+
 class Table:
     """One table's people and what they saw acknowledged."""
 
     def __init__(
-        self, standin: StandIn, index: int, guild: Guild | None = None, locale: str = "en-US"
+        self,
+        standin: StandIn,
+        index: int,
+        guild: Guild | None = None,
+        locale: str = "en-US",
+        at_page: int = 0,
     ) -> None:
         self.standin = standin
         self.index = index
@@ -166,6 +201,13 @@ class Table:
         self.people = [
             standin.person(f"T{index}P{seat}", locale=locale) for seat in range(PEOPLE_PER_TABLE)
         ]
+        self.at_page = set(range(at_page))
+        """The seats whose person is at the page (the first to sit)."""
+        self.turn: set[int] = set()
+        self.version = 0
+        """Whose turn the live page shows, and the table's version it shows."""
+        self.acted_at: dict[int, int] = {}
+        """By seat at the page: the version the page showed when its person last moved."""
         self.results: list[InteractionResult] = []
         self.acknowledged: Counter[int] = Counter()
         self.unacknowledged = 0
@@ -173,12 +215,51 @@ class Table:
         self.table_id = 0
         self.message: Message | None = None
 
-    async def play(self, preset: str, target: int | None) -> None:
+    async def play(
+        self, preset: str, target: int | None, web: aiohttp.ClientSession | None = None
+    ) -> None:
         channel = await self.standin.add_text_channel(f"table-{self.index}", guild=self.guild)
         table, self.table_id = await open_table(
             self.standin, self.people, channel=channel, preset=preset
         )
         self.message = table
+        following = None
+        if self.at_page and web is not None:
+            following = asyncio.ensure_future(self.follow_page(web))
+        try:
+            await self._play(table, preset, target)
+        finally:
+            if following is not None:
+                following.cancel()
+
+    async def follow_page(self, web: aiohttp.ClientSession) -> None:
+        """Follow the table's live page (its public stream): whose turn it shows."""
+        assert self.message is not None
+        (watch,) = [c["url"] for c in self.message.iter_components() if c.get("style") == 5]
+        async with web.get(watch + "/events") as stream:
+            data: list[bytes] = []
+            async for line in stream.content:
+                if line.startswith(b"data:"):
+                    data.append(line[5:])
+                elif line in (b"\n", b"\r\n") and data:
+                    state = json.loads(b"".join(data))
+                    data = []
+                    self.version = int(state["version"])
+                    self.turn = {i for i, seat in enumerate(state["seats"]) if seat.get("turn")}
+
+    async def from_page(self, person: Any, seat: int) -> InteractionResult:
+        """A move of a person at the page: My hand on the table message, then the move the
+        private answer offers (their DM is behind)."""
+        assert self.message is not None
+        self.acted_at[seat] = self.version
+        shown = await person.click(self.message, f"oh:hand:{self.table_id}")
+        self.results.append(shown)
+        controls = turn_controls(shown.reply)
+        if controls is None:
+            return shown  # the page was behind: their turn had passed
+        return await take_turn(person, controls[0], controls[1][0])
+
+    async def _play(self, table: Message, preset: str, target: int | None) -> None:
         host = self.people[0]
         if target is not None:
             editor = await host.click(table, f"oh:rules:{self.table_id}")
@@ -196,7 +277,10 @@ class Table:
             if found is True:
                 return
             person, message, custom_id = found
-            result = await take_turn(person, message, custom_id)
+            if custom_id == AT_PAGE:
+                result = await self.from_page(person, self.people.index(person))
+            else:
+                result = await take_turn(person, message, custom_id)
             self.results.append(result)
             if not result.acknowledged:
                 # Discord shows "This interaction failed"; a person looks again after a moment
@@ -221,7 +305,11 @@ class Table:
         assert self.message is not None
         if game_over(self.message):
             return True
-        for person in self.people:
+        for seat, person in enumerate(self.people):
+            if seat in self.at_page:
+                if seat in self.turn and self.version > self.acted_at.get(seat, -1):
+                    return person, self.message, AT_PAGE
+                continue
             controls = my_turn_controls(person)
             if controls is not None:
                 return person, controls[0], controls[1][0]
@@ -274,9 +362,11 @@ async def bench(
     processes: int = 1,
     database_url: str | None = None,
     locale: str = "en-US",
+    at_page: float | None = None,
 ) -> dict[str, Any]:
     """One run: `tables` tables against `processes` bot processes (one shard each) on
-    `database_url` (None: a new SQLite file)."""
+    `database_url` (None: a new SQLite file); `at_page`: that share of the people at the page
+    (the web pages served), None: no web pages."""
     with tempfile.TemporaryDirectory() as folder:
         database = database_url or f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
         # Spec checks off: this measures the bot, not the stand-in's validator (limits stay on).
@@ -296,6 +386,17 @@ async def bench(
                 "COMPUTER_DELAY": "0",
                 "DEV_GUILD_ID": "",
             }
+            runs = [
+                Table(standin, i, guilds[i % len(guilds)], locale, at_page_count(at_page))
+                for i in range(tables)
+            ]
+            people_file = Path(folder) / "at_page.txt"
+            if at_page is not None:
+                port = free_port()
+                env |= {"WEB_HOST": "127.0.0.1", "WEB_PORT": str(port)}
+                env["PUBLIC_URL"] = f"http://127.0.0.1:{port}"
+                there = [run.people[seat].id for run in runs for seat in run.at_page]
+                people_file.write_text("".join(f"{user}\n" for user in there))
             bots: list[BotProcess] = []
             count_files = [Path(folder) / f"counts.{shard}.json" for shard in range(processes)]
             for shard in range(processes):
@@ -305,6 +406,8 @@ async def bench(
                 args = [str(count_files[shard])]
                 if locale == PSEUDO_LOCALE:
                     args.append("--pseudo")
+                if at_page is not None:
+                    args += ["--at-page", str(people_file)]
                 if profile is not None:
                     shard_profile = profile.resolve().with_suffix(f".{shard}{profile.suffix}")
                     args += ["--profile", str(shard_profile)]
@@ -314,18 +417,22 @@ async def bench(
                     await _until_interrupted(asyncio.ensure_future(bot.start()))
                 cpu_at_ready = sum(cpu_seconds(bot.pid) for bot in bots)
                 started = time.monotonic()
-                runs = [Table(standin, i, guilds[i % len(guilds)], locale) for i in range(tables)]
                 stall = [0.0]
                 with CollectorPauses() as pauses:
                     freezing = asyncio.create_task(pauses.keep_short())
                     watching = asyncio.create_task(watch_stalls(stall))
+                    web = aiohttp.ClientSession(
+                        connector=aiohttp.TCPConnector(limit=0),
+                        timeout=aiohttp.ClientTimeout(total=None, sock_read=None),
+                    )
                     try:
                         await _until_interrupted(
-                            asyncio.gather(*(run.play(preset, target) for run in runs))
+                            asyncio.gather(*(run.play(preset, target, web) for run in runs))
                         )
                     finally:
                         freezing.cancel()
                         watching.cancel()
+                        await web.close()
                 await asyncio.sleep(1.0)  # let the last coalesced edits land
                 rss = sum(peak_rss_mb(bot.pid) for bot in bots)
                 cpu_each = [cpu_seconds(bot.pid) for bot in bots]
@@ -391,6 +498,7 @@ async def bench(
         "database": "postgres" if database.startswith("postgres") else "sqlite",
         "preset": preset,
         "locale": locale,
+        "at_page": at_page,
         "cards_played": cards,
         "seconds": round(elapsed, 1),
         "ack_p50_ms": round(statistics.median(latencies), 1) if latencies else 0.0,
@@ -417,12 +525,15 @@ async def bench(
         (r.content or "")[:70]
         for run in runs
         for r in run.results
-        if r.response_type == 4 and r.ephemeral
+        # My hand (the people at the page) is answered privately too, and refuses nothing.
+        if r.response_type == 4 and r.ephemeral and _click_kind(r.interaction.data) != "hand"
     )
     figures["refused"] = refusals.total()
     print(
         f"{processes} bot process{'es' if processes > 1 else ''} on {figures['database']}, "
-        f"{tables} tables of {PEOPLE_PER_TABLE} people, {preset}: {cards} cards in "
+        f"{tables} tables of {PEOPLE_PER_TABLE} people"
+        + ("" if at_page is None else f" ({at_page_count(at_page)} at the page)")
+        + f", {preset}: {cards} cards in "
         f"{elapsed:.0f} s ({cards / elapsed:.0f} cards/s)",
         file=out,
     )
@@ -526,6 +637,7 @@ async def bench_all(args: argparse.Namespace, out: Any) -> list[dict[str, Any]]:
             processes=processes,
             database_url=database_url,
             locale=args.locale,
+            at_page=args.at_page,
         )
 
     if args.database == "sqlite":
@@ -548,6 +660,14 @@ async def bench_all(args: argparse.Namespace, out: Any) -> list[dict[str, Any]]:
             return runs
         finally:
             server.cleanup()
+
+
+def share(text: str) -> float:
+    """A share, 0 to 1 (argparse's type)."""
+    value = float(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a share from 0 to 1")
+    return value
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -591,6 +711,13 @@ def main(argv: list[str] | None = None) -> int:
         help="every person's and server's Discord locale: the language the bot renders in "
         f"({PSEUDO_LOCALE}: the pseudo-language, every message through a catalog) "
         "(default: en-US)",
+    )
+    parser.add_argument(
+        "--at-page",
+        type=share,
+        default=None,
+        help="serve the web pages, and seat this share of each table's people at the page "
+        "(0 to 1; their hand DMs wait while they are there)",
     )
     args = parser.parse_args(argv)
     if any(count > 1 for count in args.processes) and args.database == "sqlite":

@@ -36,7 +36,11 @@ def _is_hand(message: Message) -> bool:
 
 
 def my_turn_controls(person: Person) -> tuple[Message, list[str]] | None:
-    message = hand_message(person)
+    return turn_controls(hand_message(person))
+
+
+def turn_controls(message: Message | None) -> tuple[Message, list[str]] | None:
+    """A hand message's controls for the move it offers, when it shows its person's turn."""
     if message is None or not (message.content or "").startswith(YOUR_TURN):
         return None
     ids = [

@@ -75,6 +75,24 @@ def test_runs_are_printed_side_by_side() -> None:
     assert p99.split()[-2:] == ["5.5", "6.3"]
 
 
+def test_people_at_the_page_cost_fewer_rest_calls(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--at-page`: the web pages are served; people at the page follow the live page for their
+    turn and play from My hand, and their hand DMs wait: the REST calls a card fall."""
+    figures = []
+    for share in ("0", "1"):
+        assert main(["--tables", "2", "--target", "50", "--at-page", share]) == 0
+        figures.append(json.loads(capsys.readouterr().out.strip().splitlines()[-1]))
+    away, there = figures
+    assert (away["at_page"], there["at_page"]) == (0.0, 1.0)
+    assert there["cards_played"] > 0 and there["actions_lost"] == 0 and there["refused"] == 0
+    assert there["rest_calls_per_card"] < away["rest_calls_per_card"] / 2
+
+
+def test_the_share_at_the_page_is_from_0_to_1() -> None:
+    with pytest.raises(SystemExit):
+        main(["--tables", "1", "--at-page", "1.5"])
+
+
 def test_several_processes_need_postgres() -> None:
     with pytest.raises(SystemExit):
         main(["--tables", "1", "--processes", "2"])
