@@ -81,6 +81,12 @@ class TableController(Controller):
             if move_on:
                 self.presenter.automatic.move_on(outcome.table.table_id)
 
+    def from_page(self, outcome: Outcome, move_on: bool) -> None:
+        """A move made at the table's page (cogs/web/actions.py), shown as a click's is: the
+        table message, the hand DMs and every page follow."""
+        with self.committed(outcome, move_on=move_on):
+            pass
+
     # -- the lobby -------------------------------------------------------------------------
 
     async def join(self, interaction: Interaction, table_id: int) -> None:

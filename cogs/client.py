@@ -141,6 +141,7 @@ class OhHellBot(commands.AutoShardedBot):
                 spawn=self.presenter.ground.spawn,
             )
             self.presenter.followers.append(self.web.watchers)
+            self.web.acted = self.tables.from_page
         self._resumed = False
         self._closing = False
         self._starting: asyncio.Task[None] | None = None
