@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from bot.engine import Phase
+from bot.engine import SUITS, Phase
 from bot.service import CorruptRow, HandState, Refused
-from cogs.render.common import card_text, suit_text
+from cogs.render.common import SUIT_SYMBOLS, card_text, suit_text
 from cogs.render.explanations import MOVES
 from cogs.render.hand import PLAYED_OUT, _bid_footer
 from cogs.render.language import _, language, number, pgettext, speaking
@@ -107,7 +107,6 @@ def hand_view(state: HandState) -> State:
         "trumps": [{"suit": suit, "label": suit_text(suit)} for suit in state.trump_options]
         if state.away is None
         else [],
-        "joker_suits": list(state.joker_suits),
         "auto": state.auto_play,
         "auto_label": pgettext("button", "Auto-play forced card: on")
         if state.auto_play
@@ -117,6 +116,24 @@ def hand_view(state: HandState) -> State:
         "over": state.game_over,
         "deadline": state.deadline,
     }
+    joker = next((o for o in state.cards if o.card.suit is None), None)
+    view["jokers"] = []
+    if joker is not None and state.joker_suits and playing and state.my_turn:
+        # Led in no trumps, the joker is played as a suit named: one button a suit.
+        view["jokers"] = [
+            {
+                "id": joker.card_id,
+                "suit": SUITS.index(suit),
+                "label": _("{card} as {suit}").format(
+                    card=card_text(joker.card), suit=SUIT_SYMBOLS[suit]
+                ),
+            }
+            for suit in state.joker_suits
+        ]
+        for card in cards:
+            if card["id"] == joker.card_id:
+                card["playable"] = False
+                card["reason"] = _sentence(MOVES["name_joker_suit"]({}))
     if state.played_out and state.cards:
         view["cards"] = [cards[0] | {"playable": False, "reason": _(PLAYED_OUT)}]
     return view

@@ -15,6 +15,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import urlencode
 
 from aiohttp import web
 
@@ -24,7 +25,7 @@ from bot.service.notices import HandScore
 from cogs.render.language import LANGUAGES, Language, language, speaking
 from cogs.web.actions import Actions
 from cogs.web.assets import ASSETS
-from cogs.web.auth import FRAME_ANCESTORS, add_auth, framed
+from cogs.web.auth import AUTH, FRAME_ANCESTORS, add_auth, framed
 from cogs.web.links import Kind, Links, Signed
 from cogs.web.live import live_frame
 from cogs.web.live_page import live_page
@@ -191,8 +192,18 @@ class WebRoom:
     async def table_page(self, request: web.Request) -> web.StreamResponse:
         view = await self.table(request)
         spoken = await self.language_for(request, view.guild_id, view.channel_id)
+        auth = request.app.get(AUTH)
+        signing = auth is not None and auth.enabled
+        inside = "frame_id" in request.query and "instance_id" in request.query
         with speaking(spoken):
-            page = live_page(view, f"{request.path}/events")
+            page = live_page(
+                view,
+                f"{request.path}/events",
+                seat=f"{request.path}/seat" if signing else None,
+                login=f"../login?{urlencode({'next': request.path})}" if not inside else None,
+                discord=inside,
+                application_id=self.application_id or 0,
+            )
         return _html(page)
 
     def table_frame(self, view: TableView, code: str, scored: HandScore | None) -> bytes:
