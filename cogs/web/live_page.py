@@ -21,8 +21,6 @@ def _attribute(value: object) -> str:
 def seat_words() -> dict[str, str]:
     """The words of a person's own seat at the page (the rest come with their hand)."""
     return {
-        # Translators: the table page: the heading of the player's own cards and controls.
-        "seat": _("Your seat"),
         "leave": pgettext("button", "Leave"),
         "leave_question": plain(
             _(
