@@ -221,6 +221,14 @@ async def test_moves_from_the_page_are_checked_as_clicks_are(
         cats = await session_of(standin, bot, http, cat)
         pages = {"Ann": anns, "Bob": bobs}
         await ann.click(table, f"oh:start:{table_id}")
+        # Without a session, no seat stream; someone without a seat has the table's alone.
+        async with anns.stream(headers={}) as nobody:
+            assert nobody.status == 401
+        async with Seat(bot, http, anns.path, cats).stream() as cat_stream:
+            await cat_stream.wait(lambda: cat_stream.count("hand") and cat_stream.count("table"))
+            assert cat_stream.latest("table")["status"] == "playing"
+            assert cat_stream.latest("hand") is None
+            assert not CODE.findall(bytes(cat_stream.raw).decode().split("event: hand")[1])
         async with anns.stream() as ann_stream, bobs.stream() as bob_stream:
             streams = {"Ann": ann_stream, "Bob": bob_stream}
 
