@@ -144,7 +144,11 @@
     var cards = $("my-cards");
     cards.replaceChildren();
     cards.setAttribute("aria-label", words.cards);
-    hand.cards.forEach(function (option) { cards.appendChild(cardButton(option)); });
+    hand.cards.forEach(function (option) {
+      /* Before the cards are played (bids, trump) they are only shown. */
+      cards.appendChild(hand.phase === "playing" ? cardButton(option)
+                                                 : window.ohhellTable.card(option.card));
+    });
     hand.blind.forEach(function (other) {
       var item = cards.appendChild(el("span", "blind"));
       item.appendChild(window.ohhellTable.card(other.card));
