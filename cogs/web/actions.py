@@ -83,7 +83,9 @@ class Actions:
                 message = refusal(refused)
             status = 403 if isinstance(refused.reason, FORBIDDEN) else 409
             return _json({"error": refused.code, "message": message}, status)
-        room.acted(outcome, outcome.automatic or move["do"] not in ("play", "bid", "trump"))
+        room.acted(
+            outcome, user_id, outcome.automatic or move["do"] not in ("play", "bid", "trump")
+        )
         return _json({"ok": True, "version": outcome.table.version}, 200)
 
     async def _decide(self, table_id: int, user_id: int, move: dict[str, Any]) -> Outcome:

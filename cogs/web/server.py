@@ -92,9 +92,9 @@ class WebRoom:
         self.seats = SeatStreams(self)
         """Each signed-in person's stream of the table and their own hand."""
         self.actions = Actions(self)
-        self.acted: Callable[[Outcome, bool], None] = _unshown
+        self.acted: Callable[[Outcome, int, bool], None] = _unshown
         """Shows a change a move at the page stored, as a click's is shown (the bot sets it):
-        (the outcome, whether automatic moves go on)."""
+        (the outcome, who moved, whether automatic moves go on)."""
         self.port = 0
         self.application_id: int | None = None
         """The bot's application (known once logged in): the pages' sign-in names it."""
@@ -251,7 +251,7 @@ class WebRoom:
         )
 
 
-def _unshown(outcome: Outcome, move_on: bool) -> None:
+def _unshown(outcome: Outcome, user_id: int, move_on: bool) -> None:
     log.warning("table %s: a move at the page is not shown (no presenter)", outcome.table.table_id)
 
 

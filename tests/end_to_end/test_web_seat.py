@@ -314,7 +314,52 @@ async def test_moves_from_the_page_are_checked_as_clicks_are(
             # A flood: more than ten moves a second are 429, and change nothing.
             await bot.presenter.ground.idle()
             before = await version_of(bot, table_id)
-            answers = [await anns.act(bid | {"hand": 999}) for _ in range(12)]
-            assert [code for code, _answer in answers].count(429) >= 1
-            assert answers[-1][1]["error"] == "too_many" and answers[-1][1]["message"]
+            answers = await asyncio.gather(*(anns.act(bid | {"hand": 999}) for _ in range(12)))
+            flooded = [answer for code, answer in answers if code == 429]
+            assert len(flooded) >= 2, answers
+            assert flooded[0] == {
+                "error": "too_many",
+                "message": "Too many moves at once: wait a moment and try again.",
+            }
             assert await version_of(bot, table_id) == before
+
+
+def dm_away(person: Person) -> bool:
+    return _dm_field(person, "A computer is playing your seat") != ""
+
+
+async def test_auto_play_leave_and_back_from_the_page(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    ann, bob = standin.person("Ann"), standin.person("Bob")
+    async with (
+        start_bot(settings=sign_in_settings(standin)) as bot,
+        aiohttp.ClientSession() as http,
+    ):
+        table, table_id, page = await table_at_page(standin, bot, http, [ann, bob])
+        await ann.click(table, f"oh:start:{table_id}")
+        async with page.stream() as stream:
+            hand = await stream.wait(lambda: stream.latest("hand"))
+            await standin.wait_for(lambda: hand_message(ann))
+            on = hand["auto"]
+            await bot.presenter.ground.idle()
+            before = await version_of(bot, table_id)
+            got, answer = await page.act({"do": "auto", "on": not on})
+            assert (got, answer) == (200, {"ok": True, "version": before + 1})
+            await stream.wait(lambda: stream.latest("hand")["auto"] is not on)
+            stored = await bot.tables.service.lookups.hand_state(table_id, ann.id)
+            assert stored.auto_play is not on
+            # Leaving asks first: a leave without its confirmation is no move.
+            got, answer = await page.act({"do": "leave"})
+            assert got == 400 and answer["error"] == "bad_request"
+            status, _answer = await page.act({"do": "leave", "confirm": True})
+            assert status == 200
+            await stream.wait(lambda: stream.latest("hand")["away"] == "left")
+            await standin.wait_for(lambda: dm_away(ann))
+            status, _answer = await page.act({"do": "back"})
+            assert status == 200
+            await stream.wait(lambda: stream.latest("hand")["away"] is None)
+            await standin.wait_for(lambda: not dm_away(ann))
+            # Back twice: refused as the DM's button would be.
+            got, answer = await page.act({"do": "back"})
+            assert (got, answer["error"]) == (409, "already_playing"), answer
