@@ -90,3 +90,21 @@ def test_a_hand_is_in_the_pages_language_and_its_push_is_escaped() -> None:
     assert data["prompt"] == "Du bist dran: spiel eine Karte"
     assert data["title"] == "Deine Karten — Runde 2"
     assert hand_frame(None, "en") == b"event: hand\nretry: 1000\ndata: null\n\n"
+
+
+def test_the_page_loads_the_sign_in_only_with_sign_in_and_the_sdk_only_inside_discord() -> None:
+    from cogs.web.live_page import live_page
+    from tests.cogs.web.test_live import table_view
+
+    view = table_view(3)
+    with speaking(language("en")):
+        watching = live_page(view, "/t/x/events")
+        browser = live_page(view, "/t/x/events", seat="/t/x/seat", login="../login?next=%2Ft%2Fx")
+        inside = live_page(view, "/t/x/events", seat="/t/x/seat", discord=True, application_id=9)
+    assert '<div id="lobby-controls"></div>' in watching
+    assert "session.js" not in watching and "seat.js" not in watching
+    assert "Log in with Discord" not in watching
+    assert "session.js" in browser and "discord-sdk.js" not in browser
+    assert 'data-act="/t/x/act"' in browser and 'href="../login?next=%2Ft%2Fx"' in browser
+    assert "discord-sdk.js" in inside and 'data-client-id="9"' in inside
+    assert "Log in with Discord" not in inside
