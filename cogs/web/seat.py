@@ -10,6 +10,7 @@ pushes alone. While the stream is open the person is at the page (`room.presence
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -21,8 +22,9 @@ from cogs.render.explanations import MOVES
 from cogs.render.hand import PLAYED_OUT, _bid_footer
 from cogs.render.language import _, language, number, pgettext, speaking
 from cogs.render.reasons import reason_text
-from cogs.web.auth import acting
+from cogs.web.auth import AUTH, acting
 from cogs.web.live import card_code, event_bytes
+from cogs.web.sessions import SESSION
 
 if TYPE_CHECKING:
     from cogs.web.server import WebRoom
@@ -152,6 +154,14 @@ KEEP_ALIVE = 20.0
 WRITE_TIMEOUT = 10.0
 
 
+def session_ends(request: web.Request) -> float:
+    """When the request's (good) session runs out: its stream ends then."""
+    auth = request.app[AUTH]
+    assert auth.sessions is not None, "a session was read"
+    token = request.headers["Authorization"][len("Session ") :].strip()
+    return float(auth.sessions.read(SESSION, token).expires)
+
+
 class SeatStreams:
     """The seat streams of one web room."""
 
@@ -167,6 +177,7 @@ class SeatStreams:
 
     async def stream(self, request: web.Request) -> web.StreamResponse:
         user_id = acting(request)
+        ends = session_ends(request)
         room = self.room
         view = await room.table(request)
         spoken = await room.language_for(request, view.guild_id, view.channel_id)
@@ -187,7 +198,9 @@ class SeatStreams:
         try:
             await response.prepare(request)
             while True:
-                frame = await watcher.next_frame(KEEP_ALIVE)
+                frame = await watcher.next_frame(min(KEEP_ALIVE, max(0.0, ends - time.time())))
+                if time.time() >= ends:
+                    break  # the session is over: the page connects again with its renewed one
                 if frame is None:
                     await asyncio.wait_for(response.write(b": -\n\n"), WRITE_TIMEOUT)
                     if watcher.closed:

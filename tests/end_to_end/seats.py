@@ -33,6 +33,8 @@ class SeatStream:
     events: list[Event] = field(default_factory=list)
     raw: bytearray = field(default_factory=bytearray)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
+    ended: bool = False
+    """The bot ended the stream."""
 
     def latest(self, name: str) -> Any:
         return next((e.data for e in reversed(self.events) if e.name == name), None)
@@ -102,6 +104,7 @@ class Seat:
                     while b"\n\n" in buffer:
                         block, buffer = buffer.split(b"\n\n", 1)
                         seat.feed(block)
+                seat.ended = True
                 seat.changed.set()
 
         task = asyncio.create_task(read())

@@ -224,6 +224,11 @@ async def test_moves_from_the_page_are_checked_as_clicks_are(
         # Without a session, no seat stream; someone without a seat has the table's alone.
         async with anns.stream(headers={}) as nobody:
             assert nobody.status == 401
+        # A seat stream lasts as long as its session: the page connects again with the next.
+        short = Sessions(await bot.tables.service.keys.link_key()).sign("session", ann.id, 2)
+        async with anns.stream(headers={"Authorization": f"Session {short}"}) as brief:
+            await brief.wait(lambda: brief.count("hand"))
+            await brief.wait(lambda: brief.ended, timeout=6)
         async with Seat(bot, http, anns.path, cats).stream() as cat_stream:
             await cat_stream.wait(lambda: cat_stream.count("hand") and cat_stream.count("table"))
             assert cat_stream.latest("table")["status"] == "playing"
