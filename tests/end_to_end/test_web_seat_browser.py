@@ -6,6 +6,7 @@ scroll."""
 
 from __future__ import annotations
 
+import json
 from functools import partial
 from typing import Any
 
@@ -26,6 +27,11 @@ pytestmark = [
     pytest.mark.parametrize("database_url", ["sqlite"], indirect=True),
 ]
 
+SHOWN = (
+    "() => ['my-seat-title', 'seat-line']"
+    ".map(id => document.getElementById(id).textContent).join('|')"
+)
+"""What the seat shows of the hand: its title (its number) and the bid line."""
 MY_TURN = "#my-seat.turn"
 BID = "#my-bids button:not([aria-disabled])"
 CARD = "#my-cards button.card:not(.dim)"
@@ -85,13 +91,13 @@ async def test_a_person_bids_and_plays_by_clicking_the_page(
                     assert await wide(page) <= 360
                     chosen = page.locator(BID).first
                     bid = int(await chosen.text_content() or "")
+                    before = await page.evaluate(SHOWN)
                     await chosen.focus()
                     await page.keyboard.press("Enter")
                     await standin.wait_for(partial(dm_shows_bid, ann, bid))
                     bid_by_page = True
-                    await page.wait_for_function(
-                        "() => !document.querySelector('#my-seat.turn #my-bids button')"
-                    )
+                    # The page shows the bid (or, the hand played out by it, the next hand).
+                    await page.wait_for_function(f"() => ({SHOWN})() !== {json.dumps(before)}")
                     continue
                 if await page.locator(CARD).count():
                     assert await serious_violations(page) == []
@@ -103,9 +109,13 @@ async def test_a_person_bids_and_plays_by_clicking_the_page(
                         assert why and await page.locator(f"#{why}").text_content()
                     card = page.locator(CARD).first
                     card_id = await card.get_attribute("data-id")
+                    title = await page.text_content("#my-seat-title")
                     await card.click()
-                    await page.wait_for_selector(
-                        f'#my-cards button[data-id="{card_id}"]', state="detached"
+                    # The card leaves her hand (or the hand played out, and the next is shown).
+                    await page.wait_for_function(
+                        f"() => !document.querySelector('#my-cards button[data-id=\"{card_id}\"]')"
+                        " || document.getElementById('my-seat-title').textContent"
+                        f" !== {json.dumps(title)}"
                     )
                     played_by_page = True
                     continue
