@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -44,7 +45,7 @@ class BadMove(Exception):
 class Actions:
     """The page's moves for one web room."""
 
-    def __init__(self, room: WebRoom, clock: Any = time.monotonic) -> None:
+    def __init__(self, room: WebRoom, clock: Callable[[], float] = time.monotonic) -> None:
         self.room = room
         self.clock = clock
         self._recent: dict[int, deque[float]] = {}
