@@ -106,7 +106,7 @@ def live_page(
         "</section>"
         '<section id="my-seat" class="my-seat" aria-labelledby="my-seat-title" hidden>'
         '<h2 id="my-seat-title"></h2><p id="seat-prompt" class="prompt"></p>'
-        '<p id="seat-line" class="seat-line"></p>'
+        '<p id="seat-now" class="seat-line"></p><p id="seat-line" class="seat-line"></p>'
         '<p id="seat-error" class="seat-error" role="alert"></p>'
         '<div id="my-bids" class="choices" role="group"></div>'
         '<div id="my-trumps" class="choices" role="group"></div>'

@@ -19,7 +19,7 @@ from bot.engine import SUITS, Phase
 from bot.service import CorruptRow, HandState, Refused
 from cogs.render.common import SUIT_SYMBOLS, card_text, suit_text
 from cogs.render.explanations import MOVES
-from cogs.render.hand import PLAYED_OUT, _bid_footer
+from cogs.render.hand import PLAYED_OUT, _bid_footer, _now_text
 from cogs.render.language import _, language, number, pgettext, speaking
 from cogs.render.reasons import reason_text
 from cogs.web.auth import AUTH, acting
@@ -89,6 +89,7 @@ def hand_view(state: HandState) -> State:
         "turn": state.my_turn,
         "title": _("Your hand — hand {hand}").format(hand=number(state.hand_number)),
         "prompt": prompt_text(state),
+        "now": _now_text(state) if state.away is None else None,
         "cards": cards,
         "blind": [{"name": name, "card": card_code(card)} for name, card in state.blind_cards],
         "bid_line": _("Your bid")

@@ -124,6 +124,7 @@
     $("my-seat-title").textContent = hand.title;
     $("seat-prompt").textContent = hand.prompt;
     $("seat-line").textContent = hand.bid_line;
+    $("seat-now").textContent = hand.now || "";
     section.classList.toggle("turn", hand.turn);
     var bids = $("my-bids");
     bids.replaceChildren();

@@ -53,6 +53,7 @@ def test_a_card_that_cannot_be_played_is_dimmed_with_the_suit_to_follow() -> Non
     assert queen == {"id": 10, "card": "QS", "label": "Q♠", "playable": True, "reason": None}
     assert not seven["playable"] and seven["reason"] == "You must follow spades"
     assert view["prompt"] == "Your turn: play a card"
+    assert view["now"] == "On the table: Bob 3♠"
     # Not their turn: every card waits, and says so.
     waiting = english(state(my_turn=False, on_table=None))
     assert [c["playable"] for c in waiting["cards"]] == [False, False]
