@@ -81,6 +81,14 @@ class TableController(Controller):
             if move_on:
                 self.presenter.automatic.move_on(outcome.table.table_id)
 
+    def from_page(self, outcome: Outcome, user_id: int, move_on: bool) -> None:
+        """A move `user_id` made at the table's page (cogs/web/actions.py), shown as a click's
+        is: the table message, the hand DMs and every page follow; their own hand DM, which a
+        click's answer would have edited, is brought up to date."""
+        with self.committed(outcome, move_on=move_on):
+            if outcome.table.status.is_open:
+                self.presenter.hands.refresh_hand(outcome.table.table_id, user_id)
+
     # -- the lobby -------------------------------------------------------------------------
 
     async def join(self, interaction: Interaction, table_id: int) -> None:

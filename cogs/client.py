@@ -142,6 +142,7 @@ class OhHellBot(commands.AutoShardedBot):
             )
             self.presenter.followers.append(self.web.watchers)
             self.presenter.hands.watch_presence(self.web.presence)
+            self.web.acted = self.tables.from_page
         self._resumed = False
         self._closing = False
         self._starting: asyncio.Task[None] | None = None

@@ -270,8 +270,14 @@ def live_frame(
     """One Server-Sent Event carrying `live_state`, in the language of catalog name `code`."""
     with speaking(language(code)):
         state = live_state(table, scored=scored, replay=replay)
+    return event_bytes("table", state, table.version)
+
+
+def event_bytes(event: str, state: object, version: int | None = None) -> bytes:
+    """One Server-Sent Event named `event` carrying `state` as JSON."""
     data = json.dumps(state, ensure_ascii=False, separators=(",", ":"))
     # JSON keeps a name's line breaks escaped; its markup characters are escaped too, so no
     # byte of a push reads as markup whatever reads it.
     data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return f"id: {table.version}\nevent: table\nretry: {RETRY_MS}\ndata: {data}\n\n".encode()
+    head = "" if version is None else f"id: {version}\n"
+    return f"{head}event: {event}\nretry: {RETRY_MS}\ndata: {data}\n\n".encode()

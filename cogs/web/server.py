@@ -15,20 +15,23 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import urlencode
 
 from aiohttp import web
 
 from bot.config import BotSettings
-from bot.service import CorruptRow, Refused, TableService, TableStatus, TableView
+from bot.service import CorruptRow, Outcome, Refused, TableService, TableStatus, TableView
 from bot.service.notices import HandScore
 from cogs.render.language import LANGUAGES, Language, language, speaking
+from cogs.web.actions import Actions
 from cogs.web.assets import ASSETS
-from cogs.web.auth import FRAME_ANCESTORS, add_auth, framed
+from cogs.web.auth import AUTH, FRAME_ANCESTORS, add_auth, framed
 from cogs.web.links import Kind, Links, Signed
 from cogs.web.live import live_frame
 from cogs.web.live_page import live_page
 from cogs.web.pages import add_pages
 from cogs.web.presence import Presence
+from cogs.web.seat import SeatStreams
 from cogs.web.watchers import Watchers
 
 log = logging.getLogger(__name__)
@@ -86,6 +89,12 @@ class WebRoom:
         self.presence = Presence()
         """Who is at which table's page (their own seat's stream open)."""
         self.watchers = Watchers(self.table_frame, service.lookups.table_view, spawn)
+        self.seats = SeatStreams(self)
+        """Each signed-in person's stream of the table and their own hand."""
+        self.actions = Actions(self)
+        self.acted: Callable[[Outcome, int, bool], None] = _unshown
+        """Shows a change a move at the page stored, as a click's is shown (the bot sets it):
+        (the outcome, who moved, whether automatic moves go on)."""
         self.port = 0
         self.application_id: int | None = None
         """The bot's application (known once logged in): the pages' sign-in names it."""
@@ -95,6 +104,8 @@ class WebRoom:
         app = web.Application(client_max_size=MAX_REQUEST_BYTES, middlewares=[_headers])
         app.router.add_get("/t/{token}", self.table_page)
         app.router.add_get("/t/{token}/events", self.table_events)
+        app.router.add_get("/t/{token}/seat", self.seats.stream)
+        app.router.add_post("/t/{token}/act", self.actions.act)
         app.router.add_get("/static/{name}", self.static)
         add_pages(app, self)
         add_auth(app, self)
@@ -181,8 +192,18 @@ class WebRoom:
     async def table_page(self, request: web.Request) -> web.StreamResponse:
         view = await self.table(request)
         spoken = await self.language_for(request, view.guild_id, view.channel_id)
+        auth = request.app.get(AUTH)
+        signing = auth is not None and auth.enabled
+        inside = "frame_id" in request.query and "instance_id" in request.query
         with speaking(spoken):
-            page = live_page(view, f"{request.path}/events")
+            page = live_page(
+                view,
+                f"{request.path}/events",
+                seat=f"{request.path}/seat" if signing else None,
+                login=f"../login?{urlencode({'next': request.path})}" if not inside else None,
+                discord=inside,
+                application_id=self.application_id or 0,
+            )
         return _html(page)
 
     def table_frame(self, view: TableView, code: str, scored: HandScore | None) -> bytes:
@@ -228,6 +249,10 @@ class WebRoom:
                 "Cache-Control": "public, max-age=31536000, immutable",
             },
         )
+
+
+def _unshown(outcome: Outcome, user_id: int, move_on: bool) -> None:
+    log.warning("table %s: a move at the page is not shown (no presenter)", outcome.table.table_id)
 
 
 def browser_language(header: str) -> Language | None:

@@ -1,7 +1,12 @@
 "use strict";
 /* The live table page: draws each state the bot pushes (Server-Sent Events; EventSource
    connects again by itself), every value put in as text. Words come in the pushes, already
-   in the page's language, or in the body's data-words. */
+   in the page's language, or in the body's data-words.
+
+   Signed in (static/session.js), the page reads its person's own seat stream instead: the
+   same pushes and their own hand, fetched with the session's header (never in the address),
+   read as Server-Sent Events and connected again when it breaks. Each state shown is told to
+   the document as "ohhell:state", each hand as "ohhell:hand" (static/seat.js draws it). */
 (function () {
   var body = document.body;
   var ranks = JSON.parse(body.dataset.ranks);
@@ -262,14 +267,75 @@
     this.setAttribute("aria-expanded", panel.hidden ? "false" : "true");
   });
 
-  var source = new EventSource(body.dataset.events);
-  source.addEventListener("table", function (event) {
-    $("connection").hidden = true;
-    var state = JSON.parse(event.data);
-    show(state);
-    if (!state.open) source.close();
-  });
-  source.addEventListener("error", function () {
-    if (source.readyState !== EventSource.CLOSED) $("connection").hidden = false;
-  });
+  function received(name, data) {
+    /* One push; false once the table has closed for good. */
+    if (name === "table") {
+      $("connection").hidden = true;
+      show(data);
+      document.dispatchEvent(new CustomEvent("ohhell:state", {detail: data}));
+      return data.open;
+    }
+    if (name === "hand") document.dispatchEvent(new CustomEvent("ohhell:hand", {detail: data}));
+    return true;
+  }
+
+  var source = null;
+  function watch() {
+    source = new EventSource(body.dataset.events);
+    source.addEventListener("table", function (event) {
+      if (!received("table", JSON.parse(event.data))) source.close();
+    });
+    source.addEventListener("error", function () {
+      if (source.readyState !== EventSource.CLOSED) $("connection").hidden = false;
+    });
+  }
+
+  function block(text) {
+    var name = "message", data = "";
+    text.split("\n").forEach(function (line) {
+      if (line.indexOf("event: ") === 0) name = line.slice(7);
+      else if (line.indexOf("data: ") === 0) data += line.slice(6);
+    });
+    return data ? received(name, JSON.parse(data)) : true;
+  }
+
+  async function seat() {
+    /* The person's own stream, for as long as the table is open; the public one again if
+       their session is refused. */
+    for (;;) {
+      var open = true;
+      try {
+        var headers = Object.assign({Accept: "text/event-stream"}, window.ohhellSession.headers());
+        var answer = await fetch(body.dataset.seat, {headers: headers, cache: "no-store"});
+        if (answer.status === 401) break;
+        if (answer.ok) {
+          if (source) { source.close(); source = null; }
+          var reader = answer.body.getReader();
+          var decoder = new TextDecoder();
+          var buffer = "";
+          for (;;) {
+            var part = await reader.read();
+            if (part.done) break;
+            buffer += decoder.decode(part.value, {stream: true});
+            var end;
+            while ((end = buffer.indexOf("\n\n")) >= 0) {
+              open = block(buffer.slice(0, end)) && open;
+              buffer = buffer.slice(end + 2);
+            }
+          }
+        }
+      } catch (error) { /* connected again below */ }
+      if (!open) return;
+      $("connection").hidden = false;
+      await new Promise(function (done) { setTimeout(done, 1000); });
+    }
+    document.dispatchEvent(new CustomEvent("ohhell:hand", {detail: null}));
+    if (!source) watch();
+  }
+
+  window.ohhellTable = {card: card, el: el};
+  watch();
+  if (body.dataset.seat && window.ohhellSession) {
+    window.ohhellSession.ready.then(function (user) { if (user) seat(); });
+  }
 })();

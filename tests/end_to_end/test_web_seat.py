@@ -1,0 +1,370 @@
+"""A person's seat at the table's page, through the real client and the stand-in: Ann plays a
+whole hand from the page's endpoint while Bob plays from his DM buttons; her DM follows her
+page's moves and her page follows the DM's; her seat's stream carries her own hand and no other
+card anyone holds; every move the page sends is checked as a click is — another's seat, not her
+turn, a card never dealt, a bid out of range, the dealer's forbidden bid, a forged or expired
+session, a flood — each refused with its code and its sentence, and nothing changed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from functools import partial
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.engine import SUITS, Game
+from bot.engine.records import record_from_game
+from cogs.client import OhHellBot
+from cogs.web.sessions import Sessions
+from standin.driver import Person
+from standin.server import StandIn
+from tests.end_to_end.conftest import BotFactory
+from tests.end_to_end.seats import Seat, session_of
+from tests.end_to_end.test_web_sign_in import sign_in_settings
+from tools.simulated_people import (
+    add_computer,
+    hand_message,
+    my_turn_controls,
+    open_table,
+    take_turn,
+)
+
+pytestmark = [
+    pytest.mark.timeout(120),
+    pytest.mark.parametrize("database_url", ["sqlite"], indirect=True),
+]
+
+CODE = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9JQKA])[CDHS](?![A-Za-z0-9])|JOKER")
+PUBLIC_FIELDS = ("trick", "tricks", "last", "turned", "earlier")
+
+
+async def version_of(bot: OhHellBot, table_id: int) -> int:
+    return (await bot.tables.service.lookups.table_view(table_id)).version
+
+
+async def game_of(bot: OhHellBot, table_id: int) -> Game:
+    row = await bot.tables.service.db.tables.load(table_id)
+    return Game.from_json(row.document["game"])
+
+
+def page_move(hand: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The first move the page offers its person now, as its buttons would send it."""
+    if not hand or not hand["turn"]:
+        return None
+    allowed = [b["n"] for b in hand["bids"] if b["allowed"]]
+    if allowed:
+        return {"do": "bid", "hand": hand["hand"], "bid": allowed[0]}
+    if hand["trumps"]:
+        return {"do": "trump", "hand": hand["hand"], "suit": SUITS.index(hand["trumps"][0]["suit"])}
+    playable = [c for c in hand["cards"] if c["playable"]]
+    if playable:
+        return {"do": "play", "hand": hand["hand"], "card": playable[0]["id"]}
+    return None
+
+
+async def table_at_page(
+    standin: StandIn, bot: OhHellBot, http: aiohttp.ClientSession, people: list[Person]
+) -> tuple[Any, int, Seat]:
+    assert bot.links is not None
+    table, table_id = await open_table(standin, people, preset="classic", max_cards=3)
+    await add_computer(standin, people[0], table, table_id, "easy")
+    path = bot.links.table(standin.guild.id, table_id).removeprefix(bot.links.public_url)
+    seat = Seat(bot, http, path, await session_of(standin, bot, http, people[0]))
+    return table, table_id, seat
+
+
+async def test_a_hand_played_at_the_page_beside_the_dm(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    ann, bob = standin.person("Ann"), standin.person("Bob")
+    async with (
+        start_bot(settings=sign_in_settings(standin)) as bot,
+        aiohttp.ClientSession() as http,
+    ):
+        assert bot.web is not None
+        table, table_id, page = await table_at_page(standin, bot, http, [ann, bob])
+        async with page.stream() as stream:
+            assert stream.status == 200
+            await stream.wait(lambda: stream.latest("table"))
+            assert bot.web.presence.at_page(table_id, ann.id)
+            assert stream.latest("hand") is None  # the lobby: no hand yet
+            await ann.click(table, f"oh:start:{table_id}")
+            await stream.wait(lambda: stream.latest("hand"))
+            page_moves = dm_moves = 0
+
+            def dm_follows(move: dict[str, Any], label: str) -> bool:
+                """Ann's DM shows her page's move: her bid, or her cards without the one
+                played; or the move ended its hand, and the DM has gone on to the next."""
+                if stream.latest("table").get("hand", 0) != move["hand"]:
+                    return True
+                if move["do"] == "bid":
+                    return _dm_bid(ann) == move["bid"]
+                return label not in _dm_cards(ann)
+
+            from_dm = False
+            while True:
+                state = stream.latest("table")
+                if state["status"] != "playing" or state.get("hand", 1) > 3:
+                    break
+                hand = stream.latest("hand")
+                move = page_move(hand)
+                if move is not None and move["do"] == "play" and not from_dm:
+                    # Ann switches to her DM for one card, then back to the page.
+                    from_dm = True
+                    before = stream.count("hand")
+                    controls = await standin.wait_for(lambda: my_turn_controls(ann))
+                    message, ids = controls
+                    card_ids = [i for i in ids if i.split(":")[1] == "play"]
+                    await take_turn(ann, message, card_ids[0])
+                    await stream.more("hand", before)
+                    continue
+                if move is not None:
+                    before = stream.count("hand")
+                    status, answer = await page.act(move)
+                    assert status == 200, answer
+                    page_moves += 1
+                    # Her DM follows: its bid, or its cards without the one played.
+                    assert hand is not None
+                    label = next(
+                        (c["label"] for c in hand["cards"] if c["id"] == move.get("card")), ""
+                    )
+                    await standin.wait_for(partial(dm_follows, move, label))
+                    await stream.more("hand", before)
+                    continue
+                bobs = my_turn_controls(bob)
+                if bobs is not None:
+                    seen = stream.latest("table")["version"]
+                    message, ids = bobs
+                    result = await take_turn(bob, message, ids[0])
+                    assert result.response_type == 7, result.content
+                    dm_moves += 1
+                    # Ann's page follows Bob's DM.
+                    await stream.newer(seen)
+                    continue
+                await standin.wait_for(
+                    lambda: (
+                        page_move(stream.latest("hand"))
+                        or my_turn_controls(bob)
+                        or stream.latest("table").get("hand", 1) > 3
+                        or stream.latest("table")["status"] != "playing"
+                    ),
+                    timeout=10,
+                )
+            assert page_moves >= 3 and dm_moves >= 3 and from_dm
+            await bot.presenter.ground.idle()
+            raw = bytes(stream.raw)
+            events = list(stream.events)
+        await standin.wait_for(lambda: not bot.web.presence.at_page(table_id, ann.id))
+        game = await game_of(bot, table_id)
+        seat = list(game.names).index(ann.name) if ann.name in game.names else 0
+    check_no_leak(raw, events, record_from_game(game), seat)
+
+
+def _dm_field(person: Person, name: str) -> str:
+    message = hand_message(person)
+    if message is None:
+        return ""
+    for embed in message.embeds:
+        for found in embed.get("fields", []):
+            if found["name"] == name:
+                return str(found["value"])
+    return ""
+
+
+def _dm_cards(person: Person) -> str:
+    return _dm_field(person, "Cards")
+
+
+def _dm_bid(person: Person) -> int | None:
+    value = _dm_field(person, "Your bid").split(" ")[0]
+    return int(value) if value.isdigit() else None
+
+
+def check_no_leak(raw: bytes, events: list[Any], record: dict[str, Any], seat: int) -> None:
+    """Every byte of the seat's stream is in its events (and keep-alives), each hand event
+    names only the person's own cards of that hand, and each table event names cards only in
+    the fields everyone sees."""
+    rebuilt = b"".join(e.raw + b"\n\n" for e in events)
+    rest = raw
+    for event in events:
+        rest = rest.replace(event.raw + b"\n\n", b"", 1)
+    assert set(rest.split(b"\n\n")) <= {b": -", b""}, rest[:200]
+    assert len(rebuilt) <= len(raw)
+    hands_seen = 0
+    for event in events:
+        if event.name == "hand" and event.data is not None:
+            own = set(record["hands"][event.data["hand"] - 1]["cards"][seat])
+            named = set(CODE.findall(event.raw.decode()))
+            assert named <= own, (named - own, own)
+            hands_seen += 1
+        elif event.name == "table":
+            rest_fields = {k: v for k, v in event.data.items() if k not in PUBLIC_FIELDS}
+            assert not CODE.findall(json.dumps(rest_fields)), rest_fields
+    assert hands_seen >= 3
+
+
+async def test_moves_from_the_page_are_checked_as_clicks_are(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    ann, bob, cat = standin.person("Ann"), standin.person("Bob"), standin.person("Cat")
+    async with (
+        start_bot(settings=sign_in_settings(standin)) as bot,
+        aiohttp.ClientSession() as http,
+    ):
+        assert bot.web is not None
+        table, table_id, anns = await table_at_page(standin, bot, http, [ann, bob])
+        bobs = Seat(bot, http, anns.path, await session_of(standin, bot, http, bob))
+        cats = await session_of(standin, bot, http, cat)
+        pages = {"Ann": anns, "Bob": bobs}
+        await ann.click(table, f"oh:start:{table_id}")
+        # Without a session, no seat stream; someone without a seat has the table's alone.
+        async with anns.stream(headers={}) as nobody:
+            assert nobody.status == 401
+        # A seat stream lasts as long as its session: the page connects again with the next.
+        short = Sessions(await bot.tables.service.keys.link_key()).sign("session", ann.id, 2)
+        async with anns.stream(headers={"Authorization": f"Session {short}"}) as brief:
+            await brief.wait(lambda: brief.count("hand"))
+            await brief.wait(lambda: brief.ended, timeout=6)
+        async with Seat(bot, http, anns.path, cats).stream() as cat_stream:
+            await cat_stream.wait(lambda: cat_stream.count("hand") and cat_stream.count("table"))
+            assert cat_stream.latest("table")["status"] == "playing"
+            assert cat_stream.latest("hand") is None
+            assert not CODE.findall(bytes(cat_stream.raw).decode().split("event: hand")[1])
+        async with anns.stream() as ann_stream, bobs.stream() as bob_stream:
+            streams = {"Ann": ann_stream, "Bob": bob_stream}
+
+            async def refused(
+                page: Seat, move: Any, code: str, status: int, session: str | None = None
+            ) -> str:
+                await bot.presenter.ground.idle()
+                before = await version_of(bot, table_id)
+                got, answer = await page.act(move, session)
+                assert (got, answer.get("error")) == (status, code), answer
+                assert await version_of(bot, table_id) == before
+                message: str = answer.get("message", "")
+                return message
+
+            async def turn() -> str:
+                """Whose turn it is once the computer has moved: Ann's or Bob's."""
+                for _ in range(100):
+                    await bot.presenter.ground.idle()
+                    view = await bot.tables.service.lookups.table_view(table_id)
+                    assert view.game is not None
+                    name = view.seats[view.game.to_act[0]].name
+                    if name in pages:
+                        hand = streams[name].latest("hand")
+                        if hand and hand["turn"]:
+                            return name
+                    await asyncio.sleep(0.05)
+                raise AssertionError("nobody's turn")
+
+            mover = await turn()
+            waiter = "Bob" if mover == "Ann" else "Ann"
+            number = streams[mover].latest("hand")["hand"]
+            bid = {"do": "bid", "hand": number, "bid": 0}
+            # Someone without a seat; a session forged, or expired.
+            message = await refused(anns, bid, "not_seated", 403, cats)
+            assert message.startswith("You")
+            await refused(anns, bid, "session_invalid", 401, "forged.token")
+            expired = Sessions(await bot.tables.service.keys.link_key()).sign(
+                "session", ann.id, -10
+            )
+            got, answer = await anns.act(bid, expired)
+            assert (got, answer["error"]) == (401, "session_expired")
+            # Not their turn: refused with the words a click gets.
+            message = await refused(pages[waiter], bid, "illegal", 409)
+            assert f"{mover}'s turn" in message, message
+            # A bid out of range, a card never dealt to them, a card past the pack, another
+            # hand's move.
+            message = await refused(pages[mover], bid | {"bid": 9}, "illegal", 409)
+            assert "bid from 0 to" in message.lower(), message
+            game = await game_of(bot, table_id)
+            held = set(game.hand(list(game.names).index(mover)))
+            never = next(i for i, c in enumerate(game.pack.cards) if c not in held)
+            card = {"do": "play", "hand": number, "card": never}
+            await refused(pages[mover], card, "illegal", 409)
+            await refused(pages[mover], card | {"card": 4000}, "no_card", 409)
+            await refused(pages[mover], bid | {"hand": number + 5}, "earlier_hand", 409)
+            # Not a move at all.
+            bodies: list[Any] = [{"do": "steal"}, bid | {"hand": "1"}, {"do": "leave"}, []]
+            for body in bodies:
+                got, answer = await anns.act(body)
+                assert got == 400 and answer["error"] == "bad_request", (body, answer)
+            # The dealer's forbidden bid: the others bid from their pages until a bid row
+            # disables a number, which is then sent anyway.
+            forbidden = None
+            for _ in range(6):
+                mover = await turn()
+                hand = streams[mover].latest("hand")
+                blocked = [b for b in hand["bids"] if not b["allowed"]]
+                if blocked:
+                    forbidden = (mover, hand["hand"], blocked[0])
+                    break
+                before = streams[mover].count("hand")
+                move = page_move(hand)
+                assert move is not None
+                status, answer = await pages[mover].act(move)
+                assert status == 200, answer
+                await streams[mover].more("hand", before)
+            assert forbidden is not None, "no dealer's bid was forbidden"
+            who, number, option = forbidden
+            message = await refused(
+                pages[who], bid | {"hand": number, "bid": option["n"]}, "illegal", 409
+            )
+            assert "dealer" in message and "hook" in option["reason"], (message, option)
+            # A flood: more than ten moves a second are 429, and change nothing.
+            await bot.presenter.ground.idle()
+            before = await version_of(bot, table_id)
+            answers = await asyncio.gather(*(anns.act(bid | {"hand": 999}) for _ in range(12)))
+            flooded = [answer for code, answer in answers if code == 429]
+            assert len(flooded) >= 2, answers
+            assert flooded[0] == {
+                "error": "too_many",
+                "message": "Too many moves at once: wait a moment and try again.",
+            }
+            assert await version_of(bot, table_id) == before
+
+
+def dm_away(person: Person) -> bool:
+    return _dm_field(person, "A computer is playing your seat") != ""
+
+
+async def test_auto_play_leave_and_back_from_the_page(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    ann, bob = standin.person("Ann"), standin.person("Bob")
+    async with (
+        start_bot(settings=sign_in_settings(standin)) as bot,
+        aiohttp.ClientSession() as http,
+    ):
+        table, table_id, page = await table_at_page(standin, bot, http, [ann, bob])
+        await ann.click(table, f"oh:start:{table_id}")
+        async with page.stream() as stream:
+            hand = await stream.wait(lambda: stream.latest("hand"))
+            await standin.wait_for(lambda: hand_message(ann))
+            on = hand["auto"]
+            await bot.presenter.ground.idle()
+            before = await version_of(bot, table_id)
+            got, answer = await page.act({"do": "auto", "on": not on})
+            assert (got, answer) == (200, {"ok": True, "version": before + 1})
+            await stream.wait(lambda: stream.latest("hand")["auto"] is not on)
+            stored = await bot.tables.service.lookups.hand_state(table_id, ann.id)
+            assert stored.auto_play is not on
+            # Leaving asks first: a leave without its confirmation is no move.
+            got, answer = await page.act({"do": "leave"})
+            assert got == 400 and answer["error"] == "bad_request"
+            status, _answer = await page.act({"do": "leave", "confirm": True})
+            assert status == 200
+            await stream.wait(lambda: stream.latest("hand")["away"] == "left")
+            await standin.wait_for(lambda: dm_away(ann))
+            status, _answer = await page.act({"do": "back"})
+            assert status == 200
+            await stream.wait(lambda: stream.latest("hand")["away"] is None)
+            await standin.wait_for(lambda: not dm_away(ann))
+            # Back twice: refused as the DM's button would be.
+            got, answer = await page.act({"do": "back"})
+            assert (got, answer["error"]) == (409, "already_playing"), answer

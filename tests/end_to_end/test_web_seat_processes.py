@@ -1,0 +1,92 @@
+"""Two bot processes sharing one PostgreSQL (two shards): a move sent to the page of either
+acts on the table, and each process's seat streams follow what the other stored."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any
+
+import aiohttp
+
+from bot.app import build
+from bot.config import BotSettings
+from cogs.client import OhHellBot
+from standin.server import StandIn
+from standin.testing import run_bot
+from tests.end_to_end.conftest import random_legal
+from tests.end_to_end.seats import Seat, session_of
+from tests.end_to_end.test_web_seat import page_move
+from tests.end_to_end.test_web_sign_in import sign_in_settings
+from tools.simulated_people import add_computer, open_table
+
+
+@asynccontextmanager
+async def process(standin: StandIn, postgres_url: str, shard: int) -> AsyncIterator[OhHellBot]:
+    settings: dict[str, Any] = sign_in_settings(standin)
+    bot, database, _ = await build(
+        BotSettings(
+            discord_token="test",
+            database_url=postgres_url,
+            shard_count=2,
+            shard_ids=(shard,),
+            table_edit_delay=0.02,
+            computer_delay=0.0,
+            turn_ping_after=0.0,
+            _env_file=None,
+            **settings,
+        ),
+        decide=random_legal,
+        workers=0,
+    )
+    try:
+        async with run_bot(standin, bot):
+            await standin.wait_for(lambda: bot.presenter.automatic.scheduling)
+            yield bot
+            await bot.presenter.ground.idle()
+    finally:
+        await database.close()
+
+
+async def test_moves_at_either_processs_page_act_and_both_pages_follow(
+    standin: StandIn, postgres_url: str
+) -> None:
+    here = standin.world.add_guild("Shard 0", shard=(0, 2))
+    hall = standin.world.add_text_channel(here, "hall")
+    standin.world.add_guild("Shard 1", shard=(1, 2))
+    ann, bob = standin.person("Ann"), standin.person("Bob")
+    async with AsyncExitStack() as stack:
+        owner = await stack.enter_async_context(process(standin, postgres_url, 0))
+        other = await stack.enter_async_context(process(standin, postgres_url, 1))
+        http = await stack.enter_async_context(aiohttp.ClientSession())
+        assert owner.tables.service.sharing.shared and owner.links is not None
+        table, table_id = await open_table(
+            standin, [ann, bob], channel=hall, preset="classic", max_cards=3
+        )
+        await add_computer(standin, ann, table, table_id, "easy")
+        path = owner.links.table(here.id, table_id).removeprefix(owner.links.public_url)
+        # Ann at the other process's page, Bob at the owner's.
+        anns = Seat(other, http, path, await session_of(standin, other, http, ann))
+        bobs = Seat(owner, http, path, await session_of(standin, owner, http, bob))
+        await ann.click(table, f"oh:start:{table_id}")
+        pages = {"Ann": anns, "Bob": bobs}
+        async with anns.stream() as ann_stream, bobs.stream() as bob_stream:
+            streams = {"Ann": ann_stream, "Bob": bob_stream}
+            moved = {"Ann": 0, "Bob": 0}
+            while min(moved.values()) < 2:
+                name = await standin.wait_for(
+                    lambda: next(
+                        (n for n, s in streams.items() if page_move(s.latest("hand"))), None
+                    )
+                )
+                stream, seen = streams[name], streams[name].count("hand")
+                move = page_move(stream.latest("hand"))
+                assert move is not None
+                versions = {n: s.latest("table")["version"] for n, s in streams.items()}
+                status, answer = await pages[name].act(move)
+                assert status == 200, answer
+                moved[name] += 1
+                await stream.more("hand", seen)
+                # Both processes' pages follow the move, whichever took it.
+                for n, s in streams.items():
+                    await s.newer(versions[n])
