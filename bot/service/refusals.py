@@ -95,6 +95,20 @@ class NoTableHere:
 
 
 @dataclass(frozen=True)
+class ActivitiesOff:
+    """Discord refused to open the application's Activity (its Activities are not enabled)."""
+
+    code: ClassVar[str] = "activities_off"
+
+
+@dataclass(frozen=True)
+class UnknownChannel:
+    """A channel the bot does not see in the server named (or a server it is not in)."""
+
+    code: ClassVar[str] = "unknown_channel"
+
+
+@dataclass(frozen=True)
 class MissingPermissions:
     """The bot lacks channel permissions (discord.py's attribute names)."""
 
@@ -402,6 +416,8 @@ Refusal = (
     | ChannelHasTable
     | NoTableHere
     | MissingPermissions
+    | ActivitiesOff
+    | UnknownChannel
     | AlreadySeated
     | JoinFirst
     | NoLevel

@@ -54,6 +54,7 @@ from bot.service.notices import (
     TimedOut,
 )
 from bot.service.refusals import (
+    ActivitiesOff,
     AlreadyHost,
     AlreadyPaused,
     AlreadyPlaying,
@@ -108,6 +109,7 @@ from bot.service.refusals import (
     TableFull,
     TimerChoices,
     TooMany,
+    UnknownChannel,
 )
 from bot.service.review import Moment
 from bot.service.summaries import GameDetail, LevelResult, PlayerStats
@@ -212,6 +214,8 @@ REASONS: tuple[Reason, ...] = (
     NotSeated(),
     NotStarted(),
     NoTableHere(),
+    ActivitiesOff(),
+    UnknownChannel(),
     AlreadySeated(),
     JoinFirst(),
     NoCard(),
