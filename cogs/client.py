@@ -32,6 +32,7 @@ from cogs.items import (
     claimed,
     on_message,
 )
+from cogs.page_lobby import PageDesk
 from cogs.presenter import Presenter
 from cogs.privacy import PrivacyCog
 from cogs.render.language import _
@@ -141,6 +142,7 @@ class OhHellBot(commands.AutoShardedBot):
                 spawn=self.presenter.ground.spawn,
             )
             self.presenter.followers.append(self.web.watchers)
+            self.web.lobby_desk = PageDesk(self, self.presenter)
         self._resumed = False
         self._closing = False
         self._starting: asyncio.Task[None] | None = None

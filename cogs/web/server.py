@@ -27,6 +27,7 @@ from cogs.web.auth import FRAME_ANCESTORS, add_auth, framed
 from cogs.web.links import Kind, Links, Signed
 from cogs.web.live import live_frame
 from cogs.web.live_page import live_page
+from cogs.web.lobby import LobbyDesk, add_lobby
 from cogs.web.pages import add_pages
 from cogs.web.presence import Presence
 from cogs.web.watchers import Watchers
@@ -87,6 +88,7 @@ class WebRoom:
         """Who is at which table's page (their own seat's stream open)."""
         self.watchers = Watchers(self.table_frame, service.lookups.table_view, spawn)
         self.port = 0
+        self.lobby_desk: LobbyDesk | None = None  # the Discord layer's, for the page's lobby
         self.application_id: int | None = None
         """The bot's application (known once logged in): the pages' sign-in names it."""
         self._runner: web.AppRunner | None = None
@@ -98,6 +100,7 @@ class WebRoom:
         app.router.add_get("/static/{name}", self.static)
         add_pages(app, self)
         add_auth(app, self)
+        add_lobby(app, self)
         return app
 
     async def start(self) -> int:

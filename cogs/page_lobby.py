@@ -1,0 +1,74 @@
+"""The Discord side of the page's lobby (cogs/web/lobby.py `LobbyDesk`): who the person at the
+page is in the channel the page names (the bot's gateway cache knows the server and its
+channels; the person is read from Discord, and must be a member who can see the channel), and
+showing what the page changed as a click's change is shown."""
+
+from __future__ import annotations
+
+import time
+
+import discord
+from discord.ext import commands
+
+from bot.service import Outcome, Refused
+from bot.service.refusals import UnknownChannel
+from cogs.commands import REQUIRED_PERMISSIONS
+from cogs.presenter import Presenter
+from cogs.web.lobby import PagePerson
+
+MEMBER_SECONDS = 60.0
+"""How long a person read from Discord is kept: a page's requests cost one REST call a
+minute, not one each."""
+MAX_KEPT = 10_000
+
+
+class PageDesk:
+    def __init__(self, bot: commands.Bot, presenter: Presenter) -> None:
+        self.bot = bot
+        self.presenter = presenter
+        self._members: dict[tuple[int, int], tuple[float, discord.Member]] = {}
+
+    def _channel(self, guild_id: int, channel_id: int) -> discord.abc.GuildChannel | discord.Thread:
+        guild = self.bot.get_guild(guild_id)
+        channel = guild.get_channel_or_thread(channel_id) if guild is not None else None
+        if channel is None or isinstance(channel, discord.CategoryChannel):
+            raise Refused(UnknownChannel())
+        return channel
+
+    async def _member(self, guild: discord.Guild, user_id: int) -> discord.Member:
+        key, now = (guild.id, user_id), time.monotonic()
+        kept = self._members.get(key)
+        if kept is not None and now - kept[0] < MEMBER_SECONDS:
+            return kept[1]
+        try:
+            member = guild.get_member(user_id) or await guild.fetch_member(user_id)
+        except (discord.NotFound, discord.Forbidden):
+            raise Refused(UnknownChannel()) from None
+        if len(self._members) >= MAX_KEPT:
+            self._members.clear()
+        self._members[key] = (now, member)
+        return member
+
+    async def person(self, guild_id: int, channel_id: int, user_id: int) -> PagePerson:
+        channel = self._channel(guild_id, channel_id)
+        member = await self._member(channel.guild, user_id)
+        granted = channel.permissions_for(member)
+        if not granted.view_channel:
+            raise Refused(UnknownChannel())
+        return PagePerson(name=member.display_name, can_manage=granted.manage_channels)
+
+    def missing_permissions(self, guild_id: int, channel_id: int) -> list[str]:
+        channel = self._channel(guild_id, channel_id)
+        granted = channel.permissions_for(channel.guild.me)
+        return [name for name in REQUIRED_PERMISSIONS if not getattr(granted, name)]
+
+    async def opened(self, outcome: Outcome) -> None:
+        self.presenter.ground.remember(outcome)
+        await self.presenter.table_messages.post(outcome.table)
+
+    def changed(self, outcome: Outcome, *, move_on: bool) -> None:
+        self.presenter.ground.remember(outcome)
+        self.presenter.tell_followers(outcome)
+        self.presenter.publish_later(outcome)
+        if move_on:
+            self.presenter.automatic.move_on(outcome.table.table_id)

@@ -1,0 +1,227 @@
+"""The lobby at the page: the Activity opened in a channel finds that channel's table, or opens
+one; at a table's page, Join, Add computer player, Start and Leave. Each goes through the same
+service calls as the lobby's buttons, with the same checks, and its change is shown as a
+click's is (the Discord layer's `LobbyDesk`: the table message follows, the pages too).
+
+On with sign-in (PUBLIC_URL and DISCORD_CLIENT_SECRET set); every route needs a session
+(`Authorization: Session <token>`, cogs/web/auth.py):
+
+- `POST /activity/table` `{"guild_id", "channel_id"}` (Discord's query, as strings): the
+  channel's open table as `{"table": "t/<link>"}` (the page's address relative to the site's
+  root), or `{"table": null}`;
+- `POST /activity/open` `{"guild_id", "channel_id"}`: a table opened there, as /ohhell start
+  opens one with the channel's rules, its message posted in the channel: `{"table": "t/<link>"}`;
+- `POST /t/<link>/lobby` `{"action": "join" | "leave" | "start" | "computer", "level"}`: the
+  lobby's buttons; answered `{"ok": true, "message"}`.
+
+The channel comes from the page, so it is checked: a server the bot is not in, a channel of
+another server, or one the person cannot see (`LobbyDesk.person`) is `unknown_channel` (404).
+Refusals are `{"error": code, "message": <the sentence a click would show, in the page's
+language>}`: 400 `bad_request`, 401 as cogs/web/auth.py says, 404, 409 for the service's."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from aiohttp import web
+
+from bot.service import Outcome, Refused
+from bot.service.refusals import ChannelHasTable, MissingPermissions, UnknownChannel
+from cogs.render import answer, refusal
+from cogs.render.language import speaking
+from cogs.web.auth import AUTH, acting
+
+if TYPE_CHECKING:
+    from cogs.web.server import WebRoom
+
+_ID = re.compile(r"^[0-9]{1,20}$")
+ACTIONS = ("join", "leave", "start", "computer")
+
+
+@dataclass(frozen=True)
+class PagePerson:
+    """Who acts at the page, as their server knows them."""
+
+    name: str
+    can_manage: bool
+    """Manage Channels in the channel: what lets a moderator act for the host."""
+
+
+class LobbyDesk(Protocol):
+    """What the Discord layer does for the page's lobby (cogs/page_lobby.py)."""
+
+    async def person(self, guild_id: int, channel_id: int, user_id: int) -> PagePerson:
+        """The person, a member of the server who can see the channel; `Refused` with
+        `UnknownChannel` when the bot is not in the server, the channel is not the server's,
+        or the person is not a member or cannot see it."""
+        ...
+
+    def missing_permissions(self, guild_id: int, channel_id: int) -> list[str]:
+        """The permissions the bot lacks in the channel to hold a table there."""
+        ...
+
+    async def opened(self, outcome: Outcome) -> None:
+        """A table opened from the page: its table message posted in its channel."""
+        ...
+
+    def changed(self, outcome: Outcome, *, move_on: bool) -> None:
+        """A lobby change stored: shown as a click's (the table message follows)."""
+        ...
+
+
+def add_lobby(app: web.Application, room: WebRoom) -> None:
+    """The lobby's routes, when sign-in is on."""
+    auth = app.get(AUTH)
+    if auth is None or not auth.enabled:
+        return
+    lobby = PageLobby(room)
+    app.router.add_post("/activity/table", lobby.find)
+    app.router.add_post("/activity/open", lobby.open)
+    app.router.add_post("/t/{token}/lobby", lobby.act)
+
+
+class BadRequest(Exception):
+    pass
+
+
+class PageLobby:
+    def __init__(self, room: WebRoom) -> None:
+        self.room = room
+        self.service = room.service
+
+    def _desk(self) -> LobbyDesk:
+        desk = self.room.lobby_desk
+        if desk is None:
+            raise web.HTTPServiceUnavailable()
+        return desk
+
+    def _path(self, guild_id: int, table_id: int) -> str:
+        return f"t/{self.room.links.token('t', guild_id, table_id)}"
+
+    async def find(self, request: web.Request) -> web.Response:
+        """The channel's open table, if it has one."""
+        user_id = acting(request)
+        try:
+            guild_id, channel_id = await _place(request)
+        except BadRequest:
+            return _bad()
+        try:
+            await self._desk().person(guild_id, channel_id, user_id)
+        except Refused as refused:
+            return await self._refused(request, refused, guild_id, channel_id)
+        row = await self.service.lookups.table_in_channel(channel_id)
+        if row is None or row.guild_id != guild_id:
+            return _answer({"table": None})
+        return _answer({"table": self._path(guild_id, row.id)})
+
+    async def open(self, request: web.Request) -> web.Response:
+        """A table opened in the channel, as /ohhell start opens one."""
+        user_id = acting(request)
+        try:
+            guild_id, channel_id = await _place(request)
+        except BadRequest:
+            return _bad()
+        desk = self._desk()
+        try:
+            person = await desk.person(guild_id, channel_id, user_id)
+            missing = desk.missing_permissions(guild_id, channel_id)
+            if missing:
+                raise Refused(MissingPermissions(names=tuple(missing)))
+            existing = await self.service.lookups.table_in_channel(channel_id)
+            if existing is not None:
+                raise Refused(ChannelHasTable(table_id=existing.id))
+            outcome = await self.service.lobby.open_table(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                user_id=user_id,
+                name=person.name,
+                settings={},
+            )
+        except Refused as refused:
+            return await self._refused(request, refused, guild_id, channel_id)
+        await desk.opened(outcome)
+        return _answer({"table": self._path(guild_id, outcome.table.table_id)})
+
+    async def act(self, request: web.Request) -> web.Response:
+        """A lobby button pressed at the table's page."""
+        user_id = acting(request)
+        view = await self.room.table(request)
+        try:
+            action, level = await _action(request)
+        except BadRequest:
+            return _bad()
+        desk = self._desk()
+        t, lobby = view.table_id, self.service.lobby
+        try:
+            person = await desk.person(view.guild_id, view.channel_id, user_id)
+            if action == "join":
+                outcome = await lobby.join(t, user_id, person.name)
+            elif action == "leave":
+                outcome = await lobby.leave(t, user_id)
+            elif action == "computer":
+                outcome = await lobby.add_computer(t, user_id, level)
+            else:
+                outcome = await lobby.start_game(t, user_id, can_manage=person.can_manage)
+        except Refused as refused:
+            return await self._refused(request, refused, view.guild_id, view.channel_id)
+        desk.changed(outcome, move_on=action == "start")
+        spoken = await self.room.language_for(request, view.guild_id, view.channel_id)
+        with speaking(spoken):
+            message = answer(outcome.reply)
+        return _answer({"ok": True, "message": message})
+
+    async def _refused(
+        self, request: web.Request, refused: Refused, guild_id: int, channel_id: int
+    ) -> web.Response:
+        spoken = await self.room.language_for(request, guild_id, channel_id)
+        with speaking(spoken):
+            message = refusal(refused)
+        status = 404 if isinstance(refused.reason, UnknownChannel) else 409
+        return web.json_response(
+            {"error": refused.code, "message": message},
+            status=status,
+            headers={"Cache-Control": "no-store"},
+        )
+
+
+async def _body(request: web.Request) -> dict[str, object]:
+    try:
+        body = json.loads(await request.read())
+    except (ValueError, UnicodeDecodeError, web.HTTPRequestEntityTooLarge):
+        raise BadRequest() from None
+    if not isinstance(body, dict):
+        raise BadRequest()
+    return body
+
+
+async def _place(request: web.Request) -> tuple[int, int]:
+    """The server and channel a body names (Discord's snowflakes, as strings)."""
+    body = await _body(request)
+    guild, channel = body.get("guild_id"), body.get("channel_id")
+    if not (isinstance(guild, str) and _ID.match(guild)):
+        raise BadRequest()
+    if not (isinstance(channel, str) and _ID.match(channel)):
+        raise BadRequest()
+    return int(guild), int(channel)
+
+
+async def _action(request: web.Request) -> tuple[str, str]:
+    body = await _body(request)
+    action, level = body.get("action"), body.get("level", "")
+    if action not in ACTIONS or not isinstance(level, str) or len(level) > 40:
+        raise BadRequest()
+    assert isinstance(action, str)
+    return action, level
+
+
+def _answer(body: dict[str, object]) -> web.Response:
+    return web.json_response(body, headers={"Cache-Control": "no-store"})
+
+
+def _bad() -> web.Response:
+    return web.json_response(
+        {"error": "bad_request"}, status=400, headers={"Cache-Control": "no-store"}
+    )
