@@ -51,6 +51,7 @@ def live_page(table: TableView, events: str) -> str:
         '<div id="centre" class="centre"><div id="trump" class="trump"></div>'
         '<div id="middle" class="middle"></div><p id="taken" class="taken"></p></div>'
         "</section>"
+        '<div id="lobby-controls" hidden></div>'
         '<div class="tools"><button id="last-button" type="button" aria-expanded="false" '
         f'aria-controls="last-trick" disabled>{escape(last)}</button></div>'
         '<section id="last-trick" class="panel" aria-labelledby="last-title" hidden>'
@@ -63,5 +64,7 @@ def live_page(table: TableView, events: str) -> str:
         '<section id="rules" class="panel" aria-labelledby="rules-title" hidden>'
         f'<h2 id="rules-title">{escape(_("Rules"))}</h2><ul id="rule-lines"></ul></section>'
         '<p id="news" class="visually-hidden" aria-live="polite"></p></main>'
-        f'<script src="{asset_url("table.js")}"></script></body></html>'
+        f'<script src="{asset_url("table.js")}"></script>'
+        f'<script src="{asset_url("lobby.js")}" data-session="{asset_url("session.js")}"></script>'
+        "</body></html>"
     )

@@ -11,6 +11,10 @@ On with sign-in (PUBLIC_URL and DISCORD_CLIENT_SECRET set); every route needs a 
   root), or `{"table": null}`;
 - `POST /activity/open` `{"guild_id", "channel_id"}`: a table opened there, as /ohhell start
   opens one with the channel's rules, its message posted in the channel: `{"table": "t/<link>"}`;
+- `GET /t/<link>/lobby`: what the page's lobby controls (static/lobby.js) offer this person,
+  in the page's language: `{"signin", "lobby", "seated", "host", "start_problem", "levels",
+  "words"}` — served with sign-in off too, as `{"signin": false}`, and without a session as
+  `{"signin": true}`: a page that watches asks it and nothing fails;
 - `POST /t/<link>/lobby` `{"action": "join" | "leave" | "start" | "computer", "level"}`: the
   lobby's buttons; answered `{"ok": true, "message"}`.
 
@@ -28,11 +32,13 @@ from typing import TYPE_CHECKING, Protocol
 
 from aiohttp import web
 
-from bot.service import Outcome, Refused
+from bot.service import Outcome, Refused, TableStatus
 from bot.service.refusals import ChannelHasTable, MissingPermissions, UnknownChannel
 from cogs.render import answer, refusal
-from cogs.render.language import speaking
-from cogs.web.auth import AUTH, acting
+from cogs.render.language import _, pgettext, speaking
+from cogs.render.lobby import LEVEL_CHOICES
+from cogs.render.reasons import reason_text
+from cogs.web.auth import AUTH, acting, who
 
 if TYPE_CHECKING:
     from cogs.web.server import WebRoom
@@ -73,11 +79,12 @@ class LobbyDesk(Protocol):
 
 
 def add_lobby(app: web.Application, room: WebRoom) -> None:
-    """The lobby's routes, when sign-in is on."""
+    """The lobby's routes, when sign-in is on (the controls' answer always: it says so)."""
     auth = app.get(AUTH)
+    lobby = PageLobby(room)
+    app.router.add_get("/t/{token}/lobby", lobby.controls)
     if auth is None or not auth.enabled:
         return
-    lobby = PageLobby(room)
     app.router.add_post("/activity/table", lobby.find)
     app.router.add_post("/activity/open", lobby.open)
     app.router.add_post("/t/{token}/lobby", lobby.act)
@@ -144,6 +151,42 @@ class PageLobby:
             return await self._refused(request, refused, guild_id, channel_id)
         await desk.opened(outcome)
         return _answer({"table": self._path(guild_id, outcome.table.table_id)})
+
+    async def controls(self, request: web.Request) -> web.Response:
+        """What the lobby's controls offer this person at this table's page now: nothing
+        with sign-in off (`{"signin": false}`) or without a good session (`{"signin": true}`),
+        answered all the same, so a page that watches asks nothing that fails."""
+        view = await self.room.table(request)
+        auth = request.app.get(AUTH)
+        if auth is None or not auth.enabled:
+            return _answer({"signin": False})
+        user_id = who(request)
+        if user_id is None:
+            return _answer({"signin": True})
+        seated = any(s.user_id == user_id and not s.pending for s in view.seats)
+        spoken = await self.room.language_for(request, view.guild_id, view.channel_id)
+        with speaking(spoken):
+            problem = view.start_problem
+            return _answer(
+                {
+                    "signin": True,
+                    "lobby": view.status is TableStatus.LOBBY,
+                    "seated": seated,
+                    "host": view.host_id == user_id,
+                    "start_problem": None if problem is None else _sentence(reason_text(problem)),
+                    "levels": [
+                        [value, pgettext("computer level", label)]
+                        for value, label, _description in LEVEL_CHOICES
+                    ],
+                    "words": {
+                        "join": pgettext("button", "Join"),
+                        "leave": pgettext("button", "Leave"),
+                        "computer": pgettext("button", "Add computer player"),
+                        "start": pgettext("button", "Start"),
+                        "level": _("Choose a level"),
+                    },
+                }
+            )
 
     async def act(self, request: web.Request) -> web.Response:
         """A lobby button pressed at the table's page."""
@@ -225,3 +268,7 @@ def _bad() -> web.Response:
     return web.json_response(
         {"error": "bad_request"}, status=400, headers={"Cache-Control": "no-store"}
     )
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -207,3 +207,50 @@ async def test_refusals_at_the_page_change_nothing(standin: StandIn, start_bot: 
         assert bot.tables.service is not None
         assert [c for c in standin.calls[calls:] if c.method != "GET"] == []
         assert await bot.tables.service.lookups.table_in_channel(hall.id) is None
+
+
+async def test_the_lobby_controls_say_what_each_person_may_do(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    async with pages(start_bot, standin) as (bot, page_of):
+        ann, bob = standin.person("Ann"), standin.person("Bob")
+        _table, _table_id = await open_table(standin, [ann])
+        ann_page, bob_page = await page_of(ann), await page_of(bob)
+        _status, found = await ann_page.find(standin.channel)
+        path = found["table"]
+
+        async def controls(page: Page, **headers: str) -> Any:
+            async with page.http.get(f"{page.base}{path}/lobby", headers=headers) as answer:
+                assert answer.status == 200
+                return await answer.json()
+
+        # Without a session (a page that watches): sign-in is on, nothing offered.
+        assert await controls(ann_page) == {"signin": True}
+        ann_may = await controls(ann_page, Authorization=f"Session {ann_page.session}")
+        assert ann_may["lobby"] and ann_may["seated"] and ann_may["host"]
+        assert ann_may["start_problem"]  # one player cannot start
+        assert [value for value, _label in ann_may["levels"]] == ["easy", "normal", "hard"]
+        bob_may = await controls(
+            bob_page, Authorization=f"Session {bob_page.session}", **{"Accept-Language": "fr"}
+        )
+        assert not bob_may["seated"] and not bob_may["host"]
+        assert bob_may["words"]["join"] == "Rejoindre"
+
+
+async def test_the_lobby_controls_say_sign_in_is_off_without_the_secret(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    settings = sign_in_settings(standin)
+    del settings["discord_client_secret"]
+    async with start_bot(settings=settings) as bot, aiohttp.ClientSession() as http:
+        assert bot.web is not None and bot.links is not None
+        _table, table_id = await open_table(standin, [standin.person("Ann")])
+        base = (
+            f"http://127.0.0.1:{bot.web.port}/t/{bot.links.token('t', standin.guild.id, table_id)}"
+        )
+        async with http.get(f"{base}/lobby") as answer:
+            assert (answer.status, await answer.json()) == (200, {"signin": False})
+        async with http.post(f"{base}/lobby", json={"action": "join"}) as answer:
+            assert answer.status in (404, 405)
+        async with http.post(f"http://127.0.0.1:{bot.web.port}/activity/table", json={}) as answer:
+            assert answer.status in (404, 405)

@@ -254,6 +254,7 @@
     body.dataset.version = state.version;
     tick();
     if (deadline !== null && ticking === null) ticking = setInterval(tick, 250);
+    document.dispatchEvent(new CustomEvent("ohhell:state", {detail: state}));
   }
 
   $("last-button").addEventListener("click", function () {
