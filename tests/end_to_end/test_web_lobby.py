@@ -212,7 +212,7 @@ async def test_refusals_at_the_page_change_nothing(standin: StandIn, start_bot: 
 async def test_the_lobby_controls_say_what_each_person_may_do(
     standin: StandIn, start_bot: BotFactory
 ) -> None:
-    async with pages(start_bot, standin) as (bot, page_of):
+    async with pages(start_bot, standin) as (_bot, page_of):
         ann, bob = standin.person("Ann"), standin.person("Bob")
         _table, _table_id = await open_table(standin, [ann])
         ann_page, bob_page = await page_of(ann), await page_of(bob)
