@@ -23,7 +23,7 @@ MAX_KEPT = 10_000
 
 
 class PageDesk:
-    def __init__(self, bot: commands.Bot, presenter: Presenter) -> None:
+    def __init__(self, bot: commands.Bot | commands.AutoShardedBot, presenter: Presenter) -> None:
         self.bot = bot
         self.presenter = presenter
         self._members: dict[tuple[int, int], tuple[float, discord.Member]] = {}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from standin.server import StandIn
+from standin.world import Message
 from tests.end_to_end.conftest import BotFactory
 from tests.end_to_end.test_web_sign_in import sign_in_settings
 from tools.simulated_people import open_table
@@ -16,8 +17,8 @@ from tools.simulated_people import open_table
 pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 
 
-def labels(message: object) -> list[str]:
-    return [c.get("label", "") for c in message.iter_components()]  # type: ignore[attr-defined]
+def labels(message: Message) -> list[str]:
+    return [c.get("label", "") for c in message.iter_components()]
 
 
 async def test_play_at_the_table_launches_the_activity_in_the_channel(
