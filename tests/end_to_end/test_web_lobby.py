@@ -254,3 +254,25 @@ async def test_the_lobby_controls_say_sign_in_is_off_without_the_secret(
             assert answer.status in (404, 405)
         async with http.post(f"http://127.0.0.1:{bot.web.port}/activity/table", json={}) as answer:
             assert answer.status in (404, 405)
+
+
+async def test_a_server_the_person_is_not_in_is_refused_though_the_bot_is_there(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    bob = standin.person("Bob")
+    elsewhere = standin.world.add_guild("Elsewhere")  # after Bob: he is not a member
+    hall = standin.world.add_text_channel(elsewhere, "hall")
+    cat = standin.person("Cat")  # a member of both
+    async with pages(start_bot, standin) as (bot, page_of):
+        assert bot.get_guild(elsewhere.id) is not None  # the bot is there
+        bob_page, cat_page = await page_of(bob), await page_of(cat)
+        for route in ("activity/table", "activity/open"):
+            status, got = await bob_page.post(route, place(hall))
+            assert (status, got["error"]) == (404, "unknown_channel")
+        assert await bot.tables.service.lookups.table_in_channel(hall.id) is None
+        # Cat, a member, opens a table there; Bob still cannot join it from its page.
+        status, opened = await cat_page.open(hall)
+        assert status == 200, opened
+        status, got = await bob_page.lobby(opened["table"], "join")
+        assert (status, got["error"]) == (404, "unknown_channel")
+        assert await cat_page.find(hall) == (200, {"table": opened["table"]})
