@@ -57,6 +57,32 @@ class PageDesk:
             raise Refused(UnknownChannel())
         return PagePerson(name=member.display_name, can_manage=granted.manage_channels)
 
+    async def in_activity(
+        self, instance_id: str, guild_id: int, channel_id: int, user_id: int
+    ) -> None:
+        """Discord's word that the Activity instance runs in that channel with the person in
+        it: a page's channel is the one Discord opened it in, not one it names."""
+        route = discord.http.Route(
+            "GET",
+            "/applications/{application_id}/activity-instances/{instance_id}",
+            application_id=self.bot.application_id or 0,
+            instance_id=instance_id,
+        )
+        try:
+            got = await self.bot.http.request(route)
+        except (discord.NotFound, discord.Forbidden):
+            raise Refused(UnknownChannel()) from None
+        where = got.get("location") if isinstance(got, dict) else None
+        users = got.get("users") if isinstance(got, dict) else None
+        if (
+            not isinstance(where, dict)
+            or where.get("guild_id") != str(guild_id)
+            or where.get("channel_id") != str(channel_id)
+            or not isinstance(users, list)
+            or str(user_id) not in users
+        ):
+            raise Refused(UnknownChannel())
+
     def missing_permissions(self, guild_id: int, channel_id: int) -> list[str]:
         channel = self._channel(guild_id, channel_id)
         granted = channel.permissions_for(channel.guild.me)

@@ -6,10 +6,10 @@ click's is (the Discord layer's `LobbyDesk`: the table message follows, the page
 On with sign-in (PUBLIC_URL and DISCORD_CLIENT_SECRET set); every route needs a session
 (`Authorization: Session <token>`, cogs/web/auth.py):
 
-- `POST /activity/table` `{"guild_id", "channel_id"}` (Discord's query, as strings): the
+- `POST /activity/table` `{"instance_id", "guild_id", "channel_id"}` (Discord's query): the
   channel's open table as `{"table": "t/<link>"}` (the page's address relative to the site's
   root), or `{"table": null}`;
-- `POST /activity/open` `{"guild_id", "channel_id"}`: a table opened there, as /ohhell start
+- `POST /activity/open` (the same body): a table opened there, as /ohhell start
   opens one with the channel's rules, its message posted in the channel: `{"table": "t/<link>"}`;
 - `GET /t/<link>/lobby`: what the page's lobby controls (static/lobby.js) offer this person,
   in the page's language: `{"signin", "lobby", "seated", "host", "start_problem", "levels",
@@ -19,7 +19,9 @@ On with sign-in (PUBLIC_URL and DISCORD_CLIENT_SECRET set); every route needs a 
   lobby's buttons; answered `{"ok": true, "message"}`.
 
 The channel comes from the page, so it is checked: a server the bot is not in, a channel of
-another server, or one the person cannot see (`LobbyDesk.person`) is `unknown_channel` (404).
+another server, or one the person cannot see (`LobbyDesk.person`), and at the Activity's entry
+an instance Discord does not say runs in that channel with the person in it
+(`LobbyDesk.in_activity`), is `unknown_channel` (404).
 Refusals are `{"error": code, "message": <the sentence a click would show, in the page's
 language>}`: 400 `bad_request`, 401 as cogs/web/auth.py says, 404, 409 for the service's."""
 
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
     from cogs.web.server import WebRoom
 
 _ID = re.compile(r"^[0-9]{1,20}$")
+_INSTANCE = re.compile(r"^[A-Za-z0-9_-]{1,100}$")
 ACTIONS = ("join", "leave", "start", "computer")
 
 
@@ -63,6 +66,13 @@ class LobbyDesk(Protocol):
         """The person, a member of the server who can see the channel; `Refused` with
         `UnknownChannel` when the bot is not in the server, the channel is not the server's,
         or the person is not a member or cannot see it."""
+        ...
+
+    async def in_activity(
+        self, instance_id: str, guild_id: int, channel_id: int, user_id: int
+    ) -> None:
+        """Nothing when Discord says the Activity instance runs in that channel of that
+        server with the person in it; else `Refused` with `UnknownChannel`."""
         ...
 
     def missing_permissions(self, guild_id: int, channel_id: int) -> list[str]:
@@ -108,15 +118,24 @@ class PageLobby:
     def _path(self, guild_id: int, table_id: int) -> str:
         return f"t/{self.room.links.token('t', guild_id, table_id)}"
 
+    async def _where(self, place: Place, user_id: int) -> PagePerson:
+        """The person at the page, once Discord has said the Activity runs in the channel the
+        page names with them in it, and they are a member who can see it."""
+        desk = self._desk()
+        person = await desk.person(place.guild_id, place.channel_id, user_id)
+        await desk.in_activity(place.instance_id, place.guild_id, place.channel_id, user_id)
+        return person
+
     async def find(self, request: web.Request) -> web.Response:
         """The channel's open table, if it has one."""
         user_id = acting(request)
         try:
-            guild_id, channel_id = await _place(request)
+            place = await _place(request)
         except BadRequest:
             return _bad()
+        guild_id, channel_id = place.guild_id, place.channel_id
         try:
-            await self._desk().person(guild_id, channel_id, user_id)
+            await self._where(place, user_id)
         except Refused as refused:
             return await self._refused(request, refused, guild_id, channel_id)
         row = await self.service.lookups.table_in_channel(channel_id)
@@ -128,12 +147,13 @@ class PageLobby:
         """A table opened in the channel, as /ohhell start opens one."""
         user_id = acting(request)
         try:
-            guild_id, channel_id = await _place(request)
+            place = await _place(request)
         except BadRequest:
             return _bad()
+        guild_id, channel_id = place.guild_id, place.channel_id
         desk = self._desk()
         try:
-            person = await desk.person(guild_id, channel_id, user_id)
+            person = await self._where(place, user_id)
             missing = desk.missing_permissions(guild_id, channel_id)
             if missing:
                 raise Refused(MissingPermissions(names=tuple(missing)))
@@ -240,15 +260,26 @@ async def _body(request: web.Request) -> dict[str, object]:
     return body
 
 
-async def _place(request: web.Request) -> tuple[int, int]:
-    """The server and channel a body names (Discord's snowflakes, as strings)."""
+@dataclass(frozen=True)
+class Place:
+    """Where the page says it runs: Discord's query, as the page read it."""
+
+    instance_id: str
+    guild_id: int
+    channel_id: int
+
+
+async def _place(request: web.Request) -> Place:
+    """The Activity instance, server and channel a body names (the ids as strings)."""
     body = await _body(request)
-    guild, channel = body.get("guild_id"), body.get("channel_id")
+    instance, guild, channel = body.get("instance_id"), body.get("guild_id"), body.get("channel_id")
+    if not (isinstance(instance, str) and _INSTANCE.match(instance)):
+        raise BadRequest()
     if not (isinstance(guild, str) and _ID.match(guild)):
         raise BadRequest()
     if not (isinstance(channel, str) and _ID.match(channel)):
         raise BadRequest()
-    return int(guild), int(channel)
+    return Place(instance, int(guild), int(channel))
 
 
 async def _action(request: web.Request) -> tuple[str, str]:

@@ -31,9 +31,13 @@ pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 class Page:
     """One person's page: their session, and the bot's answers."""
 
-    def __init__(self, bot: OhHellBot, http: aiohttp.ClientSession, session: str) -> None:
+    def __init__(
+        self, bot: OhHellBot, http: aiohttp.ClientSession, session: str, person: Person
+    ) -> None:
         assert bot.web is not None
         self.bot = bot
+        self.person = person
+        self.standin: StandIn = person.standin  # type: ignore[assignment]
         self.base = f"http://127.0.0.1:{bot.web.port}/"
         self.http = http
         self.session = session
@@ -47,11 +51,17 @@ class Page:
             except ValueError:
                 return answer.status, text
 
+    def launch(self, channel: Channel, **more: Any) -> dict[str, str]:
+        """The person opens the Activity in `channel`: what the page's query says."""
+        assert channel.guild is not None
+        instance = self.standin.launch_activity(self.person, channel)
+        return {"instance_id": instance.id, **place(channel), **more}
+
     async def find(self, channel: Channel) -> tuple[int, Any]:
-        return await self.post("activity/table", place(channel))
+        return await self.post("activity/table", self.launch(channel))
 
     async def open(self, channel: Channel) -> tuple[int, Any]:
-        return await self.post("activity/open", place(channel))
+        return await self.post("activity/open", self.launch(channel))
 
     async def lobby(self, table: str, action: str, **more: str) -> tuple[int, Any]:
         return await self.post(f"{table}/lobby", {"action": action, **more})
@@ -74,7 +84,7 @@ async def pages(start_bot: BotFactory, standin: StandIn) -> AsyncIterator[Any]:
             url = f"http://127.0.0.1:{bot.web.port}/activity/session"
             async with http.post(url, json={"code": standin.authorize(person)}) as answer:
                 assert answer.status == 200
-                return Page(bot, http, (await answer.json())["session"])
+                return Page(bot, http, (await answer.json())["session"], person)
 
         yield bot, page_of
 
@@ -172,17 +182,25 @@ async def test_refusals_at_the_page_change_nothing(standin: StandIn, start_bot: 
         )
 
         # A forged or missing session.
-        forged = Page(bot, bob_page.http, bob_page.session[:-2] + "xx")
+        forged = Page(bot, bob_page.http, bob_page.session[:-2] + "xx", bob)
         status, got = await forged.lobby(path, "join")
         assert status == 401 and got["error"] == "session_invalid"
         status, got = await forged.find(standin.channel)
         assert status == 401
-        # A channel of another server, a server the bot is not in, a server Bob is not in.
+        # A channel of another server, a server the bot is not in, a server Bob is not in,
+        # an instance that runs elsewhere, or without Bob, or none.
+        here = bob_page.launch(standin.channel)
+        side = await standin.add_text_channel("side")
+        cat = standin.person("Cat")
+        cats = standin.launch_activity(cat, side)
         for body in (
-            place(standin.channel, guild_id=elsewhere.id),
-            place(hall, guild_id=standin.guild.id),
-            {"guild_id": "123456789012345678", "channel_id": str(standin.channel.id)},
-            place(hall),
+            here | {"guild_id": str(elsewhere.id)},
+            here | place(hall, guild_id=standin.guild.id),
+            here | {"guild_id": "123456789012345678"},
+            here | place(hall),
+            here | place(side),
+            here | place(side) | {"instance_id": cats.id},
+            here | {"instance_id": "i-1-gc-2-3"},
         ):
             for route in ("activity/table", "activity/open"):
                 status, got = await bob_page.post(route, body)
@@ -195,8 +213,9 @@ async def test_refusals_at_the_page_change_nothing(standin: StandIn, start_bot: 
         for body in ({"action": "dance"}, {"guild_id": 1}, [], "x"):
             status, got = await bob_page.post(f"{path}/lobby", body)
             assert (status, got["error"]) == (400, "bad_request")
-        status, got = await bob_page.post("activity/table", {"guild_id": "x", "channel_id": "1"})
-        assert status == 400
+        for wrong in ({"guild_id": "x"}, {"instance_id": "a/b"}, {"channel_id": 1}):
+            status, got = await bob_page.post("activity/table", here | wrong)
+            assert (status, got["error"]) == (400, "bad_request")
         # An altered table link is no page.
         status, _got = await bob_page.lobby(path[:-3] + "AAA", "join")
         assert status == 404
@@ -207,6 +226,7 @@ async def test_refusals_at_the_page_change_nothing(standin: StandIn, start_bot: 
         assert bot.tables.service is not None
         assert [c for c in standin.calls[calls:] if c.method != "GET"] == []
         assert await bot.tables.service.lookups.table_in_channel(hall.id) is None
+        assert await bot.tables.service.lookups.table_in_channel(side.id) is None
 
 
 async def test_the_lobby_controls_say_what_each_person_may_do(
@@ -266,8 +286,9 @@ async def test_a_server_the_person_is_not_in_is_refused_though_the_bot_is_there(
     async with pages(start_bot, standin) as (bot, page_of):
         assert bot.get_guild(elsewhere.id) is not None  # the bot is there
         bob_page, cat_page = await page_of(bob), await page_of(cat)
+        bobs = bob_page.launch(standin.channel)
         for route in ("activity/table", "activity/open"):
-            status, got = await bob_page.post(route, place(hall))
+            status, got = await bob_page.post(route, bobs | place(hall))
             assert (status, got["error"]) == (404, "unknown_channel")
         assert await bot.tables.service.lookups.table_in_channel(hall.id) is None
         # Cat, a member, opens a table there; Bob still cannot join it from its page.

@@ -9,7 +9,11 @@
   var body = document.body;
   var words = body.dataset;
   var query = new URLSearchParams(location.search);
-  var place = {guild_id: query.get("guild_id") || "", channel_id: query.get("channel_id") || ""};
+  var place = {
+    instance_id: query.get("instance_id") || "",
+    guild_id: query.get("guild_id") || "",
+    channel_id: query.get("channel_id") || "",
+  };
   var box = document.getElementById("channel-table");
 
   function show(text) {
