@@ -20,7 +20,7 @@ from cogs.client import OhHellBot
 from cogs.web.links import Signed
 from standin.driver import Person
 from standin.server import StandIn
-from standin.world import Channel, Message
+from standin.world import Channel, Message, Perm
 from tests.end_to_end.conftest import BotFactory
 from tests.end_to_end.test_web_sign_in import sign_in_settings
 from tools.simulated_people import open_table, table_embed, table_id_of
@@ -297,3 +297,28 @@ async def test_a_server_the_person_is_not_in_is_refused_though_the_bot_is_there(
         status, got = await bob_page.lobby(opened["table"], "join")
         assert (status, got["error"]) == (404, "unknown_channel")
         assert await cat_page.find(hall) == (200, {"table": opened["table"]})
+
+
+async def test_no_table_is_opened_from_the_page_where_the_bot_may_not_post(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    async with pages(start_bot, standin) as (bot, page_of):
+        ann = standin.person("Ann")
+        ann_page = await page_of(ann)
+        await standin.deny_bot(standin.channel, Perm.EMBED_LINKS)
+        guild = bot.get_guild(standin.guild.id)
+        assert guild is not None
+        await standin.wait_for(
+            lambda: (
+                not guild.get_channel(standin.channel.id)  # type: ignore[union-attr]
+                .permissions_for(guild.me)
+                .embed_links
+            )
+        )
+        status, got = await ann_page.open(standin.channel)
+        assert (status, got["error"]) == (409, "missing_permissions"), got
+        assert "Embed Links" in got["message"]
+        assert await bot.tables.service.lookups.table_in_channel(standin.channel.id) is None
+        await standin.allow_bot(standin.channel, Perm.EMBED_LINKS)
+        status, got = await ann_page.open(standin.channel)
+        assert status == 200, got
