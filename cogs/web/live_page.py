@@ -45,13 +45,12 @@ def live_page(table: TableView, events: str) -> str:
         f'data-words="{_attribute(words)}">'
         f'<header><h1 id="title">{escape(title)}</h1><p id="heading"></p>'
         f'<p id="connection" class="connection" hidden>{escape(reconnecting)}</p></header>'
-        '<main><ul id="notes" class="notes"></ul>'
+        '<main><ul id="notes" class="notes"></ul><div id="lobby-controls" hidden></div>'
         f'<section id="felt" class="felt" aria-label="{escape(_("On the table"))}">'
         '<ol id="seats" class="seats"></ol>'
         '<div id="centre" class="centre"><div id="trump" class="trump"></div>'
         '<div id="middle" class="middle"></div><p id="taken" class="taken"></p></div>'
         "</section>"
-        '<div id="lobby-controls" hidden></div>'
         '<div class="tools"><button id="last-button" type="button" aria-expanded="false" '
         f'aria-controls="last-trick" disabled>{escape(last)}</button></div>'
         '<section id="last-trick" class="panel" aria-labelledby="last-title" hidden>'
@@ -65,6 +64,7 @@ def live_page(table: TableView, events: str) -> str:
         f'<h2 id="rules-title">{escape(_("Rules"))}</h2><ul id="rule-lines"></ul></section>'
         '<p id="news" class="visually-hidden" aria-live="polite"></p></main>'
         f'<script src="{asset_url("table.js")}"></script>'
-        f'<script src="{asset_url("lobby.js")}" data-session="{asset_url("session.js")}"></script>'
+        f'<script src="{asset_url("lobby.js")}" data-session="{asset_url("session.js")}" '
+        f'data-style="{asset_url("lobby.css")}"></script>'
         "</body></html>"
     )

@@ -68,6 +68,7 @@ async def test_ann_opens_a_table_from_the_activity_and_starts_it_from_the_page(
             assert await activity.is_disabled("#lobby-start")  # one player cannot start
             assert await activity.is_visible("#lobby-leave")
             assert not await activity.query_selector("#lobby-join")
+            assert await serious_violations(activity) == []
 
             # Computer players, added from the page until the game may start.
             for count in (2, 3):

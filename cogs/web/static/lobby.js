@@ -5,10 +5,22 @@
    what this person may do (GET <page>/lobby, with the words in the page's language); a press
    posts the action (POST <page>/lobby) and shows the bot's answer or refusal as it is; the
    table's next push shows the change. Loads static/session.js itself when the page did not
-   (its address in this script's data-session), and only when the bot says sign-in is on. */
+   (its address in this script's data-session), and only when the bot says sign-in is on; its
+   style sheet too (data-style), once there is something to show. */
 (function () {
   var script = document.currentScript;
   var box = document.getElementById("lobby-controls");
+  var styled = false;
+
+  function style() {
+    /* This script's style sheet (data-style), the first time there is something to show. */
+    if (styled || !script.dataset.style) return;
+    styled = true;
+    var link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = script.dataset.style;
+    document.head.appendChild(link);
+  }
   var asked = null;
   var said = "";
 
@@ -98,6 +110,7 @@
     var row = document.createElement("div");
     row.className = "lobby-buttons";
     row.replaceChildren.apply(row, parts);
+    style();
     box.replaceChildren(row, status);
     box.className = "panel";
     box.hidden = false;
