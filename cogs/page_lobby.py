@@ -17,8 +17,8 @@ from cogs.presenter import Presenter
 from cogs.web.lobby import PagePerson
 
 MEMBER_SECONDS = 60.0
-"""How long a person read from Discord is kept: a page's requests cost one REST call a
-minute, not one each."""
+"""How long a person read from Discord (and an Activity instance's yes) is kept: a page's
+requests cost one REST call a minute, not one each."""
 MAX_KEPT = 10_000
 
 
@@ -27,6 +27,7 @@ class PageDesk:
         self.bot = bot
         self.presenter = presenter
         self._members: dict[tuple[int, int], tuple[float, discord.Member]] = {}
+        self._instances: dict[tuple[str, int, int, int], float] = {}
 
     def _channel(self, guild_id: int, channel_id: int) -> discord.abc.GuildChannel | discord.Thread:
         guild = self.bot.get_guild(guild_id)
@@ -61,7 +62,11 @@ class PageDesk:
         self, instance_id: str, guild_id: int, channel_id: int, user_id: int
     ) -> None:
         """Discord's word that the Activity instance runs in that channel with the person in
-        it: a page's channel is the one Discord opened it in, not one it names."""
+        it: a page's channel is the one Discord opened it in, not one it names. A yes is kept a
+        minute."""
+        key, now = (instance_id, guild_id, channel_id, user_id), time.monotonic()
+        if now - self._instances.get(key, -MEMBER_SECONDS) < MEMBER_SECONDS:
+            return
         route = discord.http.Route(
             "GET",
             "/applications/{application_id}/activity-instances/{instance_id}",
@@ -82,6 +87,9 @@ class PageDesk:
             or str(user_id) not in users
         ):
             raise Refused(UnknownChannel())
+        if len(self._instances) >= MAX_KEPT:
+            self._instances.clear()
+        self._instances[key] = now
 
     def missing_permissions(self, guild_id: int, channel_id: int) -> list[str]:
         channel = self._channel(guild_id, channel_id)

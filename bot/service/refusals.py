@@ -109,6 +109,13 @@ class UnknownChannel:
 
 
 @dataclass(frozen=True)
+class SlowDown:
+    """More requests from one person's page than a person makes (a flood)."""
+
+    code: ClassVar[str] = "slow_down"
+
+
+@dataclass(frozen=True)
 class MissingPermissions:
     """The bot lacks channel permissions (discord.py's attribute names)."""
 
@@ -418,6 +425,7 @@ Refusal = (
     | MissingPermissions
     | ActivitiesOff
     | UnknownChannel
+    | SlowDown
     | AlreadySeated
     | JoinFirst
     | NoLevel

@@ -81,6 +81,7 @@ from bot.service.refusals import (
     RuleInvalid,
     RulesInvalid,
     RulesUnplayable,
+    SlowDown,
     TableClosed,
     TableFull,
     TimerChoices,
@@ -227,6 +228,8 @@ def reason_text(reason: Reason) -> str:
             )
         case UnknownChannel():
             return _("the bot does not see that channel")
+        case SlowDown():
+            return _("too many requests from this page: wait a few seconds and try again")
         case AlreadySeated():
             return _("you are already seated at this table")
         case JoinFirst():

@@ -23,19 +23,22 @@ another server, or one the person cannot see (`LobbyDesk.person`), and at the Ac
 an instance Discord does not say runs in that channel with the person in it
 (`LobbyDesk.in_activity`), is `unknown_channel` (404).
 Refusals are `{"error": code, "message": <the sentence a click would show, in the page's
-language>}`: 400 `bad_request`, 401 as cogs/web/auth.py says, 404, 409 for the service's."""
+language>}`: 400 `bad_request`, 401 as cogs/web/auth.py says, 404, 409 for the service's,
+429 `slow_down` past a person's allowance (`ALLOWANCE` requests in `WINDOW` seconds)."""
 
 from __future__ import annotations
 
 import json
 import re
+import time
+from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from aiohttp import web
 
 from bot.service import Outcome, Refused, TableStatus
-from bot.service.refusals import ChannelHasTable, MissingPermissions, UnknownChannel
+from bot.service.refusals import ChannelHasTable, MissingPermissions, SlowDown, UnknownChannel
 from cogs.render import answer, refusal
 from cogs.render.language import _, pgettext, speaking
 from cogs.render.lobby import LEVEL_CHOICES
@@ -45,6 +48,11 @@ from cogs.web.auth import AUTH, acting, who
 if TYPE_CHECKING:
     from cogs.web.server import WebRoom
 
+ALLOWANCE = 12
+WINDOW = 10.0
+"""A person's page may send at most `ALLOWANCE` lobby requests in `WINDOW` seconds (pressing
+as fast as a person does is far below); more are refused `slow_down` (429), and ask Discord
+nothing."""
 _ID = re.compile(r"^[0-9]{1,20}$")
 _INSTANCE = re.compile(r"^[A-Za-z0-9_-]{1,100}$")
 ACTIONS = ("join", "leave", "start", "computer")
@@ -108,6 +116,19 @@ class PageLobby:
     def __init__(self, room: WebRoom) -> None:
         self.room = room
         self.service = room.service
+        self._recent: dict[int, deque[float]] = {}
+
+    def _allow(self, user_id: int) -> None:
+        """`Refused` with `SlowDown` when the person's pages sent too many requests just now."""
+        now = time.monotonic()
+        if len(self._recent) > 10_000:
+            self._recent = {u: d for u, d in self._recent.items() if d and d[-1] > now - WINDOW}
+        recent = self._recent.setdefault(user_id, deque())
+        while recent and recent[0] <= now - WINDOW:
+            recent.popleft()
+        if len(recent) >= ALLOWANCE:
+            raise Refused(SlowDown())
+        recent.append(now)
 
     def _desk(self) -> LobbyDesk:
         desk = self.room.lobby_desk
@@ -135,6 +156,7 @@ class PageLobby:
             return _bad()
         guild_id, channel_id = place.guild_id, place.channel_id
         try:
+            self._allow(user_id)
             await self._where(place, user_id)
         except Refused as refused:
             return await self._refused(request, refused, guild_id, channel_id)
@@ -153,6 +175,7 @@ class PageLobby:
         guild_id, channel_id = place.guild_id, place.channel_id
         desk = self._desk()
         try:
+            self._allow(user_id)
             person = await self._where(place, user_id)
             missing = desk.missing_permissions(guild_id, channel_id)
             if missing:
@@ -219,6 +242,7 @@ class PageLobby:
         desk = self._desk()
         t, lobby = view.table_id, self.service.lobby
         try:
+            self._allow(user_id)
             person = await desk.person(view.guild_id, view.channel_id, user_id)
             if action == "join":
                 outcome = await lobby.join(t, user_id, person.name)
@@ -242,7 +266,11 @@ class PageLobby:
         spoken = await self.room.language_for(request, guild_id, channel_id)
         with speaking(spoken):
             message = refusal(refused)
-        status = 404 if isinstance(refused.reason, UnknownChannel) else 409
+        status = 409
+        if isinstance(refused.reason, UnknownChannel):
+            status = 404
+        elif isinstance(refused.reason, SlowDown):
+            status = 429
         return web.json_response(
             {"error": refused.code, "message": message},
             status=status,

@@ -17,6 +17,7 @@ import pytest
 
 from bot.storage import TableStatus
 from cogs.client import OhHellBot
+from cogs.web import lobby
 from cogs.web.links import Signed
 from standin.driver import Person
 from standin.server import StandIn
@@ -167,7 +168,10 @@ async def test_the_lobby_from_the_page_and_the_table_message_follows(
         assert view.status is TableStatus.PLAYING
 
 
-async def test_refusals_at_the_page_change_nothing(standin: StandIn, start_bot: BotFactory) -> None:
+async def test_refusals_at_the_page_change_nothing(
+    standin: StandIn, start_bot: BotFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lobby, "ALLOWANCE", 1000)  # many refusals, one after the other
     async with pages(start_bot, standin) as (bot, page_of):
         ann, bob = standin.person("Ann"), standin.person("Bob")
         table, table_id = await open_table(standin, [ann])
@@ -322,3 +326,23 @@ async def test_no_table_is_opened_from_the_page_where_the_bot_may_not_post(
         await standin.allow_bot(standin.channel, Perm.EMBED_LINKS)
         status, got = await ann_page.open(standin.channel)
         assert status == 200, got
+
+
+async def test_a_flood_from_one_persons_page_is_refused_and_asks_discord_nothing(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    async with pages(start_bot, standin) as (bot, page_of):
+        ann, bob = standin.person("Ann"), standin.person("Bob")
+        ann_page, bob_page = await page_of(ann), await page_of(bob)
+        here = ann_page.launch(standin.channel)
+        answers = [await ann_page.post("activity/table", here) for _ in range(lobby.ALLOWANCE)]
+        assert answers == [(200, {"table": None})] * lobby.ALLOWANCE
+        calls = len(standin.calls)
+        for route in ("activity/table", "activity/open"):
+            status, got = await ann_page.post(route, here)
+            assert (status, got["error"]) == (429, "slow_down")
+            assert got["message"].startswith("Too many requests from this page")
+        assert standin.calls[calls:] == []
+        assert await bot.tables.service.lookups.table_in_channel(standin.channel.id) is None
+        # Another person is not held back.
+        assert await bob_page.find(standin.channel) == (200, {"table": None})
