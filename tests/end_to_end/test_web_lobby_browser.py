@@ -1,8 +1,9 @@
 """The lobby at the page in a real browser (headless Chromium, the stand-in's Discord client
-framing the Activity): Ann opens the Activity in a channel with no table, opens one from the
-page (its table message appears in the channel), adds computer players and starts the game
-from the table's page, signed in once: her session follows the frame from the Activity's
-entry to the table's page."""
+framing the Activity): Ann opens the Activity in a channel with no table and opens one from
+the page (its table message appears in the channel); Bob opens the Activity there and lands at
+the table, where he joins; Ann adds a computer player and starts the game from the table's
+page. Each signs in once: the session follows the frame from the Activity's entry to the
+table's page."""
 
 from __future__ import annotations
 
@@ -30,10 +31,10 @@ def seats(message: Any) -> list[str]:
     return table_embed(message)["fields"][0]["value"].splitlines()
 
 
-async def test_ann_opens_a_table_from_the_activity_and_starts_it_from_the_page(
+async def test_a_table_opened_joined_and_started_from_the_activity(
     standin: StandIn, start_bot: BotFactory
 ) -> None:
-    ann = standin.person("Ann")
+    ann, bob = standin.person("Ann"), standin.person("Bob")
     async with start_bot(settings=sign_in_settings(standin)) as bot:
         assert bot.web is not None
         side = await standin.add_text_channel("cards")
@@ -70,18 +71,24 @@ async def test_ann_opens_a_table_from_the_activity_and_starts_it_from_the_page(
             assert not await activity.query_selector("#lobby-join")
             assert await serious_violations(activity) == []
 
-            # Computer players, added from the page until the game may start.
-            for count in (2, 3):
-                if not await activity.is_disabled("#lobby-start"):
-                    break
-                await activity.select_option("#lobby-level", "easy")
-                await activity.click("#lobby-computer")
-                await standin.wait_for(lambda c=count: len(seats(table)) == c)
-                await activity.wait_for_function(
-                    f"document.body.dataset.version >= {count}", timeout=15_000
-                )
-                await activity.wait_for_timeout(300)
-            assert not await activity.is_disabled("#lobby-start")
+            # Bob opens the Activity in the same channel: straight to the table, where he joins.
+            bobs = client.open(bob, side)
+            assert bobs.instance is frame.instance
+            bob_page = await browser.new_page()
+            await bob_page.goto(client.frame_url(bobs))
+            await bob_page.wait_for_selector("iframe")
+            bob_activity = bob_page.frames[1]
+            await bob_activity.wait_for_selector("#lobby-join", timeout=15_000)
+            assert not await bob_activity.query_selector("#lobby-start")  # not the host
+            await bob_activity.click("#lobby-join")
+            await standin.wait_for(lambda: seats(table) == ["1. Ann", "2. Bob"])
+            await bob_activity.wait_for_selector("#lobby-leave", timeout=15_000)
+
+            # A computer player from Ann's page: three seated, the rules' least; she starts.
+            await activity.select_option("#lobby-level", "easy")
+            await activity.click("#lobby-computer")
+            await standin.wait_for(lambda: len(seats(table)) == 3)
+            await activity.wait_for_selector("#lobby-start:not([disabled])", timeout=15_000)
             await activity.click("#lobby-start")
 
             # The game begins: the table message follows, the lobby's controls go.
@@ -91,4 +98,6 @@ async def test_ann_opens_a_table_from_the_activity_and_starts_it_from_the_page(
             await activity.wait_for_selector("#lobby-controls", state="hidden", timeout=15_000)
             view = await bot.tables.service.lookups.table_view(table_id)
             assert view.status is TableStatus.PLAYING and view.host_id == ann.id
+            await bob_activity.wait_for_selector("#lobby-controls", state="hidden", timeout=15_000)
             assert errors == [] and frame.unanswered == [] and frame.logs == []
+            assert bobs.commands == ["AUTHORIZE", "AUTHENTICATE"]
