@@ -148,6 +148,15 @@ async def test_the_lobby_from_the_page_and_the_table_message_follows(
         status, joined = await bob_page.lobby(path, "join")
         assert status == 200 and joined["ok"], joined
         await standin.wait_for(lambda: seats(table) == ["1. Ann", "2. Bob"])
+        # He leaves, and comes back.
+        status, left = await bob_page.lobby(path, "leave")
+        assert status == 200, left
+        await standin.wait_for(lambda: seats(table) == ["1. Ann"])
+        status, joined = await bob_page.lobby(path, "join")
+        assert status == 200, joined
+        await standin.wait_for(lambda: seats(table) == ["1. Ann", "2. Bob"])
+        status, again = await bob_page.lobby(path, "join")
+        assert (status, again["error"]) == (409, "already_seated")
         # Bob is not the host: his start is refused, in German (his browser's language),
         # and nothing changes.
         status, refused = await bob_page.post(
