@@ -254,7 +254,9 @@ class PageLobby:
                 outcome = await lobby.start_game(t, user_id, can_manage=person.can_manage)
         except Refused as refused:
             return await self._refused(request, refused, view.guild_id, view.channel_id)
-        desk.changed(outcome, move_on=action == "start")
+        # A start deals and a leave in a game hands the seat to a computer: both may have
+        # automatic moves to make, as after the click.
+        desk.changed(outcome, move_on=action in ("start", "leave"))
         spoken = await self.room.language_for(request, view.guild_id, view.channel_id)
         with speaking(spoken):
             message = answer(outcome.reply)
