@@ -142,7 +142,7 @@ class OhHellBot(commands.AutoShardedBot):
                 spawn=self.presenter.ground.spawn,
             )
             self.presenter.followers.append(self.web.watchers)
-            self.web.lobby_desk = PageDesk(self, self.presenter)
+            self.web.lobby_desk = PageDesk(self, self.presenter, self.covers)
         self._resumed = False
         self._closing = False
         self._starting: asyncio.Task[None] | None = None

@@ -1,11 +1,18 @@
 """The Discord side of the page's lobby (cogs/web/lobby.py `LobbyDesk`): who the person at the
 page is in the channel the page names (the bot's gateway cache knows the server and its
 channels; the person is read from Discord, and must be a member who can see the channel), and
-showing what the page changed as a click's change is shown."""
+showing what the page changed as a click's change is shown.
+
+A page's request may reach a process that does not run the server's shard (several processes
+behind one address): its gateway cache has no such server, so the channel is read from Discord
+(it must be the server's) and the person with it (a member), and their permissions, which that
+needs the server's roles for, are not known there: no moderator's rights, and the bot's own
+are not checked before it posts (a refused post is logged)."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import discord
 from discord.ext import commands
@@ -23,9 +30,17 @@ MAX_KEPT = 10_000
 
 
 class PageDesk:
-    def __init__(self, bot: commands.Bot | commands.AutoShardedBot, presenter: Presenter) -> None:
+    def __init__(
+        self,
+        bot: commands.Bot | commands.AutoShardedBot,
+        presenter: Presenter,
+        covers: Callable[[int], bool],
+    ) -> None:
         self.bot = bot
         self.presenter = presenter
+        self.covers = covers
+        """Whether this process runs a server's shard (`OhHellBot.covers`)."""
+        self._elsewhere: dict[tuple[int, int, int], tuple[float, PagePerson]] = {}
         self._members: dict[tuple[int, int], tuple[float, discord.Member]] = {}
         self._instances: dict[tuple[str, int, int, int], float] = {}
 
@@ -51,6 +66,8 @@ class PageDesk:
         return member
 
     async def person(self, guild_id: int, channel_id: int, user_id: int) -> PagePerson:
+        if not self.covers(guild_id):
+            return await self._person_elsewhere(guild_id, channel_id, user_id)
         channel = self._channel(guild_id, channel_id)
         member = await self._member(channel.guild, user_id)
         granted = channel.permissions_for(member)
@@ -91,7 +108,32 @@ class PageDesk:
             self._instances.clear()
         self._instances[key] = now
 
+    async def _person_elsewhere(self, guild_id: int, channel_id: int, user_id: int) -> PagePerson:
+        """`person` for a server of another process's shard: the channel and the member read
+        from Discord (kept a minute)."""
+        key, now = (guild_id, channel_id, user_id), time.monotonic()
+        kept = self._elsewhere.get(key)
+        if kept is not None and now - kept[0] < MEMBER_SECONDS:
+            return kept[1]
+        http = self.bot.http
+        try:
+            channel = await http.get_channel(channel_id)
+            if str(channel.get("guild_id")) != str(guild_id):
+                raise Refused(UnknownChannel())
+            member = await http.get_member(guild_id, user_id)
+        except (discord.NotFound, discord.Forbidden):
+            raise Refused(UnknownChannel()) from None
+        user = member.get("user") or {}
+        name = member.get("nick") or user.get("global_name") or user.get("username") or "?"
+        person = PagePerson(name=str(name), can_manage=False)
+        if len(self._elsewhere) >= MAX_KEPT:
+            self._elsewhere.clear()
+        self._elsewhere[key] = (now, person)
+        return person
+
     def missing_permissions(self, guild_id: int, channel_id: int) -> list[str]:
+        if not self.covers(guild_id):
+            return []  # not known here: a refused post is logged
         channel = self._channel(guild_id, channel_id)
         granted = channel.permissions_for(channel.guild.me)
         return [name for name in REQUIRED_PERMISSIONS if not getattr(granted, name)]

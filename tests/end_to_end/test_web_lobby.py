@@ -74,9 +74,11 @@ def place(channel: Channel, guild_id: int | None = None) -> dict[str, str]:
 
 
 @asynccontextmanager
-async def pages(start_bot: BotFactory, standin: StandIn) -> AsyncIterator[Any]:
+async def pages(
+    start_bot: BotFactory, standin: StandIn, settings: dict[str, Any] | None = None
+) -> AsyncIterator[Any]:
     async with (
-        start_bot(settings=sign_in_settings(standin)) as bot,
+        start_bot(settings=settings or sign_in_settings(standin)) as bot,
         aiohttp.ClientSession() as http,
     ):
 
