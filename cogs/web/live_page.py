@@ -65,6 +65,6 @@ def live_page(table: TableView, events: str) -> str:
         '<p id="news" class="visually-hidden" aria-live="polite"></p></main>'
         f'<script src="{asset_url("table.js")}"></script>'
         f'<script src="{asset_url("lobby.js")}" data-session="{asset_url("session.js")}" '
-        f'data-style="{asset_url("lobby.css")}"></script>'
+        f'data-sheet="{asset_url("lobby.css")}"></script>'
         "</body></html>"
     )

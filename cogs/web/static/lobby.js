@@ -6,19 +6,19 @@
    posts the action (POST <page>/lobby) and shows the bot's answer or refusal as it is; the
    table's next push shows the change. Loads static/session.js itself when the page did not
    (its address in this script's data-session), and only when the bot says sign-in is on; its
-   style sheet too (data-style), once there is something to show. */
+   style sheet too (data-sheet), once there is something to show. */
 (function () {
   var script = document.currentScript;
   var box = document.getElementById("lobby-controls");
   var styled = false;
 
   function style() {
-    /* This script's style sheet (data-style), the first time there is something to show. */
-    if (styled || !script.dataset.style) return;
+    /* This script's style sheet (data-sheet), the first time there is something to show. */
+    if (styled || !script.dataset.sheet) return;
     styled = true;
     var link = document.createElement("link");
     link.rel = "stylesheet";
-    link.href = script.dataset.style;
+    link.href = script.dataset.sheet;
     document.head.appendChild(link);
   }
   var asked = null;
