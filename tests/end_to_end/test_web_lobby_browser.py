@@ -1,9 +1,9 @@
 """The lobby at the page in a real browser (headless Chromium, the stand-in's Discord client
 framing the Activity): Ann opens the Activity in a channel with no table and opens one from
-the page (its table message appears in the channel); Bob opens the Activity there and lands at
-the table, where he joins; Ann adds a computer player and starts the game from the table's
-page. Each signs in once: the session follows the frame from the Activity's entry to the
-table's page."""
+the page (its table message appears in the channel); Bob presses Play at the table on that
+message, and Discord opens the Activity for him at the table, where he joins; Ann adds a
+computer player and starts the game from the table's page. Each signs in once: the session
+follows the frame from the Activity's entry to the table's page."""
 
 from __future__ import annotations
 
@@ -25,6 +25,12 @@ pytestmark = [
     pytest.mark.timeout(300),
     pytest.mark.parametrize("database_url", ["sqlite"], indirect=True),
 ]
+
+
+STYLED = """() => {
+  const start = document.getElementById("lobby-start");
+  return start !== null && getComputedStyle(start).minHeight === "44px";
+}"""
 
 
 def seats(message: Any) -> list[str]:
@@ -70,10 +76,14 @@ async def test_a_table_opened_joined_and_started_from_the_activity(
             assert await activity.is_visible("#lobby-leave")
             assert not await activity.query_selector("#lobby-join")
             assert await serious_violations(activity) == []
+            # The controls' own style sheet is loaded (the page's policy allows the bot's own).
+            await activity.wait_for_function(STYLED)
 
-            # Bob opens the Activity in the same channel: straight to the table, where he joins.
-            bobs = client.open(bob, side)
-            assert bobs.instance is frame.instance
+            # Bob presses Play at the table on the table message: Discord opens the Activity
+            # (the same instance as Ann's), straight at the table, where he joins.
+            launched = await bob.click(table, f"oh:activity:{table_id}")
+            assert launched.response_type == 12 and launched.activity is frame.instance
+            bobs = client.open(bob, instance=launched.activity)
             bob_page = await browser.new_page()
             await bob_page.goto(client.frame_url(bobs))
             await bob_page.wait_for_selector("iframe")
