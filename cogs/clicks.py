@@ -15,7 +15,14 @@ import discord
 
 from bot.engine import SUITS
 from bot.service import Outcome, Refused, TableStatus, TableView
-from bot.service.refusals import AlreadyStarted, HostOnly, JoinFirst, NotForYou, TableClosed
+from bot.service.refusals import (
+    ActivitiesOff,
+    AlreadyStarted,
+    HostOnly,
+    JoinFirst,
+    NotForYou,
+    TableClosed,
+)
 from cogs import render
 from cogs.errors import AfterCommit, answer_error, metrics_of, reply
 from cogs.interaction import Interaction
@@ -168,6 +175,16 @@ class TableController(Controller):
         assert outcome.opened is not None
         with self.committed(outcome, move_on=False):
             await reply(interaction, _(render.REMATCH_OPENED))
+
+    async def play_at_table(self, interaction: Interaction, table_id: int) -> None:
+        """Play at the table: Discord opens the bot's Activity in the channel, where the page
+        finds the channel's table. Discord refusing it (Activities not enabled: 400) is said."""
+        try:
+            await interaction.response.launch_activity()
+        except discord.HTTPException as error:
+            if error.status != 400:
+                raise
+            raise Refused(ActivitiesOff()) from None
 
     async def open_host_panel(self, interaction: Interaction, table_id: int) -> None:
         table = await self._require_host(table_id, interaction)

@@ -32,6 +32,7 @@ from cogs.items import (
     claimed,
     on_message,
 )
+from cogs.page_lobby import PageDesk
 from cogs.presenter import Presenter
 from cogs.privacy import PrivacyCog
 from cogs.render.language import _
@@ -143,6 +144,7 @@ class OhHellBot(commands.AutoShardedBot):
             self.presenter.followers.append(self.web.watchers)
             self.presenter.hands.watch_presence(self.web.presence)
             self.web.acted = self.tables.from_page
+            self.web.lobby_desk = PageDesk(self, self.presenter, self.covers)
         self._resumed = False
         self._closing = False
         self._starting: asyncio.Task[None] | None = None

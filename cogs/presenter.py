@@ -85,6 +85,7 @@ class Presenter:
             run_blocking=run_blocking,
             rest_share=rest_share(settings.shard_count, settings.shard_ids),
             links=links,
+            activity=settings.discord_client_secret is not None,
         )
         ground = self.ground
         self.table_messages = TableMessages(

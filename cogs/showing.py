@@ -43,10 +43,14 @@ class Showing:
         run_blocking: Callable[..., Awaitable[Any]] | None = None,
         rest_share: float = 1.0,
         links: Links | None = None,
+        activity: bool = False,
     ) -> None:
         self.bot = bot
         self.links = links
         """The web pages' links, when the bot serves them (PUBLIC_URL set)."""
+        self.activity = activity
+        """Whether the bot's Activity is on (DISCORD_CLIENT_SECRET set too): Play at the
+        table."""
         self.service = service
         self.run_blocking = run_blocking or asyncio.to_thread
         """Runs a picklable function outside the event loop (the worker processes)."""
@@ -128,7 +132,8 @@ class Showing:
         if links is None:
             return render.TablePages()
         if table.status.is_open:
-            return render.TablePages(watch=links.table(table.guild_id, table.table_id))
+            watch = links.table(table.guild_id, table.table_id)
+            return render.TablePages(watch=watch, activity=self.activity)
         if table.status is TableStatus.FINISHED and table.game is not None:
             return render.TablePages(replay=links.game(table.guild_id, table.table_id))
         return render.TablePages()

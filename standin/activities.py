@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from standin.base import StandInBase
+from standin.rest import JSON, ApiError, Request
 from standin.world import ActivityInstance, Channel, Interaction, User, location_of
 
 
@@ -69,3 +70,33 @@ class ActivityHandlers(StandInBase):
         if not instance.users and self.activity_instances.get(instance.channel.id) is instance:
             del self.activity_instances[instance.channel.id]
         self._notify()
+
+    async def _get_activity_instance(self, req: Request) -> tuple[int, Any]:
+        """GET /applications/{application_id}/activity-instances/{instance_id}: a running
+        instance of the bot's own application, where it runs and who is in it."""
+        if int(req.params["application_id"]) != self.application_id:
+            raise ApiError(403, 50001, "Missing Access")
+        wanted = req.params["instance_id"]
+        instance = next((i for i in self.activity_instances.values() if i.id == wanted), None)
+        if instance is None:
+            raise ApiError(404, 0, "404: Not Found")
+        return 200, activity_instance(instance, self.application_id)
+
+
+def activity_instance(instance: ActivityInstance, application_id: int) -> JSON:
+    """An `EmbeddedActivityInstance`, as Discord's API gives it."""
+    channel = instance.channel
+    location: JSON = {
+        "id": instance.location_id,
+        "kind": "gc" if channel.guild is not None else "pc",
+        "channel_id": str(channel.id),
+    }
+    if channel.guild is not None:
+        location["guild_id"] = str(channel.guild.id)
+    return {
+        "application_id": str(application_id),
+        "instance_id": instance.id,
+        "launch_id": instance.launch_id,
+        "location": location,
+        "users": [str(user.id) for user in instance.users],
+    }

@@ -383,6 +383,8 @@ class StandIn(
         r("POST", "/channels/{channel_id}/typing", self._typing)
         r("GET", "/guilds/{guild_id}/channels", self._get_guild_channels)
         r("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member)
+        path = "/applications/{application_id}/activity-instances/{instance_id}"
+        r("GET", path, self._get_activity_instance)
 
     def _route(self, method: str, template: str, handler: Handler) -> None:
         pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(template))

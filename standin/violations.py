@@ -76,6 +76,7 @@ _BUILTIN_ROUTES: dict[str, tuple[str, ...]] = {
     "/users/@me/channels": ("POST",),
     "/oauth2/applications/@me": ("GET",),
     "/applications/@me": ("GET", "PATCH"),
+    "/applications/{application_id}/activity-instances/{instance_id}": ("GET",),
     "/applications/{application_id}/commands": ("GET", "PUT", "POST"),
     "/applications/{application_id}/commands/{command_id}": ("GET", "DELETE", "PATCH"),
     "/applications/{application_id}/guilds/{guild_id}/commands": ("GET", "PUT", "POST"),

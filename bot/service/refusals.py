@@ -95,6 +95,27 @@ class NoTableHere:
 
 
 @dataclass(frozen=True)
+class ActivitiesOff:
+    """Discord refused to open the application's Activity (its Activities are not enabled)."""
+
+    code: ClassVar[str] = "activities_off"
+
+
+@dataclass(frozen=True)
+class UnknownChannel:
+    """A channel the bot does not see in the server named (or a server it is not in)."""
+
+    code: ClassVar[str] = "unknown_channel"
+
+
+@dataclass(frozen=True)
+class SlowDown:
+    """More requests from one person's page than a person makes (a flood)."""
+
+    code: ClassVar[str] = "slow_down"
+
+
+@dataclass(frozen=True)
 class MissingPermissions:
     """The bot lacks channel permissions (discord.py's attribute names)."""
 
@@ -402,6 +423,9 @@ Refusal = (
     | ChannelHasTable
     | NoTableHere
     | MissingPermissions
+    | ActivitiesOff
+    | UnknownChannel
+    | SlowDown
     | AlreadySeated
     | JoinFirst
     | NoLevel

@@ -30,6 +30,7 @@ from bot.service.answers import (
     TimerSet,
 )
 from bot.service.refusals import (
+    ActivitiesOff,
     AlreadyHost,
     AlreadyPaused,
     AlreadyPlaying,
@@ -80,10 +81,12 @@ from bot.service.refusals import (
     RuleInvalid,
     RulesInvalid,
     RulesUnplayable,
+    SlowDown,
     TableClosed,
     TableFull,
     TimerChoices,
     TooMany,
+    UnknownChannel,
 )
 from cogs.render.common import (
     NOT_FOR_YOU,
@@ -216,6 +219,17 @@ def reason_text(reason: Reason) -> str:
             return _("there is no open table in this channel")
         case MissingPermissions(names=names):
             return _missing_permissions(names)
+        case ActivitiesOff():
+            # Translators: "Play at the table" is a button; an Activity is Discord's word for a
+            # web page it opens beside the chat.
+            return _(
+                "Discord did not open the table: this bot's Activity is not enabled. Play with "
+                "the buttons here, or ask the bot's operator to enable it"
+            )
+        case UnknownChannel():
+            return _("the bot does not see that channel")
+        case SlowDown():
+            return _("too many requests from this page: wait a few seconds and try again")
         case AlreadySeated():
             return _("you are already seated at this table")
         case JoinFirst():

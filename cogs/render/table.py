@@ -49,6 +49,9 @@ class TablePages:
 
     watch: str | None = None
     replay: str | None = None
+    activity: bool = False
+    """Whether the bot's Activity is on (sign-in set up): the open table's message then offers
+    Play at the table beside Watch."""
 
 
 NO_PAGES = TablePages()
@@ -70,7 +73,7 @@ def table_message(table: TableView, pages: TablePages = NO_PAGES) -> Rendered:
     embed = discord.Embed(title=title, colour=COLOUR)
     game = table.game
     if table.status is TableStatus.LOBBY:
-        return _lobby(table, embed, pages.watch)
+        return _lobby(table, embed, pages)
     if game is None:
         embed.description = closed_table_text(table)
         return Rendered(None, embed, None)
@@ -189,17 +192,26 @@ def table_message(table: TableView, pages: TablePages = NO_PAGES) -> Rendered:
             )
         )
     view.add_item(button(pgettext("button", "Host"), custom_id("hostctl", t)))
-    _add_watch(view, pages.watch)
+    _add_watch(view, pages, t)
     return Rendered(None, embed, view)
 
 
-def _add_watch(view: discord.ui.View, url: str | None, row: int | None = None) -> None:
+def _add_watch(
+    view: discord.ui.View, pages: TablePages, table_id: int, row: int | None = None
+) -> None:
+    """Play at the table (with the Activity on) and Watch (with the pages)."""
+    if pages.activity and pages.watch is not None:
+        # Translators: a button that opens the table inside Discord, to play it by clicking
+        # cards (Discord's Activity).
+        label = pgettext("button", "Play at the table")
+        view.add_item(button(label, custom_id("activity", table_id), row=row))
+    url = pages.watch
     if url is not None:
         # Translators: a button that opens the table, live, on a web page.
         view.add_item(link_button(pgettext("button", "Watch"), url, row=row))
 
 
-def _lobby(table: TableView, embed: discord.Embed, watch: str | None) -> Rendered:
+def _lobby(table: TableView, embed: discord.Embed, pages: TablePages) -> Rendered:
     """The table message while players gather: seats, rules, and the lobby's buttons."""
     low, high = table.player_range
     seats = "\n".join(f"{i + 1}. {seat_label(table, i)}" for i in range(len(table.seats))) or "—"
@@ -235,7 +247,7 @@ def _lobby(table: TableView, embed: discord.Embed, watch: str | None) -> Rendere
     )
     view.add_item(button(pgettext("button", "Leave"), custom_id("leave", t)))
     view.add_item(button(pgettext("button", "Add computer player"), custom_id("addcpu", t)))
-    _add_watch(view, watch, row=0)
+    _add_watch(view, pages, t, row=0)
     view.add_item(button(pgettext("button", "Rules"), custom_id("rules", t), row=1))
     view.add_item(
         button(

@@ -98,7 +98,7 @@ def live_page(
         f'<header><h1 id="title">{escape(title)}</h1><p id="heading"></p>'
         f'<p id="connection" class="connection" hidden>{escape(reconnecting)}</p>{joining}'
         '</header><main><ul id="notes" class="notes"></ul>'
-        '<div id="lobby-controls"></div>'
+        '<div id="lobby-controls" hidden></div>'
         f'<section id="felt" class="felt" aria-label="{escape(_("On the table"))}">'
         '<ol id="seats" class="seats"></ol>'
         '<div id="centre" class="centre"><div id="trump" class="trump"></div>'
@@ -126,5 +126,8 @@ def live_page(
         '<section id="rules" class="panel" aria-labelledby="rules-title" hidden>'
         f'<h2 id="rules-title">{escape(_("Rules"))}</h2><ul id="rule-lines"></ul></section>'
         '<p id="news" class="visually-hidden" aria-live="polite"></p></main>'
-        f"{scripts}</body></html>"
+        f"{scripts}"
+        f'<script src="{asset_url("lobby.js")}" data-session="{asset_url("session.js")}" '
+        f'data-sheet="{asset_url("lobby.css")}"></script>'
+        "</body></html>"
     )

@@ -29,6 +29,7 @@ from cogs.web.auth import AUTH, FRAME_ANCESTORS, add_auth, framed
 from cogs.web.links import Kind, Links, Signed
 from cogs.web.live import live_frame
 from cogs.web.live_page import live_page
+from cogs.web.lobby import LobbyDesk, add_lobby
 from cogs.web.pages import add_pages
 from cogs.web.presence import Presence
 from cogs.web.seat import SeatStreams
@@ -96,6 +97,7 @@ class WebRoom:
         """Shows a change a move at the page stored, as a click's is shown (the bot sets it):
         (the outcome, who moved, whether automatic moves go on)."""
         self.port = 0
+        self.lobby_desk: LobbyDesk | None = None  # the Discord layer's, for the page's lobby
         self.application_id: int | None = None
         """The bot's application (known once logged in): the pages' sign-in names it."""
         self._runner: web.AppRunner | None = None
@@ -109,6 +111,7 @@ class WebRoom:
         app.router.add_get("/static/{name}", self.static)
         add_pages(app, self)
         add_auth(app, self)
+        add_lobby(app, self)
         return app
 
     async def start(self) -> int:

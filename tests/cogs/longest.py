@@ -145,7 +145,7 @@ LINKS = Links(b"k" * 32, "https://" + "w" * (PUBLIC_URL_MAX - 12) + ".org")
 def pages(table: TableView) -> render.TablePages:
     """What a table message links to under `LINKS`, as cogs/showing.py `pages` gives it."""
     if table.status.is_open:
-        return render.TablePages(watch=LINKS.table(ID, TABLE))
+        return render.TablePages(watch=LINKS.table(ID, TABLE), activity=True)
     return render.TablePages(replay=LINKS.game(ID, TABLE))
 
 

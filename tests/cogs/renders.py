@@ -54,6 +54,7 @@ from bot.service.notices import (
     TimedOut,
 )
 from bot.service.refusals import (
+    ActivitiesOff,
     AlreadyHost,
     AlreadyPaused,
     AlreadyPlaying,
@@ -104,10 +105,12 @@ from bot.service.refusals import (
     RuleInvalid,
     RulesInvalid,
     RulesUnplayable,
+    SlowDown,
     TableClosed,
     TableFull,
     TimerChoices,
     TooMany,
+    UnknownChannel,
 )
 from bot.service.review import Moment
 from bot.service.summaries import GameDetail, LevelResult, PlayerStats
@@ -212,6 +215,9 @@ REASONS: tuple[Reason, ...] = (
     NotSeated(),
     NotStarted(),
     NoTableHere(),
+    ActivitiesOff(),
+    UnknownChannel(),
+    SlowDown(),
     AlreadySeated(),
     JoinFirst(),
     NoCard(),

@@ -56,8 +56,11 @@ async def rendered_views(service: TableService) -> list[discord.ui.View]:
     await service.lobby.join(t, BOB, "Bob")
     lobby = await service.lookups.table_view(t)
     rules = await service.lookups.rules(t)
+    # With the Activity on: Play at the table beside Watch (a link, no control).
+    activity = render.TablePages(watch="https://ohhell.example.org/t/x", activity=True)
     views = [
         render.table_message(lobby).view,
+        render.table_message(lobby, activity).view,
         *(render.rules_editor(t, rules, page).view for page in range(len(render.RULE_PAGES))),
         render.computer_level_picker(t).view,
         render.host_panel(lobby).view,
@@ -120,6 +123,8 @@ async def test_every_control_rendered_belongs_to_one_family_and_reaches_its_meth
     seen: set[tuple[type[Control[Any]], str]] = set()
     for view in await rendered_views(service):
         for component in components(view):
+            if component.get("style") == discord.ButtonStyle.link.value:
+                continue  # a page's link: no control
             text = component["custom_id"]
             families = [
                 f for f in EVERY_FAMILY if f.__discord_ui_compiled_template__.fullmatch(text)

@@ -164,3 +164,30 @@ def test_a_catch_up_post_links_to_each_games_replay_up_to_discords_25() -> None:
     rows = [r["components"] for r in many.to_components()]
     assert len(rows) == 5 and all(len(row) == 5 for row in rows)
     assert link_buttons(rows)[-1] == ("Replay #24", f"{REPLAY}24")
+
+
+def custom_ids(rows: list[list[dict[str, Any]]]) -> list[str]:
+    return [c["custom_id"] for row in rows for c in row if "custom_id" in c]
+
+
+@pytest.mark.parametrize("state", ["lobby", "playing"])
+def test_an_open_table_offers_play_at_the_table_beside_watch_when_the_activity_is_on(
+    state: str,
+) -> None:
+    table = TABLES[state]
+    on = dataclasses.replace(PAGES, activity=True)
+    rows = components(render.table_message(table, on))
+    labels = [c["label"] for row in rows for c in row]
+    assert labels.index("Play at the table") + 1 == labels.index("Watch")
+    assert f"oh:activity:{table.table_id}" in custom_ids(rows)
+    assert all(len(row) <= 5 for row in rows)
+    # Without the Activity (no secret), or without the pages, no such button.
+    for pages in (PAGES, render.TablePages(activity=True)):
+        plain = custom_ids(components(render.table_message(table, pages)))
+        assert f"oh:activity:{table.table_id}" not in plain
+
+
+def test_a_finished_table_offers_no_activity() -> None:
+    on = dataclasses.replace(PAGES, activity=True)
+    rows = components(render.table_message(TABLES["finished"], on))
+    assert not any(i.startswith("oh:activity:") for i in custom_ids(rows))

@@ -118,3 +118,44 @@ def test_the_app_launcher_refuses_a_stranger_or_activities_off(standin: StandIn)
     standin.activities_enabled = False
     with pytest.raises(ValueError, match="not enabled"):
         standin.launch_activity(standin.person("Ann"), standin.channel)
+
+
+async def test_a_bot_reads_where_an_instance_runs_and_who_is_in_it(standin: StandIn) -> None:
+    async with run_bot(standin, ActivityBot(standin.guild.id)) as bot:
+        ann, bob = standin.person("Ann"), standin.person("Bob")
+        instance = standin.launch_activity(ann, standin.channel)
+        path = "/applications/{application_id}/activity-instances/{instance_id}"
+
+        async def read(application_id: int, instance_id: str) -> Any:
+            route = discord.http.Route(
+                "GET", path, application_id=application_id, instance_id=instance_id
+            )
+            return await bot.http.request(route)
+
+        got = await read(standin.application_id, instance.id)
+        assert got == {
+            "application_id": str(standin.application_id),
+            "instance_id": instance.id,
+            "launch_id": instance.launch_id,
+            "location": {
+                "id": instance.location_id,
+                "kind": "gc",
+                "channel_id": str(standin.channel.id),
+                "guild_id": str(standin.guild.id),
+            },
+            "users": [str(ann.id)],
+        }
+        standin.launch_activity(bob, standin.channel)
+        assert (await read(standin.application_id, instance.id))["users"] == [
+            str(ann.id),
+            str(bob.id),
+        ]
+        with pytest.raises(discord.NotFound):
+            await read(standin.application_id, "i-1-gc-2-3")
+        with pytest.raises(discord.Forbidden):
+            await read(standin.application_id + 1, instance.id)
+        standin.leave_activity(ann, instance)
+        standin.leave_activity(bob, instance)
+        with pytest.raises(discord.NotFound):  # the last one out ended it
+            await read(standin.application_id, instance.id)
+        assert standin.violations == []

@@ -1,6 +1,11 @@
 "use strict";
-/* Who is at this page: the person's session, held here in memory (never in a cookie or in
-   storage), sent with each action as `Authorization: Session <token>`, renewed before it ends.
+/* Who is at this page: the person's session, held here in memory and in this tab's
+   sessionStorage (never in a cookie, never in localStorage), sent with each action as
+   `Authorization: Session <token>`, renewed before it ends. The sessionStorage copy lets the
+   session survive the page's navigation within Discord's frame (from the Activity's entry to
+   its channel's table, static/activity.js): a page that finds a good one there uses it, and
+   signs in again only without one. It is this tab's and this origin's alone, and gone when the
+   tab (or the Activity) is closed.
 
    Inside Discord (the SDK loaded, Discord's query in the URL): the SDK's handshake, its
    authorize, the bot's /activity/session for the code, and the SDK's authenticate with the
@@ -14,7 +19,9 @@
    come from the body's data-* (`data-signed-in`, `data-failed`). */
 (function () {
   var body = document.body;
-  var state = {token: null, user: null, timer: null};
+  var state = {token: null, user: null, timer: null, until: 0};
+  var KEPT = "ohhell.session";
+  var instance = new URLSearchParams(location.search).get("instance_id") || "";
   var api = {user: null, ready: null, headers: headers};
   window.ohhellSession = api;
 
@@ -40,13 +47,46 @@
     return got;
   }
 
+  function now() { return Date.now() / 1000; }
+
   function hold(got) {
     state.token = got.session;
     if (got.user && got.user.name !== undefined) state.user = got.user;
     api.user = state.user;
+    state.until = now() + (got.expires_in || 900);
+    keep();
+    schedule();
+  }
+
+  function schedule() {
     clearTimeout(state.timer);
-    var wait = Math.max(30, (got.expires_in || 900) - 120);
+    var wait = Math.max(30, state.until - now() - 120);
     state.timer = setTimeout(renew, wait * 1000);
+  }
+
+  function keep() {
+    try {
+      if (state.token) {
+        sessionStorage.setItem(KEPT, JSON.stringify({
+          token: state.token, user: state.user, until: state.until, instance: instance,
+        }));
+      } else {
+        sessionStorage.removeItem(KEPT);
+      }
+    } catch (error) { /* storage off: the session lives in this page alone */ }
+  }
+
+  function kept() {
+    /* This tab's session from an earlier page of the same Activity instance (or, outside
+       Discord, of this tab), if it is good for a while yet. The Activity's entry always signs
+       in afresh: whoever opens the Activity is asked of Discord, not of the tab. */
+    if (body.dataset.clientId !== undefined) return null;
+    try {
+      var got = JSON.parse(sessionStorage.getItem(KEPT) || "null");
+      if (got && got.token && got.user && got.user.id && got.until > now() + 30 &&
+          got.instance === instance) return got;
+    } catch (error) { /* none */ }
+    return null;
   }
 
   async function renew() {
@@ -54,6 +94,7 @@
       hold(await post(root() + "activity/renew", null, headers()));
     } catch (error) {
       state.token = null;
+      keep();
       body.dataset.sessionError = error.message;
     }
   }
@@ -98,9 +139,20 @@
     return /\/t\/[^/]+$/.test(location.pathname) ? "../" : "";
   }
 
+  async function earlier(got) {
+    state.token = got.token;
+    state.user = got.user;
+    state.until = got.until;
+    api.user = state.user;
+    schedule();
+    return signedIn();
+  }
+
   var query = new URLSearchParams(location.search);
   var discord = window.DiscordSDK && query.has("frame_id") && query.has("instance_id");
-  api.ready = (discord ? inDiscord() : inBrowser()).catch(function (error) {
+  var held = kept();
+  var signing = held ? earlier(held) : discord ? inDiscord() : inBrowser();
+  api.ready = signing.catch(function (error) {
     body.dataset.sessionError = error && error.message ? error.message : "failed";
     say("failed");
     return null;

@@ -259,6 +259,7 @@
     body.dataset.version = state.version;
     tick();
     if (deadline !== null && ticking === null) ticking = setInterval(tick, 250);
+    document.dispatchEvent(new CustomEvent("ohhell:state", {detail: state}));
   }
 
   $("last-button").addEventListener("click", function () {
