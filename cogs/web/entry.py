@@ -29,6 +29,7 @@ def entry_page(application_id: int) -> str:
         "nowhere": _("Open the Activity in a channel of a server to play there."),
     }
     data = " ".join(f'data-{key}="{escape(value)}"' for key, value in words.items())
+    data += " data-entry"  # session.js: the entry signs in afresh, the pages after it reuse it
     title = _("Oh Hell at the table")
     connecting = _("Connecting to Discord…")
     return (

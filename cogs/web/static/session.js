@@ -80,7 +80,7 @@
     /* This tab's session from an earlier page of the same Activity instance (or, outside
        Discord, of this tab), if it is good for a while yet. The Activity's entry always signs
        in afresh: whoever opens the Activity is asked of Discord, not of the tab. */
-    if (body.dataset.clientId !== undefined) return null;
+    if (body.dataset.entry !== undefined) return null;
     try {
       var got = JSON.parse(sessionStorage.getItem(KEPT) || "null");
       if (got && got.token && got.user && got.user.id && got.until > now() + 30 &&

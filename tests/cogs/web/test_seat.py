@@ -102,8 +102,8 @@ def test_the_page_loads_the_sign_in_only_with_sign_in_and_the_sdk_only_inside_di
         watching = live_page(view, "/t/x/events")
         browser = live_page(view, "/t/x/events", seat="/t/x/seat", login="../login?next=%2Ft%2Fx")
         inside = live_page(view, "/t/x/events", seat="/t/x/seat", discord=True, application_id=9)
-    assert '<div id="lobby-controls"></div>' in watching
-    assert "session.js" not in watching and "seat.js" not in watching
+    assert '<div id="lobby-controls" hidden></div>' in watching
+    assert 'src="/static/session.js' not in watching and "seat.js" not in watching
     assert "Log in with Discord" not in watching
     assert "session.js" in browser and "discord-sdk.js" not in browser
     assert 'data-act="/t/x/act"' in browser and 'href="../login?next=%2Ft%2Fx"' in browser
