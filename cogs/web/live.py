@@ -47,6 +47,7 @@ def live_state(table: TableView) -> dict[str, Any]:
         "trick": [],
         "tricks": [],
         "deadline": table.deadline,
+        "committed": table.committed,
     }
     if game is None:
         state["seats"] = [{"name": name} for name in names]
