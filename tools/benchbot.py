@@ -173,10 +173,12 @@ class Table:
         self.table_id = 0
         self.message: Message | None = None
 
-    async def play(self, preset: str, target: int | None) -> None:
+    async def play(self, preset: str, target: int | None, **options: Any) -> None:
+        """Open the table (`/ohhell start` with `preset` and `options`), start it and play it
+        to its end."""
         channel = await self.standin.add_text_channel(f"table-{self.index}", guild=self.guild)
         table, self.table_id = await open_table(
-            self.standin, self.people, channel=channel, preset=preset
+            self.standin, self.people, channel=channel, preset=preset, **options
         )
         self.message = table
         host = self.people[0]
