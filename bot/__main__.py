@@ -20,7 +20,6 @@ from bot.storage.masking import scrubbed
 
 if TYPE_CHECKING:
     from bot.storage import DatabaseUnavailable
-    from cogs.web.server import WebUnavailable
 
 NO_TOKEN = """\
 No DISCORD_TOKEN is set, so the bot cannot log in.
@@ -103,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     from bot.app import run, sync_commands
     from bot.monitor import MetricsUnavailable
     from bot.storage import DatabaseUnavailable
+    from cogs.web.server import WebUnavailable
 
     # Start-up failures get one line saying what to do; a connection lost later is retried
     # with backoff by discord.py and logged.

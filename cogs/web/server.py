@@ -105,7 +105,9 @@ class WebRoom:
 
     async def start(self) -> int:
         """Listen on WEB_HOST:WEB_PORT; the port listened on. `WebUnavailable` names the
-        setting to change when it cannot."""
+        setting to change when it cannot. Listening already: nothing more."""
+        if self._runner is not None:
+            return self.port
         runner = web.AppRunner(
             self.application(),
             access_log=None,

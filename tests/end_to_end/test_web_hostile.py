@@ -15,6 +15,7 @@ import logging
 import random
 import socket
 import time
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -26,6 +27,7 @@ from cogs.web.links import Links
 from cogs.web.server import HEADERS
 from standin.server import StandIn
 from tests.end_to_end.conftest import BotFactory
+from tests.end_to_end.test_start_up import run_bot_process
 from tools.simulated_people import add_computer, open_table, play_until_over
 
 WEB = {"public_url": "https://ohhell.example.org", "web_port": 0}
@@ -286,3 +288,25 @@ async def test_every_answer_carries_the_policy(standin: StandIn, start_bot: BotF
                 for name in ("Content-Security-Policy", "X-Content-Type-Options"):
                     assert answer.headers.get(name) == HEADERS[name], (answer.url, answer.status)
                 answer.release()
+
+
+@pytest.mark.standin(spec_path=None)
+async def test_a_web_port_in_use_is_one_line_naming_the_setting(
+    standin: StandIn, tmp_path: Path
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {
+            "DISCORD_TOKEN": standin.token,
+            "DISCORD_API_BASE": standin.api_base,
+            "DISCORD_GATEWAY_URL": standin.gateway_url,
+            "PUBLIC_URL": "https://ohhell.example.org",
+            "WEB_PORT": str(port),
+        }
+        code, output = await asyncio.to_thread(run_bot_process, env, tmp_path)
+    assert code == 1
+    assert output == (
+        f"WEB_PORT: 127.0.0.1:{port} is in use by another program: stop it, or set another port\n"
+    ), output
