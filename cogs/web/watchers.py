@@ -166,6 +166,21 @@ class Watchers:
             for watcher in watched.watchers:
                 watcher.close()
 
+    def listening(self) -> None:
+        """This process hears other processes' changes from now on (it started listening after
+        its pages were first served): every watched table is loaded once for its watchers, who
+        may have missed a change meanwhile."""
+        for table_id in self._tables:
+            self._spawn(self._refresh(table_id))
+
+    async def _refresh(self, table_id: int) -> None:
+        try:
+            view = await self._load(table_id)
+        except Exception:
+            log.warning("table %s: its watchers could not be brought up to date", table_id)
+            return
+        self.published(view)
+
     def close_all(self) -> None:
         for watched in self._tables.values():
             for watcher in watched.watchers:

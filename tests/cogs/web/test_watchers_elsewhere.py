@@ -63,3 +63,21 @@ async def test_a_change_already_shown_loads_nothing() -> None:
     watchers.changed_elsewhere(TableChange(8, 9, None))  # a table nobody watches
     await asyncio.gather(*tasks)
     assert loads == []
+
+
+async def test_once_listening_every_watched_table_is_brought_up_to_date() -> None:
+    stored = [a_table(version=1)]
+
+    async def load(table_id: int) -> TableView:
+        return stored[-1]
+
+    tasks: list[asyncio.Task[Any]] = []
+    watchers = Watchers(render, load, lambda work: tasks.append(asyncio.ensure_future(work)))
+    watcher = watchers.add(stored[0], "en_US")
+    assert watcher is not None
+    assert await watcher.next_frame(0.1) == b"1"
+    # Changed by another process before this one listened: nobody told the watchers.
+    stored.append(a_table(version=3))
+    watchers.listening()
+    await asyncio.gather(*tasks)
+    assert await watcher.next_frame(0.1) == b"3"
