@@ -197,9 +197,9 @@ async def test_hostile_requests_do_not_disturb_a_game(
                 left.release()
                 # Hundreds of bad paths and forged links: one and the same 404.
                 for bad in bad_paths(bot.links, standin.guild.id, table_id, 400):
-                    async with session.get(base + bad) as answer:
-                        assert answer.status == 404, bad
-                        assert await answer.text() == NOT_FOUND, bad
+                    async with session.get(base + bad) as got:
+                        assert got.status == 404, bad
+                        assert await got.text() == NOT_FOUND, bad
 
         watching = asyncio.create_task(watch_memory())
         attack = asyncio.create_task(hostile())

@@ -9,6 +9,7 @@ import asyncio
 import json
 import socket
 import time
+from collections.abc import Callable
 from typing import Any
 
 import aiohttp
@@ -110,7 +111,7 @@ async def test_a_page_on_one_process_follows_a_game_played_on_the_other(
                 # The page elsewhere is up with this process's before the next click: states
                 # are newest-only, and the test looks for each move's, not for a race.
                 shown = here[-1]["version"]
-                await standin.wait_for(lambda v=shown: elsewhere[-1]["version"] >= v, timeout=10)
+                await standin.wait_for(reached(elsewhere, shown), timeout=10)
                 found = await standin.wait_for(
                     lambda: (
                         game_over(table) or next((p for p in people if my_turn_controls(p)), None)
@@ -125,7 +126,7 @@ async def test_a_page_on_one_process_follows_a_game_played_on_the_other(
                 result = await take_turn(found, controls[0], controls[1][0])
                 assert result.response_type == 7, result.content
                 clicks += 1
-                await standin.wait_for(lambda v=shown: here[-1]["version"] > v, timeout=10)
+                await standin.wait_for(reached(here, shown + 1), timeout=10)
             await asyncio.wait_for(asyncio.gather(*following), timeout=30)
     finally:
         for process in processes:
@@ -139,6 +140,11 @@ async def test_a_page_on_one_process_follows_a_game_played_on_the_other(
     for state in here:
         assert public(state) in shown_elsewhere, (state, versions)
     assert all(0 < state["committed"] <= time.time() for state in elsewhere)
+
+
+def reached(states: list[dict[str, Any]], version: int) -> Callable[[], bool]:
+    """A condition for `wait_for`: the stream has pushed `version` or a newer one."""
+    return lambda: states[-1]["version"] >= version
 
 
 def public(state: dict[str, Any]) -> dict[str, Any]:
