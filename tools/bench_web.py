@@ -206,7 +206,7 @@ async def page_weight(session: aiohttp.ClientSession, url: str) -> tuple[int, in
 
 
 async def one_run(
-    tables: int, watchers: int, max_cards: int, preset: str, out: Any
+    tables: int, watchers: int, max_cards: int, preset: str, out: Any, profile: Path | None = None
 ) -> dict[str, Any]:
     """`tables` games at once against one bot process, `watchers` readers on each table's page."""
     key = secrets.token_urlsafe(32)
@@ -225,9 +225,10 @@ async def one_run(
                 "WEB_PORT": str(port),
                 "WEB_SECRET": key,
             }
-            bot = BotProcess(
-                standin, "tools.bot_process", env=env, args=[str(Path(folder) / "counts.json")]
-            )
+            args = [str(Path(folder) / "counts.json")]
+            if profile is not None:
+                args += ["--profile", str(profile.resolve().with_suffix(f".{watchers}.prof"))]
+            bot = BotProcess(standin, "tools.bot_process", env=env, args=args)
             session = aiohttp.ClientSession()
             readers = Readers(watchers)
             weight: tuple[int, int, list[str]] | None = None
@@ -394,7 +395,9 @@ async def bench(args: argparse.Namespace, out: Any) -> list[dict[str, Any]]:
     runs = []
     for _ in range(args.rounds):
         for watchers in (0, args.watchers):
-            runs.append(await one_run(args.tables, watchers, args.max_cards, args.preset, out))
+            runs.append(
+                await one_run(args.tables, watchers, args.max_cards, args.preset, out, args.profile)
+            )
     summary(runs, args.watchers, out)
     return runs
 
@@ -402,6 +405,13 @@ async def bench(args: argparse.Namespace, out: Any) -> list[dict[str, Any]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="What the web pages cost the bot.")
     parser.add_argument("--read", type=int, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        help="profile the bot (tools/bot_process.py) into FILE, one file a run: FILE.0.prof "
+        "without readers, FILE.N.prof with N a table",
+    )
     parser.add_argument("--tables", type=int, default=100, help="tables played at once")
     parser.add_argument("--watchers", type=int, default=4, help="readers of each table's page")
     parser.add_argument(

@@ -208,7 +208,9 @@ class WebRoom:
             await response.prepare(request)
             while True:
                 frame = await watcher.next_frame(KEEP_ALIVE)
-                await asyncio.wait_for(response.write(frame or b": -\n\n"), WRITE_TIMEOUT)
+                # A timer, not wait_for's task of its own for every frame each reader is sent.
+                async with asyncio.timeout(WRITE_TIMEOUT):
+                    await response.write(frame or b": -\n\n")
                 if watcher.closed and frame is None:
                     break
         except TimeoutError:

@@ -46,7 +46,9 @@ class Watcher:
         keep-alive is due) or once closed."""
         if self._frame is None and not self.closed:
             try:
-                await asyncio.wait_for(self._ready.wait(), timeout)
+                # asyncio.timeout, not wait_for: no task of its own for every frame.
+                async with asyncio.timeout(timeout):
+                    await self._ready.wait()
             except TimeoutError:
                 return None
         self._ready.clear()
