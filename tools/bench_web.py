@@ -5,7 +5,7 @@ this process knows too, so it signs the tables' links itself); the stand-in, fou
 people a table (tools/benchbot.py) and the pages' readers run in this one. A run plays
 `--tables` short games at once, once with no page open and once with `--watchers` readers on
 every table's live page (`/t/<link>/events`, Server-Sent Events, aiohttp clients here), the two
-alternated `--rounds` times. Prints:
+alternated `--pairs` times (one pair by default). Prints:
 
 - the update latency from a commit to a page, p50 and p99: each pushed state carries when its
   row was saved (`committed`, epoch seconds), compared with when it arrives here (one machine,
@@ -16,7 +16,7 @@ alternated `--rounds` times. Prints:
 - frames skipped (a reader shown a newer state before it read an older one: the pages keep
   only the newest state) and streams that ended before the game's last state.
 
-    python -m tools.bench_web [--tables 100] [--watchers 4] [--max-cards 5] [--rounds 1]
+    python -m tools.bench_web [--tables 100] [--watchers 4] [--max-cards 5] [--pairs 1]
 """
 
 from __future__ import annotations
@@ -393,7 +393,7 @@ def summary(runs: list[dict[str, Any]], watchers: int, out: Any) -> dict[str, An
 
 async def bench(args: argparse.Namespace, out: Any) -> list[dict[str, Any]]:
     runs = []
-    for _ in range(args.rounds):
+    for _ in range(args.pairs):
         for watchers in (0, args.watchers):
             runs.append(
                 await one_run(args.tables, watchers, args.max_cards, args.preset, out, args.profile)
@@ -419,7 +419,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--preset", default="classic", help="the games' rules (default: classic)")
     parser.add_argument(
-        "--rounds", type=int, default=1, help="runs without and with readers, alternated"
+        "--pairs", type=int, default=1, help="runs without and with readers, alternated"
     )
     args = parser.parse_args(argv)
     if args.read:
