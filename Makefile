@@ -11,7 +11,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 # The arena needs OpenSpiel only for its reference opponent: ARGS naming ismcts.
 ARENA_STAMPS := $(RUN_STAMP) $(if $(findstring ismcts,$(ARGS)),$(BENCH_STAMP))
 
-.PHONY: sdk run test lint typecheck pytest catalogs bench bench-bot bench-service bench-community bench-stats bench-chart bench-copy bench-ratings copy backup soak demo arena install clean
+.PHONY: sdk run test lint typecheck pytest catalogs bench bench-bot bench-web bench-service bench-community bench-stats bench-chart bench-copy bench-ratings copy backup soak demo arena install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,11 @@ bench: $(BENCH_STAMP)
 
 bench-bot: $(DEV_STAMP)
 	$(BIN)/python -m tools.benchbot $(ARGS)
+
+# The web pages' cost: the bot's CPU a card and memory with readers on every table's live page
+# against none, the time from a commit to a page, and the bytes a page weighs.
+bench-web: $(DEV_STAMP)
+	$(BIN)/python -m tools.bench_web $(ARGS)
 
 bench-service: $(DEV_STAMP)
 	$(BIN)/python -m tools.bench_service $(ARGS)

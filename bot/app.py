@@ -163,6 +163,8 @@ async def run(settings: BotSettings) -> Database:
         loop.add_signal_handler(signal.SIGTERM, on_sigterm)
     try:
         async with bot, serving(settings, bot, database):
+            if bot.web is not None:  # before logging in: a port in use is told at once
+                await bot.web.start()
             await bot.start(settings.discord_token.get_secret_value())
     finally:
         with contextlib.suppress(NotImplementedError):

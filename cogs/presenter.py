@@ -56,6 +56,10 @@ class Follower(Protocol):
 
     def changed_elsewhere(self, change: TableChange) -> None: ...
 
+    def listening(self) -> None:
+        """This process hears other processes' changes from now on: what it was told of before
+        (the web pages' watchers are served from before the start-up ends) may be behind."""
+
 
 class Presenter:
     """Shows committed changes (the click handling, cogs/clicks.py, hands them over). Made of
@@ -154,6 +158,8 @@ class Presenter:
         if self.service.sharing.shared and not self._watching:
             self._watching = True
             await self.service.sharing.watch_changes(self._changed_elsewhere)
+            for follower in self.followers:
+                follower.listening()
         self.automatic.start_scheduler()
         self.posts.start()
 

@@ -216,11 +216,17 @@ class Table:
         self.message: Message | None = None
 
     async def play(
-        self, preset: str, target: int | None, web: aiohttp.ClientSession | None = None
+        self,
+        preset: str,
+        target: int | None,
+        web: aiohttp.ClientSession | None = None,
+        **options: Any,
     ) -> None:
+        """Open the table (`/ohhell start` with `preset` and `options`), start it and play it
+        to its end (following its live page on `web`, for people at the page)."""
         channel = await self.standin.add_text_channel(f"table-{self.index}", guild=self.guild)
         table, self.table_id = await open_table(
-            self.standin, self.people, channel=channel, preset=preset
+            self.standin, self.people, channel=channel, preset=preset, **options
         )
         self.message = table
         following = None

@@ -471,6 +471,7 @@ class Session:
             rules_source=document.rules_source,
             closed_reason=document.closed_reason,
             place=document.place,
+            committed=row.updated_at,
             expires=(
                 document.last_activity + self.settings.lobby_timeout
                 if row.status is TableStatus.LOBBY and self.settings.lobby_timeout > 0

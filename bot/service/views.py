@@ -144,6 +144,9 @@ class TableView:
     """A lobby: when it closes if nobody starts it."""
     place: Place | None = None
     """The server's and channel's names, as the table keeps them."""
+    committed: float = field(default=0.0, compare=False)
+    """When the row this view shows was saved (epoch seconds; 0: not known): the web pages
+    carry it, so `make bench-web` measures the time from a commit to a page."""
 
 
 @dataclass(frozen=True)

@@ -214,6 +214,7 @@ def live_state(
         "seats": [seat_state(table, seat) for seat in range(len(table.seats))],
         "now": time.time() if now is None else now,
         "deadline": table.deadline if table.status.is_open and not table.paused else None,
+        "committed": table.committed,
         "trick": [],
         "tricks": [],
         "last": None,

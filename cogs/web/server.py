@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.config import BotSettings
 from bot.service import CorruptRow, Outcome, Refused, TableService, TableStatus, TableView
@@ -36,6 +37,22 @@ from cogs.web.seat import SeatStreams
 from cogs.web.watchers import Watchers
 
 log = logging.getLogger(__name__)
+
+
+class _MalformedRequests(logging.Filter):
+    """A request too malformed to read (too long a line, too many headers) is answered 400 and
+    its connection closed by aiohttp; it is the sender's doing, not the bot's fault, and logging
+    each with its traceback would let anyone fill the bot's log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, HttpProcessingError)
+
+
+requests_log = logging.getLogger(f"{__name__}.requests")
+"""What the web server logs of a request (an unexpected error of a page's), without the
+malformed ones."""
+requests_log.addFilter(_MalformedRequests())
 
 POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -62,7 +79,8 @@ WRITE_TIMEOUT = 10.0
 """Seconds a page's stream may take to take one push before it is closed: a reader that does
 not read does not hold the bot's memory or work."""
 MAX_REQUEST_BYTES = 1024
-"""The pages take no body; a request's line and each header are held to 4 KiB."""
+"""The most a request's body may hold: the pages take none (a bigger body is refused, 413,
+and its connection closed, not read); a request's line and each header are held to 4 KiB."""
 
 ChannelLanguage = Callable[[int, int], Awaitable[str | None]]
 """(server, channel) -> the language set for the channel, if one is."""
@@ -104,6 +122,7 @@ class WebRoom:
 
     def application(self) -> web.Application:
         app = web.Application(client_max_size=MAX_REQUEST_BYTES, middlewares=[_headers])
+        app.on_response_prepare.append(_add_headers)
         app.router.add_get("/t/{token}", self.table_page)
         app.router.add_get("/t/{token}/events", self.table_events)
         app.router.add_get("/t/{token}/seat", self.seats.stream)
@@ -116,13 +135,16 @@ class WebRoom:
 
     async def start(self) -> int:
         """Listen on WEB_HOST:WEB_PORT; the port listened on. `WebUnavailable` names the
-        setting to change when it cannot."""
+        setting to change when it cannot. Listening already: nothing more."""
+        if self._runner is not None:
+            return self.port
         runner = web.AppRunner(
             self.application(),
             access_log=None,
             max_line_size=4096,
             max_field_size=4096,
             handler_cancellation=True,
+            logger=requests_log,
         )
         await runner.setup()
         site = web.TCPSite(runner, self.settings.web_host, self.settings.web_port)
@@ -232,10 +254,17 @@ class WebRoom:
             await response.prepare(request)
             while True:
                 frame = await watcher.next_frame(KEEP_ALIVE)
-                await asyncio.wait_for(response.write(frame or b": -\n\n"), WRITE_TIMEOUT)
+                # A timer, not wait_for's task of its own for every frame each reader is sent.
+                async with asyncio.timeout(WRITE_TIMEOUT):
+                    await response.write(frame or b": -\n\n")
                 if watcher.closed and frame is None:
                     break
-        except (ConnectionError, TimeoutError, asyncio.CancelledError):
+        except TimeoutError:
+            # A reader that does not read: its connection goes now, with what it was not sent
+            # (ending the stream politely would wait on it again, for ever).
+            if request.transport is not None:
+                request.transport.abort()
+        except (ConnectionError, asyncio.CancelledError):
             pass
         finally:
             self.watchers.remove(watcher)
@@ -291,30 +320,48 @@ def _html(page: str) -> web.Response:
     )
 
 
+async def _add_headers(request: web.Request, response: web.StreamResponse) -> None:
+    """The policy headers on every answer as it is sent: a page, a stream, a file, a refusal
+    (the pages Discord may frame allow its frame)."""
+    response.headers.update(_headers_for(request, response.status))
+
+
 @web.middleware
 async def _headers(
     request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
 ) -> web.StreamResponse:
     try:
+        if request.body_exists and (request.content_length or MAX_REQUEST_BYTES + 1) > (
+            MAX_REQUEST_BYTES
+        ):
+            return await _refuse_body(request)
         response = await handler(request)
     except web.HTTPException as error:
         if error.status >= 400:
             error = web.HTTPNotFound(text="404: no such page\n") if error.status == 404 else error
-        error.headers.update(_headers_for(request, error.status))
         raise error from None
     except Exception:
         # A fault of the bot's: logged with its traceback, and the reader told no more.
         route = request.match_info.route.resource
         where = route.canonical if route is not None else "?"  # the route, not the link in it
         log.exception("web: %s %s failed", request.method, where)
-        raise web.HTTPInternalServerError(text="500: this page failed\n", headers=HEADERS) from None
-    if not response.prepared:
-        response.headers.update(_headers_for(request, response.status))
+        raise web.HTTPInternalServerError(text="500: this page failed\n") from None
     return response
 
 
 def _headers_for(request: web.Request, status: int) -> dict[str, str]:
     return FRAMED_HEADERS if status < 400 and framed(request.path) else HEADERS
+
+
+async def _refuse_body(request: web.Request) -> web.StreamResponse:
+    """413 to a request with a bigger body than the pages take, sent at once, and the
+    connection closed: its body is never read (aiohttp would read it to drop it)."""
+    refused = web.Response(status=413, text="413: too large\n")
+    refused.force_close()
+    await refused.prepare(request)
+    await refused.write_eof()
+    request.protocol.force_close()
+    return refused
 
 
 class WebUnavailable(Exception):

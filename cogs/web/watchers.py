@@ -49,7 +49,9 @@ class Watcher:
         keep-alive is due) or once closed."""
         if self._frame is None and not self.closed:
             try:
-                await asyncio.wait_for(self._ready.wait(), timeout)
+                # asyncio.timeout, not wait_for: no task of its own for every frame.
+                async with asyncio.timeout(timeout):
+                    await self._ready.wait()
             except TimeoutError:
                 return None
         self._ready.clear()
@@ -68,6 +70,10 @@ class _Watched:
     """The newest version's view."""
     scored: HandScore | None = None
     """The newest hand scored while the table was watched."""
+    told: int = 0
+    """The newest version another process is known to have stored (`changed_elsewhere`)."""
+    loading: bool = False
+    """Whether a load of the table for its watchers is on its way: one at a time."""
 
 
 class Watchers:
@@ -143,17 +149,30 @@ class Watchers:
             self._send(watched, view)
 
     def changed_elsewhere(self, change: TableChange) -> None:
+        """A change another process stored: the table is loaded for its watchers, one load at
+        a time however many changes are told meanwhile (the next load takes them all)."""
         watched = self._tables.get(change.table_id)
-        if watched is not None and change.version > watched.version:
-            self._spawn(self._catch_up(change.table_id))
-
-    async def _catch_up(self, table_id: int) -> None:
-        try:
-            view = await self._load(table_id)
-        except Exception:
-            log.warning("table %s: its watchers could not be brought up to date", table_id)
+        if watched is None or change.version <= watched.version:
             return
-        self.published(view)
+        watched.told = max(watched.told, change.version)
+        if not watched.loading:
+            watched.loading = True
+            self._spawn(self._catch_up(change.table_id, watched))
+
+    async def _catch_up(self, table_id: int, watched: _Watched) -> None:
+        try:
+            while self._tables.get(table_id) is watched and watched.told > watched.version:
+                told = watched.told
+                try:
+                    view = await self._load(table_id)
+                except Exception:
+                    log.warning("table %s: its watchers could not be brought up to date", table_id)
+                    return
+                self.published(view)
+                if view.version < told:
+                    return  # not readable yet: the change's own notice comes after its commit
+        finally:
+            watched.loading = False
 
     def _send(self, watched: _Watched, view: TableView) -> None:
         watched.version = view.version
@@ -168,6 +187,21 @@ class Watchers:
         if not view.status.is_open:
             for watcher in watched.watchers:
                 watcher.close()
+
+    def listening(self) -> None:
+        """This process hears other processes' changes from now on (it started listening after
+        its pages were first served): every watched table is loaded once for its watchers, who
+        may have missed a change meanwhile."""
+        for table_id in self._tables:
+            self._spawn(self._refresh(table_id))
+
+    async def _refresh(self, table_id: int) -> None:
+        try:
+            view = await self._load(table_id)
+        except Exception:
+            log.warning("table %s: its watchers could not be brought up to date", table_id)
+            return
+        self.published(view)
 
     def close_all(self) -> None:
         for watched in self._tables.values():
