@@ -149,5 +149,8 @@ def reached(states: list[dict[str, Any]], version: int) -> Callable[[], bool]:
 
 def public(state: dict[str, Any]) -> dict[str, Any]:
     """What a state shows, without what tells one version of it from the next (a version the
-    players do not see: a hand message's id kept)."""
-    return {k: v for k, v in state.items() if k not in ("version", "committed", "deadline")}
+    players do not see: a hand message's id kept), nor the serving process's clock, nor the
+    earlier hand's tricks a new hand's page shows from the channel's post of its scores, which
+    only the process that made the change is handed."""
+    hidden = ("version", "committed", "deadline", "now", "earlier", "last", "tricks_title")
+    return {k: v for k, v in state.items() if k not in hidden}

@@ -9,11 +9,12 @@ import dataclasses
 from typing import Any
 
 from bot.service import TableChange, TableView
+from bot.service.notices import HandScore
 from cogs.web.watchers import Watchers
 from tests.cogs.renders import a_table
 
 
-def render(view: TableView, code: str) -> bytes:
+def render(view: TableView, code: str, scored: HandScore | None) -> bytes:
     return f"{view.version}".encode()
 
 
