@@ -274,7 +274,8 @@ async def switch_to_the_dm_and_back(
     held = await screen.cards()
     screen.only_the_bot()
     await screen.page.close()
-    await standin.wait_for(lambda: not bot.web.presence.at_page(table_id, ann.id), timeout=30)
+    # Discord's proxy ends its request to the bot as the tab goes: she has left the page at once.
+    await standin.wait_for(lambda: not bot.web.presence.at_page(table_id, ann.id), timeout=3)
     message, ids = await standin.wait_for(lambda: my_turn_controls(ann), timeout=10)
     stored = await bot.tables.service.lookups.hand_state(table_id, ann.id)
     assert stored.bid is not None and _dm_bid(ann) == stored.bid  # her bid from the page
