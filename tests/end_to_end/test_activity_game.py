@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 import time
 from typing import Any
 
@@ -54,9 +53,14 @@ MY_TURN = f"{SEATED}.turn"
 BID = f"{SEATED} #my-bids button:not([aria-disabled])"
 TRUMP = f"{SEATED} #my-trumps button:not([aria-disabled])"
 CARD = f"{SEATED} #my-cards button.card:not(.dim)"
-SEED = 43
-"""The deal's: Ann has a choice of cards on her turn in a hand (one card she must play is
-played for her)."""
+AUTO = f"{SEATED} #seat-tools button[aria-pressed]"
+OFFERED = f"""() => {{
+  if (!document.querySelector({json.dumps(MY_TURN)})) return null;
+  const offered = {json.dumps([BID, TRUMP, CARD])}.find(s => document.querySelector(s));
+  return offered ? [offered, document.querySelectorAll("#my-cards button.card").length] : null;
+}}"""
+"""What the page offers its person at one moment: the selector of their choices, and how many
+cards they hold (null when it is not their turn)."""
 
 
 def seats(message: Any) -> list[str]:
@@ -78,10 +82,12 @@ class Screen:
         self.person = person
         self.frame = frame
         self.page = page
-        self.requests: list[str] = []
+        self.requests: list[tuple[str, bool]] = []
+        """Each request's address, and whether the Activity's frame made it."""
         self.errors: list[str] = []
         self.checked = False
-        page.on("request", lambda r: self.requests.append(r.url))
+        self.moves = 0
+        page.on("request", lambda r: self.requests.append((r.url, r.frame != page.main_frame)))
         page.on("console", lambda m: self.errors.append(m.text) if refusal(m) else 0)
         page.on("pageerror", lambda e: self.errors.append(str(e)))
         page.on(
@@ -109,25 +115,26 @@ class Screen:
         """The Activity has gone on from its entry to the channel's table's page."""
         await self.activity.wait_for_url("**/t/**", timeout=15_000)
 
-    async def move(self) -> bool:
-        """On the person's turn, click the first choice the page offers, and wait for the seat's
-        stream to push the hand that follows. False when it is not their turn."""
+    async def move(self, *, unless_cards: int = 0) -> str:
+        """On the person's turn, click the first choice the page offers and wait for the seat's
+        stream to push the hand that follows: "moved". "waiting" when it is not their turn;
+        "cards" (nothing clicked) when it is their turn to play and they hold `unless_cards`
+        cards or more."""
         activity = self.activity
-        if not await activity.locator(MY_TURN).count():
-            return False
-        for selector in (BID, TRUMP, CARD):
-            choice = activity.locator(selector)
-            if await choice.count():
-                break
-        else:
-            return False
+        seen = await activity.evaluate(OFFERED)
+        if seen is None:
+            return "waiting"
+        selector, held = seen
+        if unless_cards and selector == CARD and held >= unless_cards:
+            return "cards"
         if not self.checked:
             assert await serious_violations(activity) == []
             self.checked = True
         before = await activity.evaluate("window.__hands")
-        await choice.first.click()
+        await activity.locator(selector).first.click()
         await activity.wait_for_function(f"() => window.__hands > {before}", timeout=15_000)
-        return True
+        self.moves += 1
+        return "moved"
 
     async def cards(self) -> list[str]:
         ids: list[str] = await self.activity.evaluate(
@@ -136,13 +143,18 @@ class Screen:
         return ids
 
     def only_the_bot(self) -> None:
-        """Everything the tab asked went to Discord's client page or its proxy of the bot."""
+        """Everything the tab asked went to Discord's client page, and everything the
+        Activity asked to Discord's proxy of the bot; it signed in once."""
         base = self.client.base_url + "/"
-        assert self.requests and all(url.startswith(base) for url in self.requests), [
-            url for url in self.requests if not url.startswith(base)
+        client = base + ".standin/"
+        strays = [
+            url
+            for url, activity in self.requests
+            if not url.startswith(base) or activity == url.startswith(client)
         ]
+        assert any(activity for _, activity in self.requests) and strays == [], strays
         assert self.errors == [], self.errors
-        assert self.frame.commands[:2] == ["AUTHORIZE", "AUTHENTICATE"]
+        assert self.frame.commands == ["AUTHORIZE", "AUTHENTICATE"]
         assert self.frame.unanswered == [] and self.frame.logs == []
 
 
@@ -154,9 +166,8 @@ async def test_a_game_played_from_the_activity_and_a_dm(
     async with start_bot(settings=sign_in_settings(standin)) as bot:
         assert bot.web is not None
         side = await standin.add_text_channel("cards")
-        bot.tables.service.session.rng = random.Random(SEED)
         # A short game: the channel's rules, which the Activity's table opens with.
-        ruled = await ann.slash(side, "ohhell settings", preset="classic", max_cards=3)
+        ruled = await ann.slash(side, "ohhell settings", preset="classic", max_cards=2)
         assert ruled.ephemeral
         served = f"http://127.0.0.1:{bot.web.port}"
         async with ActivityClient(standin, {"/": served}) as client, chromium() as browser:
@@ -196,6 +207,9 @@ async def test_a_game_played_from_the_activity_and_a_dm(
                 await screen.activity.wait_for_selector(SEATED, timeout=15_000)
             assert bot.web.presence.at_page(table_id, ann.id)
             assert bot.web.presence.at_page(table_id, cat.id)
+            # Ann turns off the auto-play of a forced card: every card of hers is hers to play.
+            await anns.activity.click(f"{AUTO}[aria-pressed=true]")
+            await anns.activity.wait_for_selector(f"{AUTO}[aria-pressed=false]", timeout=15_000)
 
             switched = False
             moves = {"Ann": 0, "Cat": 0, "Bob": 0}
@@ -204,21 +218,15 @@ async def test_a_game_played_from_the_activity_and_a_dm(
                 assert time.monotonic() < ends, "the game did not finish"
                 moved = False
                 for screen in (anns, cats):
-                    if (
-                        not switched
-                        and screen is anns
-                        and await anns.activity.locator(MY_TURN).count()
-                        and await anns.activity.locator(CARD).count()
-                        and len(await anns.cards()) >= 2
-                    ):
+                    done = await screen.move(unless_cards=0 if switched or screen is cats else 2)
+                    if done == "cards":
+                        # Mid-hand, Ann goes to her DM for a card, and comes back.
                         anns = await switch_to_the_dm_and_back(
                             standin, bot, client, contexts["Ann"], anns, table_id, side
                         )
                         screens.append(anns)
-                        switched = moved = True
-                        moves["Ann"] += 1
-                        continue
-                    if await screen.move():
+                        switched = True
+                    if done != "waiting":
                         moves[screen.person.name] += 1
                         moved = True
                 bobs = my_turn_controls(bob)
@@ -229,8 +237,10 @@ async def test_a_game_played_from_the_activity_and_a_dm(
                     moved = True
                 if not moved:
                     await asyncio.sleep(0.05)
-            assert switched, "Ann never held two cards on her turn to play"
+            assert switched, "Ann never had two cards on her turn to play"
             assert all(count >= 3 for count in moves.values()), moves
+            # Ann bid from her page before she went to her DM, and played on from it after.
+            assert screens[0].moves >= 1 and screens[-1].moves >= 1
 
             # The table message shows the final standings.
             await bot.presenter.ground.idle()
