@@ -1,12 +1,13 @@
 """A whole game from the Activity, in a real browser (headless Chromium, the stand-in's Discord
 client framing the Activity, each person in a browser of their own): Ann opens the table from
 her Activity, Cat joins from hers, Bob by the table message's Join button; Ann adds a computer
-player and starts. Ann and Cat bid and play by clicking their pages, Bob with his DM buttons.
-In the middle of a hand Ann closes her Activity: her hand DM, held back while she was at the
-page, catches up; she plays a card from it, opens the Activity again and plays on from the
-page. The table message shows the final standings, and `/ohhell record` gives a record that
-replays to them. Every page passed axe-core's check mid-game and asked nothing of anyone but
-the bot (through Discord's proxy)."""
+player and starts. Ann and Cat bid and play by clicking their pages (Ann with auto-play of a
+forced card off), Bob with his DM buttons. In the middle of a hand Ann closes her Activity: she
+has left the table's page at once, and her hand DM, held back while she was there, catches up;
+she plays a card from it, opens the Activity again and plays on from the page. The table
+message shows the final standings, and `/ohhell record` gives a record that replays to them.
+Every page passed axe-core's check mid-game and asked nothing of anyone but the bot (through
+Discord's proxy)."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ from tools.simulated_people import (
 
 pytestmark = [
     needs_chromium,
-    pytest.mark.timeout(420),
+    pytest.mark.timeout(300),
     pytest.mark.parametrize("database_url", ["sqlite"], indirect=True),
 ]
 
