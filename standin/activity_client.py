@@ -84,6 +84,7 @@ class ActivityClient:
         self._runner: web.AppRunner | None = None
         self._session: aiohttp.ClientSession | None = None
         self._streams: set[asyncio.Task[Any]] = set()
+        self._stopping = False
 
     @property
     def base_url(self) -> str:
@@ -101,7 +102,11 @@ class ActivityClient:
         app.router.add_route("*", "/{tail:.*}", self._proxy)
         # Compressed bodies pass through as they came, with their Content-Encoding.
         self._session = aiohttp.ClientSession(auto_decompress=False)
-        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        # A browser that goes away (its tab closed) ends its requests at once: the proxy then
+        # closes its own to the Activity's server, as Discord's proxy does.
+        self._runner = web.AppRunner(
+            app, access_log=None, shutdown_timeout=1.0, handler_cancellation=True
+        )
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self._port)
         await site.start()
@@ -110,6 +115,7 @@ class ActivityClient:
         self._port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
 
     async def stop(self) -> None:
+        self._stopping = True
         for task in list(self._streams):
             task.cancel()
         if self._runner is not None:
@@ -267,13 +273,19 @@ class ActivityClient:
                     break
                 await response.write(f"data: {json.dumps(message)}\n\n".encode())
         except ConnectionResetError:
-            # The page is gone: its person has closed Discord's window or tab.
-            if frame.closed is None:
-                frame.closed = (1001, "the client page went away")
-                self._left(frame)
+            self._gone(frame)
+        except asyncio.CancelledError:
+            self._gone(frame)
+            raise
         finally:
             self._streams.discard(task)
         return response
+
+    def _gone(self, frame: Frame) -> None:
+        """The page is gone: its person has closed Discord's window or tab."""
+        if frame.closed is None and not self._stopping:
+            frame.closed = (1001, "the client page went away")
+            self._left(frame)
 
     async def _not_found(self, request: web.Request) -> web.Response:
         return web.Response(status=404, text="no such page\n")
