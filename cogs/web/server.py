@@ -354,9 +354,11 @@ def _headers_for(request: web.Request, status: int) -> dict[str, str]:
 
 
 async def _refuse_body(request: web.Request) -> web.StreamResponse:
-    """413 to a request with a bigger body than the pages take, sent at once, and the
+    """413 to a request with a bigger body than any page takes, sent at once, and the
     connection closed: its body is never read (aiohttp would read it to drop it)."""
-    refused = web.Response(status=413, text="413: too large\n")
+    refused = web.json_response(  # as the pages' own forms refuse one (cogs/web/auth.py)
+        {"error": "too_large"}, status=413, headers={"Cache-Control": "no-store"}
+    )
     refused.force_close()
     await refused.prepare(request)
     await refused.write_eof()
