@@ -402,5 +402,9 @@ def answer(reason: Reason | None, default: str = N_("Done.")) -> str:
 
 def refusal(error: Refused) -> str:
     """What a person is told when the service refuses their action: a sentence."""
-    text = reason_text(error.reason)
+    return sentence(reason_text(error.reason))
+
+
+def sentence(text: str) -> str:
+    """A reason said on its own: its first letter a capital."""
     return text[:1].upper() + text[1:]

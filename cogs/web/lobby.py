@@ -42,7 +42,7 @@ from bot.service.refusals import ChannelHasTable, MissingPermissions, SlowDown, 
 from cogs.render import answer, refusal
 from cogs.render.language import _, pgettext, speaking
 from cogs.render.lobby import LEVEL_CHOICES
-from cogs.render.reasons import reason_text
+from cogs.render.reasons import reason_text, sentence
 from cogs.web.auth import AUTH, acting, who
 
 if TYPE_CHECKING:
@@ -216,7 +216,7 @@ class PageLobby:
                     "lobby": view.status is TableStatus.LOBBY,
                     "seated": seated,
                     "host": view.host_id == user_id,
-                    "start_problem": None if problem is None else _sentence(reason_text(problem)),
+                    "start_problem": None if problem is None else sentence(reason_text(problem)),
                     "levels": [
                         [value, pgettext("computer level", label)]
                         for value, label, _description in LEVEL_CHOICES
@@ -329,7 +329,3 @@ def _bad() -> web.Response:
     return web.json_response(
         {"error": "bad_request"}, status=400, headers={"Cache-Control": "no-store"}
     )
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:]

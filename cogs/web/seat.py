@@ -21,7 +21,7 @@ from cogs.render.common import SUIT_SYMBOLS, card_text, suit_text
 from cogs.render.explanations import MOVES
 from cogs.render.hand import PLAYED_OUT, _bid_footer, _now_text
 from cogs.render.language import _, language, number, pgettext, speaking
-from cogs.render.reasons import reason_text
+from cogs.render.reasons import reason_text, sentence
 from cogs.web.auth import AUTH, acting
 from cogs.web.live import card_code, event_bytes
 from cogs.web.sessions import SESSION
@@ -30,10 +30,6 @@ if TYPE_CHECKING:
     from cogs.web.server import WebRoom
 
 State = dict[str, Any]
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def card_reason(state: HandState, allowed: bool) -> str | None:
@@ -46,7 +42,7 @@ def card_reason(state: HandState, allowed: bool) -> str | None:
         return None
     led = state.on_table[0][1] if state.on_table else None
     if led is not None and led.suit is not None:
-        return _sentence(MOVES["follow_suit"]({"suit": led.suit}))
+        return sentence(MOVES["follow_suit"]({"suit": led.suit}))
     # Translators: the table page: why a card of the player's hand is dimmed.
     return _("You can't play this card now.")
 
@@ -101,7 +97,7 @@ def hand_view(state: HandState) -> State:
                 "label": number(option.n),
                 "allowed": option.allowed,
                 "chosen": option.n == state.bid,
-                "reason": None if option.reason is None else _sentence(reason_text(option.reason)),
+                "reason": None if option.reason is None else sentence(reason_text(option.reason)),
             }
             for option in state.bid_options
         ]
@@ -136,7 +132,7 @@ def hand_view(state: HandState) -> State:
         for card in cards:
             if card["id"] == joker.card_id:
                 card["playable"] = False
-                card["reason"] = _sentence(MOVES["name_joker_suit"]({}))
+                card["reason"] = sentence(MOVES["name_joker_suit"]({}))
     if state.played_out and state.cards:
         view["cards"] = [cards[0] | {"playable": False, "reason": _(PLAYED_OUT)}]
     return view
