@@ -154,10 +154,14 @@ class Watchers:
         watched = self._tables.get(change.table_id)
         if watched is None or change.version <= watched.version:
             return
-        watched.told = max(watched.told, change.version)
+        self._load_until(change.table_id, watched, change.version)
+
+    def _load_until(self, table_id: int, watched: _Watched, version: int) -> None:
+        """Load the table for its watchers until they have `version`: one load at a time."""
+        watched.told = max(watched.told, version)
         if not watched.loading:
             watched.loading = True
-            self._spawn(self._catch_up(change.table_id, watched))
+            self._spawn(self._catch_up(table_id, watched))
 
     async def _catch_up(self, table_id: int, watched: _Watched) -> None:
         try:
@@ -191,17 +195,9 @@ class Watchers:
     def listening(self) -> None:
         """This process hears other processes' changes from now on (it started listening after
         its pages were first served): every watched table is loaded once for its watchers, who
-        may have missed a change meanwhile."""
-        for table_id in self._tables:
-            self._spawn(self._refresh(table_id))
-
-    async def _refresh(self, table_id: int) -> None:
-        try:
-            view = await self._load(table_id)
-        except Exception:
-            log.warning("table %s: its watchers could not be brought up to date", table_id)
-            return
-        self.published(view)
+        may have missed a change meanwhile, as a change told by another process is."""
+        for table_id, watched in self._tables.items():
+            self._load_until(table_id, watched, watched.version + 1)
 
     def close_all(self) -> None:
         for watched in self._tables.values():
