@@ -23,6 +23,7 @@ from bot.service.refusals import ComputerHasSeat, NotSeated, NotSeatedOther, Rem
 from cogs.render.language import N_, _, speaking
 from cogs.render.reasons import refusal
 from cogs.web.auth import acting
+from cogs.web.json_answers import json_answer
 
 if TYPE_CHECKING:
     from cogs.web.server import WebRoom
@@ -71,23 +72,23 @@ class Actions:
         if self.flooding(user_id):
             with speaking(spoken):
                 message = _(TOO_MANY)
-            return _json({"error": "too_many", "message": message}, 429, {"Retry-After": "1"})
+            return json_answer({"error": "too_many", "message": message}, 429, {"Retry-After": "1"})
         try:
             move = _move(await _body(request))
             outcome = await self._decide(view.table_id, user_id, move)
         except BadMove:
             with speaking(spoken):
                 message = _(BAD_MOVE)
-            return _json({"error": "bad_request", "message": message}, 400)
+            return json_answer({"error": "bad_request", "message": message}, 400)
         except Refused as refused:
             with speaking(spoken):
                 message = refusal(refused)
             status = 403 if isinstance(refused.reason, FORBIDDEN) else 409
-            return _json({"error": refused.code, "message": message}, status)
+            return json_answer({"error": refused.code, "message": message}, status)
         room.acted(
             outcome, user_id, outcome.automatic or move["do"] not in ("play", "bid", "trump")
         )
-        return _json({"ok": True, "version": outcome.table.version}, 200)
+        return json_answer({"ok": True, "version": outcome.table.version}, 200)
 
     async def _decide(self, table_id: int, user_id: int, move: dict[str, Any]) -> Outcome:
         service = self.room.service
@@ -109,12 +110,6 @@ class Actions:
             case "back":
                 return await service.host.come_back(table_id, user_id)
         raise BadMove()
-
-
-def _json(body: dict[str, Any], status: int, headers: dict[str, str] | None = None) -> web.Response:
-    return web.json_response(
-        body, status=status, headers={"Cache-Control": "no-store", **(headers or {})}
-    )
 
 
 async def _body(request: web.Request) -> Any:

@@ -41,6 +41,7 @@ from aiohttp import web
 
 from cogs.render.language import N_, Language, _, speaking
 from cogs.web.entry import entry_page
+from cogs.web.json_answers import json_answer
 from cogs.web.oauth import DISCORD_API, CodeRefused, OAuthClient, Person, Unavailable
 from cogs.web.sessions import (
     LOGIN,
@@ -132,14 +133,8 @@ class Busy(Exception):
 
 
 def refusal(code: str, status: int = 401) -> web.Response:
-    headers = {"Cache-Control": "no-store"}
-    if status == 401:
-        headers["WWW-Authenticate"] = "Session"
-    return web.json_response({"error": code}, status=status, headers=headers)
-
-
-def _answer(body: dict[str, object]) -> web.Response:
-    return web.json_response(body, headers={"Cache-Control": "no-store"})
+    headers = {"WWW-Authenticate": "Session"} if status == 401 else {}
+    return json_answer({"error": code}, status, headers)
 
 
 class Auth:
@@ -210,7 +205,7 @@ class Auth:
             return refusal("busy", 503)
         except Unavailable:
             return refusal("discord_unavailable", 502)
-        return _answer(
+        return json_answer(
             {
                 "access_token": access,
                 "session": sessions.session(person.id),
@@ -228,7 +223,7 @@ class Auth:
             user_id, session = sessions.renewed(header[len("Session ") :].strip())
         except Refused as refused:
             return refusal(f"session_{refused.code}")
-        return _answer(
+        return json_answer(
             {"session": session, "expires_in": SESSION_LIFETIME, "user": {"id": str(user_id)}}
         )
 
@@ -303,7 +298,7 @@ class Auth:
         except Refused as refused:
             return refusal(f"login_{refused.code}")
         name = login.payload.decode(errors="replace")
-        return _answer(
+        return json_answer(
             {
                 "session": sessions.session(login.user_id),
                 "expires_in": SESSION_LIFETIME,

@@ -44,6 +44,7 @@ from cogs.render.language import _, pgettext, speaking
 from cogs.render.lobby import LEVEL_CHOICES
 from cogs.render.reasons import reason_text, sentence
 from cogs.web.auth import AUTH, acting, who
+from cogs.web.json_answers import json_answer
 
 if TYPE_CHECKING:
     from cogs.web.server import WebRoom
@@ -162,8 +163,8 @@ class PageLobby:
             return await self._refused(request, refused, guild_id, channel_id)
         row = await self.service.lookups.table_in_channel(channel_id)
         if row is None or row.guild_id != guild_id:
-            return _answer({"table": None})
-        return _answer({"table": self._path(guild_id, row.id)})
+            return json_answer({"table": None})
+        return json_answer({"table": self._path(guild_id, row.id)})
 
     async def open(self, request: web.Request) -> web.Response:
         """A table opened in the channel, as /ohhell start opens one."""
@@ -193,7 +194,7 @@ class PageLobby:
         except Refused as refused:
             return await self._refused(request, refused, guild_id, channel_id)
         await desk.opened(outcome)
-        return _answer({"table": self._path(guild_id, outcome.table.table_id)})
+        return json_answer({"table": self._path(guild_id, outcome.table.table_id)})
 
     async def controls(self, request: web.Request) -> web.Response:
         """What the lobby's controls offer this person at this table's page now: nothing
@@ -202,15 +203,15 @@ class PageLobby:
         view = await self.room.table(request)
         auth = request.app.get(AUTH)
         if auth is None or not auth.enabled:
-            return _answer({"signin": False})
+            return json_answer({"signin": False})
         user_id = who(request)
         if user_id is None:
-            return _answer({"signin": True})
+            return json_answer({"signin": True})
         seated = any(s.user_id == user_id and not s.pending for s in view.seats)
         spoken = await self.room.language_for(request, view.guild_id, view.channel_id)
         with speaking(spoken):
             problem = view.start_problem
-            return _answer(
+            return json_answer(
                 {
                     "signin": True,
                     "lobby": view.status is TableStatus.LOBBY,
@@ -260,7 +261,7 @@ class PageLobby:
         spoken = await self.room.language_for(request, view.guild_id, view.channel_id)
         with speaking(spoken):
             message = answer(outcome.reply)
-        return _answer({"ok": True, "message": message})
+        return json_answer({"ok": True, "message": message})
 
     async def _refused(
         self, request: web.Request, refused: Refused, guild_id: int, channel_id: int
@@ -273,11 +274,7 @@ class PageLobby:
             status = 404
         elif isinstance(refused.reason, SlowDown):
             status = 429
-        return web.json_response(
-            {"error": refused.code, "message": message},
-            status=status,
-            headers={"Cache-Control": "no-store"},
-        )
+        return json_answer({"error": refused.code, "message": message}, status)
 
 
 async def _body(request: web.Request) -> dict[str, object]:
@@ -321,11 +318,5 @@ async def _action(request: web.Request) -> tuple[str, str]:
     return action, level
 
 
-def _answer(body: dict[str, object]) -> web.Response:
-    return web.json_response(body, headers={"Cache-Control": "no-store"})
-
-
 def _bad() -> web.Response:
-    return web.json_response(
-        {"error": "bad_request"}, status=400, headers={"Cache-Control": "no-store"}
-    )
+    return json_answer({"error": "bad_request"}, 400)

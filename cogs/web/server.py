@@ -27,6 +27,7 @@ from cogs.render.language import LANGUAGES, Language, language, speaking
 from cogs.web.actions import Actions
 from cogs.web.assets import ASSETS
 from cogs.web.auth import AUTH, FRAME_ANCESTORS, add_auth, framed
+from cogs.web.json_answers import json_answer
 from cogs.web.links import Kind, Links, Signed
 from cogs.web.live import live_frame
 from cogs.web.live_page import live_page
@@ -356,9 +357,7 @@ def _headers_for(request: web.Request, status: int) -> dict[str, str]:
 async def _refuse_body(request: web.Request) -> web.StreamResponse:
     """413 to a request with a bigger body than any page takes, sent at once, and the
     connection closed: its body is never read (aiohttp would read it to drop it)."""
-    refused = web.json_response(  # as the pages' own forms refuse one (cogs/web/auth.py)
-        {"error": "too_large"}, status=413, headers={"Cache-Control": "no-store"}
-    )
+    refused = json_answer({"error": "too_large"}, 413)  # as the sign-in's forms refuse one
     refused.force_close()
     await refused.prepare(request)
     await refused.write_eof()
