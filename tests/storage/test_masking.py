@@ -118,11 +118,11 @@ async def test_a_failure_nobody_foresaw_prints_its_traceback_without_the_passwor
     assert_no_secret(out + err)
 
 
-@pytest.mark.parametrize("url", URLS)
-def test_the_bot_names_no_password_whatever_the_url(url: str, tmp_path: Path) -> None:
+def run_bot(tmp_path: Path, **settings: str) -> tuple[int, str]:
+    """`python -m bot` with the token and `settings` (no other Discord or database setting of
+    this environment): its exit code and everything it printed."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
-    env.update(DATABASE_URL=url, DISCORD_TOKEN=TOKEN, LOG_LEVEL="DEBUG", PYTHONPATH=str(ROOT))
-    env.update(PUBLIC_URL="https://ohhell.example.org", WEB_SECRET=WEB_SECRET, WEB_PORT="0")
+    env.update(DISCORD_TOKEN=TOKEN, PYTHONPATH=str(ROOT), **settings)
     done = subprocess.run(
         [sys.executable, "-m", "bot"],
         cwd=tmp_path,
@@ -131,8 +131,20 @@ def test_the_bot_names_no_password_whatever_the_url(url: str, tmp_path: Path) ->
         text=True,
         timeout=60,
     )
-    output = done.stdout + done.stderr
-    assert done.returncode == 1, output
+    return done.returncode, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("url", URLS)
+def test_the_bot_names_no_password_whatever_the_url(url: str, tmp_path: Path) -> None:
+    code, output = run_bot(
+        tmp_path,
+        DATABASE_URL=url,
+        LOG_LEVEL="DEBUG",
+        PUBLIC_URL="https://ohhell.example.org",
+        WEB_SECRET=WEB_SECRET,
+        WEB_PORT="0",
+    )
+    assert code == 1, output
     assert "\nCould not open the database " in f"\n{output}", output
     assert "Traceback" not in output, output
     assert_no_secret(output)
@@ -153,16 +165,6 @@ async def test_a_bare_at_or_slash_in_the_password_is_named_with_its_escape(
 
 
 def test_a_web_secret_too_short_is_named_without_its_value(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
-    env.update(DISCORD_TOKEN=TOKEN, WEB_SECRET="NeverPrinted", PYTHONPATH=str(ROOT))
-    done = subprocess.run(
-        [sys.executable, "-m", "bot"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    output = done.stdout + done.stderr
-    assert done.returncode != 0 and "WEB_SECRET: must be at least 32 characters" in output, output
+    code, output = run_bot(tmp_path, WEB_SECRET="NeverPrinted")
+    assert code != 0 and "WEB_SECRET: must be at least 32 characters" in output, output
     assert_no_secret(output)
