@@ -125,7 +125,8 @@ async def test_a_hand_played_at_the_page_beside_the_dm(
                     timeout=10,
                 )
 
-        raw, events = b"", []
+        raw = b""
+        events: list[Any] = []
         async with page.stream() as stream:
             assert stream.status == 200
             await stream.wait(lambda: stream.latest("table"))

@@ -3,49 +3,26 @@ acts on the table, and each process's seat streams follow what the other stored.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from typing import Any
 
 import aiohttp
 
-from bot.app import build
-from bot.config import BotSettings
 from cogs.client import OhHellBot
 from standin.server import StandIn
-from standin.testing import run_bot
-from tests.end_to_end.conftest import random_legal
+from tests.end_to_end.conftest import running_bot
 from tests.end_to_end.seats import Seat, session_of
 from tests.end_to_end.test_web_seat import page_move
 from tests.end_to_end.test_web_sign_in import sign_in_settings
 from tools.simulated_people import add_computer, open_table
 
 
-@asynccontextmanager
-async def process(standin: StandIn, postgres_url: str, shard: int) -> AsyncIterator[OhHellBot]:
-    settings: dict[str, Any] = sign_in_settings(standin)
-    bot, database, _ = await build(
-        BotSettings(
-            discord_token="test",
-            database_url=postgres_url,
-            shard_count=2,
-            shard_ids=(shard,),
-            table_edit_delay=0.02,
-            computer_delay=0.0,
-            turn_ping_after=0.0,
-            _env_file=None,
-            **settings,
-        ),
-        decide=random_legal,
-        workers=0,
-    )
-    try:
-        async with run_bot(standin, bot):
-            await standin.wait_for(lambda: bot.presenter.automatic.scheduling)
-            yield bot
-            await bot.presenter.ground.idle()
-    finally:
-        await database.close()
+def process(
+    standin: StandIn, postgres_url: str, shard: int
+) -> AbstractAsyncContextManager[OhHellBot]:
+    """One of the two processes: shard `shard` of two, sign-in on."""
+    settings: dict[str, Any] = {**sign_in_settings(standin), "shard_count": 2}
+    return running_bot(standin, postgres_url, settings=settings | {"shard_ids": (shard,)})
 
 
 async def test_moves_at_either_processs_page_act_and_both_pages_follow(
