@@ -17,7 +17,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import urlencode
 
-from aiohttp import web
+from aiohttp import HttpVersion11, web
 from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.config import BotSettings
@@ -251,6 +251,10 @@ class WebRoom:
                 "X-Accel-Buffering": "no",
             }
         )
+        # Chunked (HTTP/1.1), so that a frame can go as a chunk of its own (`_write_at_once`).
+        chunked = request.version >= HttpVersion11
+        if chunked:
+            response.enable_chunked_encoding()
         try:
             await response.prepare(request)
             while True:
@@ -260,6 +264,9 @@ class WebRoom:
                     await response.write(frame or b": -\n\n")
                 if watcher.closed and frame is None:
                     break
+                if chunked and watcher.write_now is None and request.transport is not None:
+                    # Only now: aiohttp holds the headers back until the first write.
+                    watcher.write_now = _write_at_once(request.transport)
         except TimeoutError:
             # A reader that does not read: its connection goes now, with what it was not sent
             # (ending the stream politely would wait on it again, for ever).
@@ -268,6 +275,8 @@ class WebRoom:
         except (ConnectionError, asyncio.CancelledError):
             pass
         finally:
+            # Before the response ends: nothing may be written on the connection after it.
+            watcher.write_now = None
             self.watchers.remove(watcher)
         return response
 
@@ -282,6 +291,22 @@ class WebRoom:
                 "Cache-Control": "public, max-age=31536000, immutable",
             },
         )
+
+
+def _write_at_once(transport: asyncio.BaseTransport) -> Callable[[bytes], bool]:
+    """Writes a frame to a page's stream at once, as one chunk of the response, when its
+    connection has passed on all it was given (its reader keeps up): the change's own step
+    sends every such reader its frame, with no task woken for each. Otherwise False: the
+    frame waits for the stream's task, which waits for the reader as long as it may."""
+    assert isinstance(transport, asyncio.WriteTransport)
+
+    def write(frame: bytes) -> bool:
+        if transport.is_closing() or transport.get_write_buffer_size():
+            return False
+        transport.write(b"%x\r\n%b\r\n" % (len(frame), frame))
+        return True
+
+    return write
 
 
 def _unshown(outcome: Outcome, user_id: int, move_on: bool) -> None:

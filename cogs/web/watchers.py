@@ -34,8 +34,14 @@ class Watcher:
         self._frame: bytes | None = None
         self._ready = asyncio.Event()
         self.closed = False
+        self.write_now: Callable[[bytes], bool] | None = None
+        """Set by a sender that can write a frame at once, from the change's own step, when
+        its page's connection takes it without waiting (True): no task woken a frame. A frame
+        it does not take waits for the sender."""
 
     def offer(self, frame: bytes) -> None:
+        if self._frame is None and self.write_now is not None and self.write_now(frame):
+            return
         self._frame = frame
         self._ready.set()
 
@@ -101,6 +107,11 @@ class Watchers:
     def tables(self) -> set[int]:
         """The tables watched (held in memory only while someone watches)."""
         return set(self._tables)
+
+    def of(self, table_id: int) -> frozenset[Watcher]:
+        """The open pages of a table."""
+        watched = self._tables.get(table_id)
+        return frozenset(() if watched is None else watched.watchers)
 
     def add(self, view: TableView, code: str) -> Watcher | None:
         """A new watcher of `view`'s table, in language `code`, offered the newest view at once

@@ -151,6 +151,9 @@ async def test_the_live_page_shows_every_trick_as_the_game_is_played(
             # A stream that breaks (a proxy's restart, a phone's network) connects again by
             # itself, and the page follows on.
             assert bot.web.watchers.count == 1
+            # Its frames are written from the change's own step, not by a task woken for it.
+            (watcher,) = bot.web.watchers.of(table_id)
+            assert watcher.write_now is not None
             bot.web.watchers.close_all()
             await tab.page.wait_for_function(
                 "() => !document.getElementById('connection').hidden", timeout=5000
