@@ -53,7 +53,8 @@ from tools.benchbot import (
     watch_stalls,
 )
 
-ASSETS = re.compile(rb'(?:href|src)="([^"]*)"')
+ASSETS = re.compile(rb'<(?:script|link|img|iframe)\b[^>]*?\b(?:href|src)="([^"]*)"')
+"""What a page loads (its links to other pages are not requests it makes)."""
 
 
 def free_port() -> int:
@@ -189,18 +190,19 @@ class Readers:
 
 
 async def page_weight(session: aiohttp.ClientSession, url: str) -> tuple[int, int, list[str]]:
-    """The page's bytes, the bytes of the files it loads, and any address it names that is not
-    the bot's own."""
+    """The page's bytes, the bytes of the files it loads, and any address it loads from that
+    is not the bot's own."""
     async with session.get(url) as response:
         page = await response.read()
     loaded = 0
     outside = []
     for found in ASSETS.findall(page):
         address = found.decode()
-        if not address.startswith("/") or address.startswith("//"):
+        loads = URL(url).join(URL(address))
+        if loads.origin() != URL(url).origin():
             outside.append(address)
             continue
-        async with session.get(str(URL(url).join(URL(address)))) as got:
+        async with session.get(str(loads)) as got:
             loaded += len(await got.read())
     return len(page), loaded, outside
 
