@@ -155,6 +155,8 @@ class WebRoom:
             await runner.cleanup()
             raise WebUnavailable(_cannot_listen(self.settings, error)) from None
         self._runner = runner
+        if self.service.sharing.shared:
+            await self.presence.share(self.service.sharing)
         for address in runner.addresses:
             if isinstance(address, tuple) and len(address) >= 2:
                 self.port = int(address[1])
@@ -172,6 +174,7 @@ class WebRoom:
         runner, self._runner = self._runner, None
         if runner is not None:
             await runner.cleanup()
+        await self.presence.stop()
 
     @asynccontextmanager
     async def serving(self) -> AsyncIterator[int]:
