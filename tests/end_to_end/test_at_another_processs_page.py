@@ -8,7 +8,6 @@ from __future__ import annotations
 from contextlib import AsyncExitStack
 from typing import Any
 
-import aiohttp
 import pytest
 
 from bot.service import TableStatus
@@ -17,7 +16,7 @@ from standin.driver import Person
 from standin.server import StandIn
 from tests.end_to_end.seats import Seat, session_of
 from tests.end_to_end.test_at_the_page import edits_of, shows_now, waiting_for
-from tests.end_to_end.test_web_seat_processes import process
+from tests.end_to_end.test_web_seat_processes import guild_of, two_processes
 from tools.simulated_people import hand_message, my_turn_controls, open_table, take_turn
 
 pytestmark = pytest.mark.timeout(180)
@@ -46,16 +45,11 @@ async def in_discord(standin: StandIn, person: Person) -> None:
 async def test_a_dm_waits_while_its_person_is_at_another_processs_page(
     standin: StandIn, postgres_url: str
 ) -> None:
-    here = standin.world.add_guild("Shard 0", shard=(0, 2))
-    hall = standin.world.add_text_channel(here, "hall")
-    standin.world.add_guild("Shard 1", shard=(1, 2))
-    people = [standin.person(name) for name in ("Ann", "Bob", "Cat")]
-    ann, bob, cat = people
     async with AsyncExitStack() as stack:
         # Bob and Cat click their DMs (the owner's shard), Ann plays at the other's page.
-        owner = await stack.enter_async_context(process(standin, postgres_url, 0))
-        other = await stack.enter_async_context(process(standin, postgres_url, 1))
-        http = await stack.enter_async_context(aiohttp.ClientSession())
+        hall, owner, other, http = await two_processes(standin, postgres_url, stack)
+        people = [standin.person(name) for name in ("Ann", "Bob", "Cat")]
+        ann, bob, cat = people
         assert owner.web is not None and owner.links is not None
         table, table_id = await open_table(
             standin, people, channel=hall, preset="classic", max_cards=2
@@ -64,7 +58,7 @@ async def test_a_dm_waits_while_its_person_is_at_another_processs_page(
         await standin.wait_for(lambda: all(hand_message(p) is not None for p in people))
         first = hand_message(ann)
         assert first is not None
-        path = owner.links.table(here.id, table_id).removeprefix(owner.links.public_url)
+        path = owner.links.table(guild_of(hall), table_id).removeprefix(owner.links.public_url)
         anns = Seat(other, http, path, await session_of(standin, other, http, ann))
         async with anns.stream():
             await standin.wait_for(lambda: owner.web.presence.at_page(table_id, ann.id), 10)
