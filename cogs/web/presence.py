@@ -90,6 +90,7 @@ class Presence:
         self._sharing = sharing
         await sharing.hear_pages(self.heard)
         self._untold.update(dict.fromkeys(self._open, True))
+        self._wake.set()
         self._telling = asyncio.get_running_loop().create_task(self._keep_telling())
 
     async def stop(self) -> None:
