@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from bot.engine import Settings
 from bot.service.errors import Refused
+from bot.service.notices import HandScore
 from bot.service.refusals import NoSuchOrder, NoSuchPage, NotSeated, NotStarted
+from bot.service.results import last_scored
 from bot.service.seat_views import hand_state
 from bot.service.session import Session, dm_refs_of
 from bot.service.turns import load_document, settings_of
@@ -46,6 +48,19 @@ class Lookups:
         async with self.session.lock(table_id):
             row = await self.session.load(table_id)
             return self.session.view_of(row, load_document(row))
+
+    async def scored_view(self, table_id: int) -> tuple[TableView, HandScore | None]:
+        """The table's view, and the newest hand its game scored as the channel's post of its
+        scores said it (rebuilt from the stored game: the post is handed only to the process
+        that stored the move, and a page shows that hand's tricks until the next hand has one
+        of its own)."""
+        session = self.session
+        async with session.lock(table_id):
+            row = await session.load(table_id)
+            document = load_document(row)
+            game = session.shown_game(row, document)
+            scored = None if game is None else last_scored(game)
+            return session.view_of(row, document, game), scored
 
     async def hand_state(self, table_id: int, user_id: int) -> HandState:
         session = self.session

@@ -13,6 +13,7 @@ from bot.engine import (
     Game,
     GameOver,
     HandDealt,
+    HandLog,
     HandScored,
     TrickWon,
     TrumpChosen,
@@ -65,14 +66,8 @@ def announce(
     their order, for the ratings after the game (filled in once stored: `Session._rated`)."""
     names = game.names
     if isinstance(event, HandScored):
-        rows = tuple(
-            (names[s], bid, event.tricks[s], event.points[s], event.totals[s])
-            for s, bid in enumerate(event.bids)
-            if bid is not None
-        )
-        log = next((h for h in reversed(game.history()) if h.number == event.hand), None)
-        tricks = () if log is None else tuple(trick_plays(game, log.seats, t) for t in log.tricks)
-        return [HandScore(hand=event.hand, rows=rows, tricks=tricks, tiebreak=event.tiebreak)]
+        log = next(h for h in reversed(game.finished_hands) if h.number == event.hand)
+        return [hand_score(game, log)]
     if isinstance(event, GameOver):
         order = sorted(range(len(names)), key=lambda s: (event.placing[s], s))
         standings = tuple((event.placing[s], names[s], event.totals[s]) for s in order)
@@ -85,6 +80,27 @@ def announce(
             )
         ]
     return []
+
+
+def hand_score(game: Game, log: HandLog) -> HandScore:
+    """A scored hand's scores and tricks, as its post in the channel says them."""
+    names = game.names
+    points = log.points
+    assert points is not None, "a finished hand is scored"
+    rows = tuple(
+        (names[s], bid, log.won[s], points[s], log.totals[s])
+        for s, bid in enumerate(log.bids)
+        if bid >= 0
+    )
+    tricks = tuple(trick_plays(game, log.seats, t) for t in log.tricks)
+    return HandScore(hand=log.number, rows=rows, tricks=tricks, tiebreak=log.kind == "tiebreak")
+
+
+def last_scored(game: Game) -> HandScore | None:
+    """The newest hand the game scored, as its post said it, rebuilt from the game as stored:
+    the post itself is handed only to the process that stored the move which scored it."""
+    done = game.finished_hands
+    return hand_score(game, done[-1]) if done else None
 
 
 def trick_plays(game: Game, seats: tuple[int, ...], trick: Any) -> TrickPlays:

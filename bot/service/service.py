@@ -82,7 +82,7 @@ class TableService:
         self.finished_games = History(session, database.history, database.results)
         self.places = Places(session, database.channels, database.languages)
         self.lookups = Lookups(session, database.results)
-        self.sharing = Sharing(session, database.budget)
+        self.sharing = Sharing(session, database.budget, database.pages)
         self.privacy = Privacy(session, self.lobby, database.privacy, database.erasure)
         self.retention = Retention(session, database.retention, database.leases)
         self.languages = Languages(session, database.languages)

@@ -436,14 +436,20 @@ class Session:
         """Nothing was done: the caller asks again (``automatic``)."""
         return Outcome(table=self.view_of(row, load_document(row)), automatic=True)
 
+    def shown_game(self, row: TableRow, document: TableDocument) -> Game | None:
+        """The row's game as its view shows it (an open table's from the cache)."""
+        if not document.game:
+            return None
+        if row.status.is_open:
+            return self.game_of(row, document, to_change=False)
+        return decode_game(row, document)
+
     def view_of(
         self, row: TableRow, document: TableDocument, game: Game | None = None
     ) -> TableView:
         settings = settings_of(document)
-        if game is None and document.game and row.status.is_open:
-            game = self.game_of(row, document, to_change=False)
-        elif game is None and document.game:
-            game = decode_game(row, document)
+        if game is None:
+            game = self.shown_game(row, document)
         problem = None
         if row.status is TableStatus.LOBBY:
             problem = start_problem(settings, len(document.seats))

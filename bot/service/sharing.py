@@ -1,5 +1,5 @@
 """What the bot's processes share when several run on one PostgreSQL: holds on the messages
-they write, the changes each stores, Discord's rate limit."""
+they write, the changes each stores, who is at the pages each serves, Discord's rate limit."""
 
 from __future__ import annotations
 
@@ -7,15 +7,16 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 
 from bot.service.session import Session
-from bot.storage import RestBudget, TableChange
+from bot.storage import Pages, PagesTold, RestBudget, TableChange
 
 
 class Sharing:
     """One process among several (docs/deploy.md)."""
 
-    def __init__(self, session: Session, budget: RestBudget) -> None:
+    def __init__(self, session: Session, budget: RestBudget, pages: Pages) -> None:
         self.session = session
         self._budget = budget
+        self._pages = pages
 
     @property
     def shared(self) -> bool:
@@ -48,6 +49,15 @@ class Sharing:
             callback(change)
 
         await session.tables.watch(changed)
+
+    async def tell_pages(self, told: PagesTold) -> None:
+        """Tell the other processes who arrived at, left, or is still at this one's pages."""
+        await self._pages.tell(told)
+
+    async def hear_pages(self, callback: Callable[[PagesTold], None]) -> None:
+        """What every process tells of who is at its pages (this one's own too) goes to
+        `callback` (PostgreSQL, when other processes share it)."""
+        await self._pages.hear(callback)
 
     async def take_rest_calls(self, wanted: int, rate: float, burst: float) -> tuple[int, float]:
         """Up to `wanted` calls from Discord's global limit (`rate` a second, `burst` saved up

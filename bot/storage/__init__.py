@@ -22,6 +22,7 @@ them), and each service job is given the repositories it uses.
   transaction; `retention`: the servers the bot left, erased once it has been gone long enough.
 - `leases`: what one process at a time may do for a while (a person's review).
 - `budget`: Discord's global REST limit shared by several bot processes (PostgreSQL).
+- `pages`: who is at a table's page, told by each bot process to the others (PostgreSQL).
 - `command_syncs`: the slash commands last synced, so a start with the same ones skips it.
 - `connection`, `sqlite`, `postgres`, `backends`: one interface, two databases.
 - `copy` (`python -m bot.storage.copy FROM_URL TO_URL`): every table the live schema has
@@ -44,6 +45,7 @@ from bot.storage.history import FinishedGame, History, PlayerGame, ResultGroup
 from bot.storage.languages import Languages
 from bot.storage.leases import Leases
 from bot.storage.outbox import NewPost, Outbox, StoredPost
+from bot.storage.pages import Pages, PagesTold
 from bot.storage.privacy import FORGET_ME, MY_DATA, PersonRows, Privacy
 from bot.storage.ratings import (
     COMPUTER_IDS,
@@ -100,6 +102,7 @@ class Database:
         self.budget = RestBudget(store)
         self.command_syncs = CommandSyncs(store)
         self.secrets = Secrets(store)
+        self.pages = Pages(store)
 
     @classmethod
     async def open(
@@ -150,6 +153,8 @@ __all__ = [
     "Leases",
     "NewPost",
     "Outbox",
+    "Pages",
+    "PagesTold",
     "PersonRows",
     "PlayerGame",
     "PlayerRating",

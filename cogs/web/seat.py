@@ -176,9 +176,9 @@ class SeatStreams:
         user_id = acting(request)
         ends = session_ends(request)
         room = self.room
-        view = await room.table(request)
+        view, scored = await room.scored_table(request)
         spoken = await room.language_for(request, view.guild_id, view.channel_id)
-        watcher = room.watchers.add(view, spoken.code)
+        watcher = room.watchers.add(view, spoken.code, scored)
         if watcher is None:
             return web.json_response({"error": "busy"}, status=503, headers={"Retry-After": "30"})
         table_id = view.table_id

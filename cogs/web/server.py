@@ -108,7 +108,7 @@ class WebRoom:
         self._server_language = server_language
         self.presence = Presence()
         """Who is at which table's page (their own seat's stream open)."""
-        self.watchers = Watchers(self.table_frame, service.lookups.table_view, spawn)
+        self.watchers = Watchers(self.table_frame, service.lookups.scored_view, spawn)
         self.seats = SeatStreams(self)
         """Each signed-in person's stream of the table and their own hand."""
         self.actions = Actions(self)
@@ -155,6 +155,8 @@ class WebRoom:
             await runner.cleanup()
             raise WebUnavailable(_cannot_listen(self.settings, error)) from None
         self._runner = runner
+        if self.service.sharing.shared:
+            await self.presence.share(self.service.sharing)
         for address in runner.addresses:
             if isinstance(address, tuple) and len(address) >= 2:
                 self.port = int(address[1])
@@ -172,6 +174,7 @@ class WebRoom:
         runner, self._runner = self._runner, None
         if runner is not None:
             await runner.cleanup()
+        await self.presence.stop()
 
     @asynccontextmanager
     async def serving(self) -> AsyncIterator[int]:
@@ -192,14 +195,29 @@ class WebRoom:
 
     async def table(self, request: web.Request) -> TableView:
         """The table a `/t/` link names, as its channel sees it now."""
+        view, _scored = await self._table(request, scored=False)
+        return view
+
+    async def scored_table(self, request: web.Request) -> tuple[TableView, HandScore | None]:
+        """The table a `/t/` link names, and the newest hand's scores its channel was sent: what
+        a live page's stream starts from (`Watchers.add`)."""
+        return await self._table(request, scored=True)
+
+    async def _table(
+        self, request: web.Request, *, scored: bool
+    ) -> tuple[TableView, HandScore | None]:
         signed = self.signed(request, "t")
+        lookups = self.service.lookups
         try:
-            view = await self.service.lookups.table_view(signed.number)
+            if scored:
+                view, scores = await lookups.scored_view(signed.number)
+            else:
+                view, scores = await lookups.table_view(signed.number), None
         except (Refused, CorruptRow):
             raise web.HTTPNotFound() from None
         if view.guild_id != signed.guild_id:
             raise web.HTTPNotFound()
-        return view
+        return view, scores
 
     async def language_for(
         self, request: web.Request, guild_id: int, channel_id: int | None = None
@@ -239,9 +257,9 @@ class WebRoom:
         return live_frame(view, code, scored, replay=replay)
 
     async def table_events(self, request: web.Request) -> web.StreamResponse:
-        view = await self.table(request)
+        view, scored = await self.scored_table(request)
         spoken = await self.language_for(request, view.guild_id, view.channel_id)
-        watcher = self.watchers.add(view, spoken.code)
+        watcher = self.watchers.add(view, spoken.code, scored)
         if watcher is None:
             return web.Response(status=503, text="busy\n", headers={"Retry-After": "30"})
         response = web.StreamResponse(

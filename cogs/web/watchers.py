@@ -82,6 +82,16 @@ class _Watched:
     """Whether a load of the table for its watchers is on its way: one at a time."""
 
 
+def _stored_scores(watched: _Watched, view: TableView, scored: HandScore | None) -> None:
+    """The newest hand's scores as loaded with `view` (the service rebuilds them from the
+    stored game: the channel's post of them is handed only to the process that stored the
+    move), unless the watchers were sent a newer view, or newer scores, meanwhile."""
+    if scored is None or view.version < watched.version:
+        return
+    if watched.scored is None or scored.hand >= watched.scored.hand:
+        watched.scored = scored
+
+
 class Watchers:
     """Every open page of this process, by table. `published` is told each change this
     process commits (in commit order), `changed_elsewhere` each change another process
@@ -90,7 +100,7 @@ class Watchers:
     def __init__(
         self,
         render: Render,
-        load: Callable[[int], Awaitable[TableView]],
+        load: Callable[[int], Awaitable[tuple[TableView, HandScore | None]]],
         spawn: Callable[[Coroutine[Any, Any, None]], object],
         *,
         per_table: int = 64,
@@ -113,10 +123,11 @@ class Watchers:
         watched = self._tables.get(table_id)
         return frozenset(() if watched is None else watched.watchers)
 
-    def add(self, view: TableView, code: str) -> Watcher | None:
+    def add(self, view: TableView, code: str, scored: HandScore | None = None) -> Watcher | None:
         """A new watcher of `view`'s table, in language `code`, offered the newest view at once
         (rendered for it: a frame says when it was made, for the page's turn timer); None when
-        the table or the process has as many watchers as it takes."""
+        the table or the process has as many watchers as it takes. `scored`: the newest hand's
+        scores stored with `view` (`lookups.scored_view`)."""
         watched = self._tables.get(view.table_id)
         if self.count >= self.in_all or (
             watched is not None and len(watched.watchers) >= self.per_table
@@ -124,6 +135,7 @@ class Watchers:
             return None
         if watched is None:
             watched = self._tables[view.table_id] = _Watched()
+        _stored_scores(watched, view, scored)
         if view.version > watched.version:
             self._send(watched, view)
         watcher = Watcher(view.table_id, code)
@@ -179,10 +191,11 @@ class Watchers:
             while self._tables.get(table_id) is watched and watched.told > watched.version:
                 told = watched.told
                 try:
-                    view = await self._load(table_id)
+                    view, scored = await self._load(table_id)
                 except Exception:
                     log.warning("table %s: its watchers could not be brought up to date", table_id)
                     return
+                _stored_scores(watched, view, scored)
                 self.published(view)
                 if view.version < told:
                     return  # not readable yet: the change's own notice comes after its commit

@@ -140,6 +140,10 @@ async def test_a_page_on_one_process_follows_a_game_played_on_the_other(
     for state in here:
         assert public(state) in shown_elsewhere, (state, versions)
     assert all(0 < state["committed"] <= time.time() for state in elsewhere)
+    # The last trick of a hand is shown by no view (the move that plays it scores the hand and
+    # deals the next): the page elsewhere shows it, and the hand's tricks, as this one does.
+    lasts = [state["last"]["caption"] for state in elsewhere if state.get("earlier")]
+    assert "Last trick of hand 1" in lasts, lasts
 
 
 def reached(states: list[dict[str, Any]], version: int) -> Callable[[], bool]:
@@ -149,8 +153,6 @@ def reached(states: list[dict[str, Any]], version: int) -> Callable[[], bool]:
 
 def public(state: dict[str, Any]) -> dict[str, Any]:
     """What a state shows, without what tells one version of it from the next (a version the
-    players do not see: a hand message's id kept), nor the serving process's clock, nor the
-    earlier hand's tricks a new hand's page shows from the channel's post of its scores, which
-    only the process that made the change is handed."""
-    hidden = ("version", "committed", "deadline", "now", "earlier", "last", "tricks_title")
+    players do not see: a hand message's id kept), nor the serving process's clock."""
+    hidden = ("version", "committed", "deadline", "now")
     return {k: v for k, v in state.items() if k not in hidden}

@@ -10,6 +10,7 @@ import aiohttp
 
 from cogs.client import OhHellBot
 from standin.server import StandIn
+from standin.world import Channel
 from tests.end_to_end.conftest import running_bot
 from tests.end_to_end.seats import Seat, session_of
 from tests.end_to_end.test_web_seat import page_move
@@ -25,23 +26,37 @@ def process(
     return running_bot(standin, postgres_url, settings=settings | {"shard_ids": (shard,)})
 
 
-async def test_moves_at_either_processs_page_act_and_both_pages_follow(
-    standin: StandIn, postgres_url: str
-) -> None:
+async def two_processes(
+    standin: StandIn, postgres_url: str, stack: AsyncExitStack
+) -> tuple[Channel, OhHellBot, OhHellBot, aiohttp.ClientSession]:
+    """The server of shard 0's #hall, the process of shard 0 (its owner), the other's, and a
+    client for their pages, each for as long as `stack`."""
     here = standin.world.add_guild("Shard 0", shard=(0, 2))
     hall = standin.world.add_text_channel(here, "hall")
     standin.world.add_guild("Shard 1", shard=(1, 2))
-    ann, bob = standin.person("Ann"), standin.person("Bob")
+    owner = await stack.enter_async_context(process(standin, postgres_url, 0))
+    other = await stack.enter_async_context(process(standin, postgres_url, 1))
+    http = await stack.enter_async_context(aiohttp.ClientSession())
+    return hall, owner, other, http
+
+
+def guild_of(channel: Channel) -> int:
+    assert channel.guild is not None
+    return channel.guild.id
+
+
+async def test_moves_at_either_processs_page_act_and_both_pages_follow(
+    standin: StandIn, postgres_url: str
+) -> None:
     async with AsyncExitStack() as stack:
-        owner = await stack.enter_async_context(process(standin, postgres_url, 0))
-        other = await stack.enter_async_context(process(standin, postgres_url, 1))
-        http = await stack.enter_async_context(aiohttp.ClientSession())
+        hall, owner, other, http = await two_processes(standin, postgres_url, stack)
+        ann, bob = standin.person("Ann"), standin.person("Bob")
         assert owner.tables.service.sharing.shared and owner.links is not None
         table, table_id = await open_table(
             standin, [ann, bob], channel=hall, preset="classic", max_cards=3
         )
         await add_computer(standin, ann, table, table_id, "easy")
-        path = owner.links.table(here.id, table_id).removeprefix(owner.links.public_url)
+        path = owner.links.table(guild_of(hall), table_id).removeprefix(owner.links.public_url)
         # Ann at the other process's page, Bob at the owner's.
         anns = Seat(other, http, path, await session_of(standin, other, http, ann))
         bobs = Seat(owner, http, path, await session_of(standin, owner, http, bob))

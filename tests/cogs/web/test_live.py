@@ -292,7 +292,7 @@ async def test_watchers_render_once_a_language_a_change_and_send_the_newest() ->
         scores.append(None if scored is None else scored.hand)
         return live_frame(view, code, scored)
 
-    async def load(table_id: int) -> TableView:
+    async def load(table_id: int) -> tuple[TableView, HandScore | None]:
         raise AssertionError("nothing is loaded")
 
     watchers = Watchers(render, load, lambda work: None)
