@@ -65,7 +65,7 @@ class Actions:
         return len(recent) > PER_SECOND
 
     async def act(self, request: web.Request) -> web.Response:
-        user_id = acting(request)
+        user_id = await acting(request)
         room = self.room
         view = await room.table(request)
         spoken = await room.language_for(request, view.guild_id, view.channel_id)

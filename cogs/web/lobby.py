@@ -150,7 +150,7 @@ class PageLobby:
 
     async def find(self, request: web.Request) -> web.Response:
         """The channel's open table, if it has one."""
-        user_id = acting(request)
+        user_id = await acting(request)
         try:
             place = await _place(request)
         except BadRequest:
@@ -168,7 +168,7 @@ class PageLobby:
 
     async def open(self, request: web.Request) -> web.Response:
         """A table opened in the channel, as /ohhell start opens one."""
-        user_id = acting(request)
+        user_id = await acting(request)
         try:
             place = await _place(request)
         except BadRequest:
@@ -204,7 +204,7 @@ class PageLobby:
         auth = request.app.get(AUTH)
         if auth is None or not auth.enabled:
             return json_answer({"signin": False})
-        user_id = who(request)
+        user_id = await who(request)
         if user_id is None:
             return json_answer({"signin": True})
         seated = any(s.user_id == user_id and not s.pending for s in view.seats)
@@ -234,7 +234,7 @@ class PageLobby:
 
     async def act(self, request: web.Request) -> web.Response:
         """A lobby button pressed at the table's page."""
-        user_id = acting(request)
+        user_id = await acting(request)
         view = await self.room.table(request)
         try:
             action, level = await _action(request)

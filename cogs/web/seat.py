@@ -173,7 +173,7 @@ class SeatStreams:
             return None
 
     async def stream(self, request: web.Request) -> web.StreamResponse:
-        user_id = acting(request)
+        user_id = await acting(request)
         ends = session_ends(request)
         room = self.room
         view = await room.table(request)
