@@ -10,9 +10,11 @@ import hmac
 
 import pytest
 
+from bot.service.privacy import SIGN_IN_LASTS
 from cogs.web.links import Links
 from cogs.web.sessions import (
     LOGIN,
+    LOGIN_LIFETIME,
     MAX_SIGNED_IN,
     SESSION,
     SESSION_LIFETIME,
@@ -112,3 +114,9 @@ def test_another_key_or_purpose_never_reads_as_a_session() -> None:
     with_link_key = base64.urlsafe_b64encode(body + tag).decode().rstrip("=")
     assert refused(lambda: sessions.user(with_link_key)) == "invalid"
     assert sessions.read(LOGIN, login).user_id == ANN
+
+
+def test_an_erasure_is_noted_for_as_long_as_a_sign_in_from_before_it_lasts() -> None:
+    """The service notes an erasure `SIGN_IN_LASTS`: no session (renewed up to `MAX_SIGNED_IN`)
+    or login cookie from before it may outlive the note and be taken again."""
+    assert max(MAX_SIGNED_IN, LOGIN_LIFETIME) <= SIGN_IN_LASTS
