@@ -41,7 +41,7 @@ from aiohttp import web
 
 from cogs.render.language import N_, Language, _, speaking
 from cogs.web.entry import entry_page
-from cogs.web.json_answers import json_answer
+from cogs.web.json_answers import BadBody, json_answer, json_body
 from cogs.web.oauth import DISCORD_API, CodeRefused, OAuthClient, Person, Unavailable
 from cogs.web.sessions import (
     LOGIN,
@@ -207,10 +207,10 @@ class Auth:
     async def activity_session(self, request: web.Request) -> web.Response:
         sessions, oauth = self._ready()
         try:
-            code = await _code(request)
-        except web.HTTPRequestEntityTooLarge:
-            return refusal("too_large", 413)
-        if code is None:
+            code = (await json_body(request)).get("code")
+        except BadBody:
+            code = None
+        if not isinstance(code, str) or not _CODE.match(code):
             return refusal("bad_request", 400)
         try:
             person, access = await self._sign_in(oauth, code)
@@ -379,16 +379,6 @@ class Auth:
             charset="utf-8",
             headers={"Cache-Control": "no-store"},
         )
-
-
-async def _code(request: web.Request) -> str | None:
-    """The code of a `{"code": …}` body, if that is what the body is."""
-    try:
-        body = json.loads(await request.read())
-    except (ValueError, UnicodeDecodeError):
-        return None
-    code = body.get("code") if isinstance(body, dict) else None
-    return code if isinstance(code, str) and _CODE.match(code) else None
 
 
 EXPIRED = N_(

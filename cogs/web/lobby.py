@@ -28,7 +28,6 @@ language>}`: 400 `bad_request`, 401 as cogs/web/auth.py says, 404, 409 for the s
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections import deque
@@ -44,7 +43,7 @@ from cogs.render.language import _, pgettext, speaking
 from cogs.render.lobby import LEVEL_CHOICES
 from cogs.render.reasons import reason_text, sentence
 from cogs.web.auth import AUTH, acting, who
-from cogs.web.json_answers import json_answer
+from cogs.web.json_answers import BadBody, json_answer, json_body
 
 if TYPE_CHECKING:
     from cogs.web.server import WebRoom
@@ -109,10 +108,6 @@ def add_lobby(app: web.Application, room: WebRoom) -> None:
     app.router.add_post("/t/{token}/lobby", lobby.act)
 
 
-class BadRequest(Exception):
-    pass
-
-
 class PageLobby:
     def __init__(self, room: WebRoom) -> None:
         self.room = room
@@ -153,7 +148,7 @@ class PageLobby:
         user_id = await acting(request)
         try:
             place = await _place(request)
-        except BadRequest:
+        except BadBody:
             return _bad()
         guild_id, channel_id = place.guild_id, place.channel_id
         try:
@@ -171,7 +166,7 @@ class PageLobby:
         user_id = await acting(request)
         try:
             place = await _place(request)
-        except BadRequest:
+        except BadBody:
             return _bad()
         guild_id, channel_id = place.guild_id, place.channel_id
         desk = self._desk()
@@ -238,7 +233,7 @@ class PageLobby:
         view = await self.room.table(request)
         try:
             action, level = await _action(request)
-        except BadRequest:
+        except BadBody:
             return _bad()
         desk = self._desk()
         t, lobby = view.table_id, self.service.lobby
@@ -277,16 +272,6 @@ class PageLobby:
         return json_answer({"error": refused.code, "message": message}, status)
 
 
-async def _body(request: web.Request) -> dict[str, object]:
-    try:
-        body = json.loads(await request.read())
-    except (ValueError, UnicodeDecodeError, web.HTTPRequestEntityTooLarge):
-        raise BadRequest() from None
-    if not isinstance(body, dict):
-        raise BadRequest()
-    return body
-
-
 @dataclass(frozen=True)
 class Place:
     """Where the page says it runs: Discord's query, as the page read it."""
@@ -298,22 +283,22 @@ class Place:
 
 async def _place(request: web.Request) -> Place:
     """The Activity instance, server and channel a body names (the ids as strings)."""
-    body = await _body(request)
+    body = await json_body(request)
     instance, guild, channel = body.get("instance_id"), body.get("guild_id"), body.get("channel_id")
     if not (isinstance(instance, str) and _INSTANCE.match(instance)):
-        raise BadRequest()
+        raise BadBody()
     if not (isinstance(guild, str) and _ID.match(guild)):
-        raise BadRequest()
+        raise BadBody()
     if not (isinstance(channel, str) and _ID.match(channel)):
-        raise BadRequest()
+        raise BadBody()
     return Place(instance, int(guild), int(channel))
 
 
 async def _action(request: web.Request) -> tuple[str, str]:
-    body = await _body(request)
+    body = await json_body(request)
     action, level = body.get("action"), body.get("level", "")
     if action not in ACTIONS or not isinstance(level, str) or len(level) > 40:
-        raise BadRequest()
+        raise BadBody()
     assert isinstance(action, str)
     return action, level
 
