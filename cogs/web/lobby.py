@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -145,51 +146,54 @@ class PageLobby:
 
     async def find(self, request: web.Request) -> web.Response:
         """The channel's open table, if it has one."""
-        user_id = await acting(request)
-        try:
-            place = await _place(request)
-        except BadBody:
-            return _bad()
-        guild_id, channel_id = place.guild_id, place.channel_id
-        try:
-            self._allow(user_id)
-            await self._where(place, user_id)
-        except Refused as refused:
-            return await self._refused(request, refused, guild_id, channel_id)
-        row = await self.service.lookups.table_in_channel(channel_id)
-        if row is None or row.guild_id != guild_id:
-            return json_answer({"table": None})
-        return json_answer({"table": self._path(guild_id, row.id)})
+        return await self._at_place(request, self._find)
 
     async def open(self, request: web.Request) -> web.Response:
         """A table opened in the channel, as /ohhell start opens one."""
+        return await self._at_place(request, self._open)
+
+    async def _at_place(
+        self,
+        request: web.Request,
+        then: Callable[[int, Place, PagePerson], Awaitable[web.Response]],
+    ) -> web.Response:
+        """`then(user, place, person)` for the Activity's request, once the place its body
+        names is checked (`_where`) and the person is within their allowance; its refusal
+        answered in the channel's language."""
         user_id = await acting(request)
         try:
             place = await _place(request)
         except BadBody:
             return _bad()
-        guild_id, channel_id = place.guild_id, place.channel_id
-        desk = self._desk()
         try:
             self._allow(user_id)
-            person = await self._where(place, user_id)
-            missing = desk.missing_permissions(guild_id, channel_id)
-            if missing:
-                raise Refused(MissingPermissions(names=tuple(missing)))
-            existing = await self.service.lookups.table_in_channel(channel_id)
-            if existing is not None:
-                raise Refused(ChannelHasTable(table_id=existing.id))
-            outcome = await self.service.lobby.open_table(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                user_id=user_id,
-                name=person.name,
-                settings={},
-            )
+            return await then(user_id, place, await self._where(place, user_id))
         except Refused as refused:
-            return await self._refused(request, refused, guild_id, channel_id)
+            return await self._refused(request, refused, place.guild_id, place.channel_id)
+
+    async def _find(self, user_id: int, place: Place, person: PagePerson) -> web.Response:
+        row = await self.service.lookups.table_in_channel(place.channel_id)
+        if row is None or row.guild_id != place.guild_id:
+            return json_answer({"table": None})
+        return json_answer({"table": self._path(place.guild_id, row.id)})
+
+    async def _open(self, user_id: int, place: Place, person: PagePerson) -> web.Response:
+        desk = self._desk()
+        missing = desk.missing_permissions(place.guild_id, place.channel_id)
+        if missing:
+            raise Refused(MissingPermissions(names=tuple(missing)))
+        existing = await self.service.lookups.table_in_channel(place.channel_id)
+        if existing is not None:
+            raise Refused(ChannelHasTable(table_id=existing.id))
+        outcome = await self.service.lobby.open_table(
+            guild_id=place.guild_id,
+            channel_id=place.channel_id,
+            user_id=user_id,
+            name=person.name,
+            settings={},
+        )
         await desk.opened(outcome)
-        return json_answer({"table": self._path(guild_id, outcome.table.table_id)})
+        return json_answer({"table": self._path(place.guild_id, outcome.table.table_id)})
 
     async def controls(self, request: web.Request) -> web.Response:
         """What the lobby's controls offer this person at this table's page now: nothing
