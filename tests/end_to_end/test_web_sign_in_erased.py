@@ -7,15 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from contextlib import AsyncExitStack
 from typing import Any
-
-import aiohttp
 
 from cogs.web.sessions import LOGIN, LOGIN_LIFETIME, Sessions
 from standin.server import StandIn
 from tests.end_to_end.seats import Seat, session_of
-from tests.end_to_end.test_web_seat_processes import process
+from tests.end_to_end.test_web_seat_processes import two_shards
 from tools.simulated_people import open_table
 
 EXPIRED = {"error": "session_expired"}
@@ -24,18 +21,13 @@ EXPIRED = {"error": "session_expired"}
 async def test_forget_me_at_one_process_ends_the_sign_ins_before_it_at_the_other(
     standin: StandIn, postgres_url: str
 ) -> None:
-    here = standin.world.add_guild("Shard 0", shard=(0, 2))
-    hall = standin.world.add_text_channel(here, "hall")
-    standin.world.add_guild("Shard 1", shard=(1, 2))
-    ann, bob = standin.person("Ann"), standin.person("Bob")
-    async with AsyncExitStack() as stack:
-        owner = await stack.enter_async_context(process(standin, postgres_url, 0))
-        other = await stack.enter_async_context(process(standin, postgres_url, 1))
-        http = await stack.enter_async_context(aiohttp.ClientSession())
+    async with two_shards(standin, postgres_url) as shards:
+        ann, bob = standin.person("Ann"), standin.person("Bob")
+        owner, other, http, hall = shards.owner, shards.other, shards.http, shards.hall
         assert owner.links is not None and other.web is not None
         base = f"http://127.0.0.1:{other.web.port}"
         _table, table_id = await open_table(standin, [ann, bob], channel=hall, preset="classic")
-        path = owner.links.table(here.id, table_id).removeprefix(owner.links.public_url)
+        path = owner.links.table(shards.here.id, table_id).removeprefix(owner.links.public_url)
 
         async def post(route: str, session: str | None = None, **options: Any) -> Any:
             headers = {} if session is None else {"Authorization": f"Session {session}"}
