@@ -9,6 +9,9 @@ import asyncio
 import time
 from typing import Any
 
+import pytest
+
+from cogs.web import seat
 from cogs.web.sessions import LOGIN, LOGIN_LIFETIME, Sessions
 from standin.server import StandIn
 from tests.end_to_end.seats import Seat, session_of
@@ -19,8 +22,9 @@ EXPIRED = {"error": "session_expired"}
 
 
 async def test_forget_me_at_one_process_ends_the_sign_ins_before_it_at_the_other(
-    standin: StandIn, postgres_url: str
+    standin: StandIn, postgres_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(seat, "KEEP_ALIVE", 0.2)  # how often an open stream checks its session
     async with two_shards(standin, postgres_url) as shards:
         ann, bob = standin.person("Ann"), standin.person("Bob")
         owner, other, http, hall = shards.owner, shards.other, shards.http, shards.hall
@@ -45,16 +49,21 @@ async def test_forget_me_at_one_process_ends_the_sign_ins_before_it_at_the_other
         status, traded, _ = await post("/login/session", cookies={"ohhell_login": cookie})
         assert status == 200 and traded["user"]["id"] == str(ann.id)
         bobs = Seat(other, http, path, await session_of(standin, other, http, bob))
-        async with anns.stream() as stream:
-            assert stream.status == 200
+        async with anns.stream() as seat_stream, bobs.stream() as bobs_stream:
+            assert seat_stream.status == bobs_stream.status == 200
 
-        # She erases herself at the process that runs her server.
-        asked = await ann.slash(hall, "ohhell forget-me")
-        assert asked.reply is not None
-        (button,) = asked.reply.custom_ids()
-        await ann.click(asked.reply, button)
-        await standin.wait_for(lambda: asked.reply is not None and "Done" in asked.reply.content)
-        erased = time.time()
+            # She erases herself at the process that runs her server.
+            asked = await ann.slash(hall, "ohhell forget-me")
+            assert asked.reply is not None
+            (button,) = asked.reply.custom_ids()
+            await ann.click(asked.reply, button)
+            await standin.wait_for(
+                lambda: asked.reply is not None and "Done" in asked.reply.content
+            )
+            erased = time.time()
+            # Her seat's stream, open at the other process, ends by itself; Bob's goes on.
+            await seat_stream.wait(lambda: seat_stream.ended)
+            assert not bobs_stream.ended
 
         # At once, at the other process: every sign-in of hers from before, refused.
         for session in (anns.session, renewed, traded["session"]):
