@@ -24,7 +24,7 @@ import contextlib
 import html
 import json
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
@@ -33,6 +33,7 @@ import aiohttp
 from aiohttp import web
 
 from standin.activity_rpc import Frame, Rpc
+from standin.listening import Listening
 from standin.world import ActivityInstance, Channel
 
 if TYPE_CHECKING:
@@ -81,7 +82,7 @@ class ActivityClient:
         self._port = port
         self.frames: dict[str, Frame] = {}
         self.rpc = Rpc(standin, lambda: list(self.frames.values()))
-        self._runner: web.AppRunner | None = None
+        self._listening = Listening(host, port)
         self._session: aiohttp.ClientSession | None = None
         self._streams: set[asyncio.Task[Any]] = set()
         self._stopping = False
@@ -104,23 +105,15 @@ class ActivityClient:
         self._session = aiohttp.ClientSession(auto_decompress=False)
         # A browser that goes away (its tab closed) ends its requests at once: the proxy then
         # closes its own to the Activity's server, as Discord's proxy does.
-        self._runner = web.AppRunner(
+        self._port = await self._listening.start(
             app, access_log=None, shutdown_timeout=1.0, handler_cancellation=True
         )
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self._port)
-        await site.start()
-        server = site._server
-        assert server is not None and server.sockets  # type: ignore[attr-defined]
-        self._port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
 
     async def stop(self) -> None:
         self._stopping = True
         for task in list(self._streams):
             task.cancel()
-        if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None
+        await self._listening.stop()
         if self._session is not None:
             await self._session.close()
             self._session = None
@@ -256,30 +249,38 @@ class ActivityClient:
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
         )
         await response.prepare(request)
+        with self._ended_by_stop():
+            try:
+                await response.write(b": open\n\n")
+                while True:
+                    try:
+                        async with asyncio.timeout(HEARTBEAT):
+                            message = await frame.outbox.get()
+                    except TimeoutError:
+                        await response.write(b": still here\n\n")
+                        continue
+                    if message is None:
+                        await response.write(b"event: close\ndata: {}\n\n")
+                        break
+                    await response.write(f"data: {json.dumps(message)}\n\n".encode())
+            except ConnectionResetError:
+                self._gone(frame)
+            except asyncio.CancelledError:
+                self._gone(frame)
+                raise
+        return response
+
+    @contextlib.contextmanager
+    def _ended_by_stop(self) -> Iterator[None]:
+        """While the block runs, the request's task is one `stop` cancels: a stream, or a
+        request the proxy is passing on, does not hold the server's shutdown."""
         task = asyncio.current_task()
         assert task is not None
         self._streams.add(task)
         try:
-            await response.write(b": open\n\n")
-            while True:
-                try:
-                    async with asyncio.timeout(HEARTBEAT):
-                        message = await frame.outbox.get()
-                except TimeoutError:
-                    await response.write(b": still here\n\n")
-                    continue
-                if message is None:
-                    await response.write(b"event: close\ndata: {}\n\n")
-                    break
-                await response.write(f"data: {json.dumps(message)}\n\n".encode())
-        except ConnectionResetError:
-            self._gone(frame)
-        except asyncio.CancelledError:
-            self._gone(frame)
-            raise
+            yield
         finally:
             self._streams.discard(task)
-        return response
 
     def _gone(self, frame: Frame) -> None:
         """The page is gone: its person has closed Discord's window or tab."""
@@ -308,27 +309,23 @@ class ActivityClient:
         )
         headers = {k: v for k, v in request.headers.items() if k.lower() not in HOP_BY_HOP}
         body = await request.read() if request.body_exists else None
-        task = asyncio.current_task()
-        assert task is not None
-        self._streams.add(task)
-        try:
-            async with self._session.request(
-                request.method, url, headers=headers, data=body, allow_redirects=False
-            ) as upstream:
-                response = web.StreamResponse(status=upstream.status, reason=upstream.reason)
-                for name, value in upstream.headers.items():
-                    if name.lower() not in HOP_BY_HOP:
-                        response.headers.add(name, value)
-                await response.prepare(request)
-                with contextlib.suppress(ConnectionResetError, aiohttp.ClientPayloadError):
-                    async for chunk in upstream.content.iter_any():
-                        await response.write(chunk)
-                    await response.write_eof()
-                return response
-        except aiohttp.ClientConnectionError:
-            return web.Response(status=502, text="the Activity's server did not answer\n")
-        finally:
-            self._streams.discard(task)
+        with self._ended_by_stop():
+            try:
+                async with self._session.request(
+                    request.method, url, headers=headers, data=body, allow_redirects=False
+                ) as upstream:
+                    response = web.StreamResponse(status=upstream.status, reason=upstream.reason)
+                    for name, value in upstream.headers.items():
+                        if name.lower() not in HOP_BY_HOP:
+                            response.headers.add(name, value)
+                    await response.prepare(request)
+                    with contextlib.suppress(ConnectionResetError, aiohttp.ClientPayloadError):
+                        async for chunk in upstream.content.iter_any():
+                            await response.write(chunk)
+                        await response.write_eof()
+                    return response
+            except aiohttp.ClientConnectionError:
+                return web.Response(status=502, text="the Activity's server did not answer\n")
 
 
 def _attr(value: str) -> str:

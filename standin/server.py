@@ -42,6 +42,7 @@ from standin.gateway import (
     GatewaySession,
 )
 from standin.interactions import InteractionHandlers
+from standin.listening import Listening
 from standin.oauth import UNDESCRIBED, OAuthHandlers
 from standin.oauth_login import LoginPage
 from standin.ratelimit import RateLimits
@@ -134,7 +135,7 @@ class StandIn(
         self.validator = SpecValidator(default_spec_path() if spec_path == "default" else spec_path)
         self._routes: list[tuple[str, re.Pattern[str], str, Handler]] = []
         self._add_routes()
-        self._runner: web.AppRunner | None = None
+        self._listening = Listening(host, port)
         self._changed = asyncio.Event()
         self._tokens: dict[str, Interaction] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -171,13 +172,7 @@ class StandIn(
         app.router.add_get("/attachments/{attachment_id}/{filename}", self._serve_attachment)
         self._authorize_routes(app)
         app.router.add_route("*", "/api/v{version:\\d+}/{tail:.*}", self._rest)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self._port)
-        await site.start()
-        server = site._server
-        assert server is not None and server.sockets  # type: ignore[attr-defined]
-        self._port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        self._port = await self._listening.start(app, access_log=None, handle_signals=False)
 
     async def stop(self) -> None:
         self.faults.release_all()
@@ -185,9 +180,7 @@ class StandIn(
             task.cancel()
         for session in list(self.sessions):
             await session.ws.close(code=1001)
-        if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None
+        await self._listening.stop()
 
     async def __aenter__(self) -> StandIn:
         await self.start()

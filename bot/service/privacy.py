@@ -24,6 +24,10 @@ MY_DATA_EVERY = 15 * 60.0
 they played). Held in the database, so it holds across processes."""
 CONFIRM_WITHIN = 10 * 60.0
 """Seconds an erasure waits for its confirmation."""
+SIGN_IN_LASTS = 12 * 3600.0
+"""Seconds a sign-in at the web pages lasts at most (a page's renewed sessions, a browser's
+login cookie: cogs/web/sessions.py). An erasure is noted that long, so that a sign-in from
+before it is refused (`signed_in_before_erasure`), and no longer: none could be good after."""
 
 
 @dataclass(frozen=True)
@@ -99,8 +103,9 @@ class Privacy:
             with contextlib.suppress(Refused, TableGone):
                 leave = functools.partial(self.lobby.leave, table_id, user_id)
                 left.append(await self.session.on_newest(leave))
+        now = self.session.clock()
         erased = await self._erasure.erase_person(
-            user_id, token, self.session.clock(), PersonForgotten(user_id, former, names)
+            user_id, token, now, PersonForgotten(user_id, former, names), now + SIGN_IN_LASTS
         )
         if erased is None:
             raise Refused(ErasureNotOffered())  # another confirmation got there first
@@ -110,3 +115,11 @@ class Privacy:
             tables=len(erased.tables),
             rows=erased.rows,
         )
+
+    async def signed_in_before_erasure(self, user_id: int, signed_in: float) -> bool:
+        """Whether the person's sign-in at the web pages at `signed_in` (seconds since 1970)
+        came before their erasure, and so no longer holds. One read by primary key, made at
+        every check rather than cached: an erasure made by another process, or by `python -m
+        bot forget`, holds at once everywhere."""
+        until = await self._privacy.erased_note(user_id)
+        return until is not None and signed_in < until - SIGN_IN_LASTS

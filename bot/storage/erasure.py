@@ -15,11 +15,13 @@ from typing import Any, Protocol
 
 from bot.storage.connection import Connection, Row
 from bot.storage.privacy import (
+    ERASED,
     FORGET_ME,
     PERSON_LEASES,
     RATING_TABLES,
     Found,
     Privacy,
+    erased_key,
     events_naming,
     id_pattern,
     in_chunks,
@@ -80,13 +82,15 @@ class Erasure(Repository):
         self._privacy = privacy
 
     async def erase_person(
-        self, user_id: int, token: str, now: float, forgetting: Forgetting
+        self, user_id: int, token: str, now: float, forgetting: Forgetting, noted_until: float
     ) -> Erased | None:
         """Take the person out of everything stored, in one transaction: their seats (the
         service's rewrite of each document), the host column, the event logs, the waiting
-        posts, who set a channel's defaults; their rating rows and leases go. The offered
-        erasure (`offer_erasure`) is used up by it: None, changing nothing, when `token` is
-        not the one offered or its time ran out (a confirmation clicked twice, or forged)."""
+        posts, who set a channel's defaults; their rating rows and leases go, and the note
+        that they were erased (`ERASED`, keyed by a digest of their id) is kept until
+        `noted_until`. The offered erasure
+        (`offer_erasure`) is used up by it: None, changing nothing, when `token` is not the
+        one offered or its time ran out (a confirmation clicked twice, or forged)."""
         found = await self._privacy.where_person_is(user_id)
         async with self._transaction() as db:
             used = await db.fetchone(
@@ -111,6 +115,11 @@ class Erasure(Repository):
             await db.execute(
                 f"DELETE FROM leases WHERE key = ? AND kind IN ({marks(len(PERSON_LEASES))})",
                 (user_id, *PERSON_LEASES),
+            )
+            await db.execute(
+                "INSERT INTO leases (kind, key, holder, until) VALUES (?, ?, '', ?)"
+                " ON CONFLICT (kind, key) DO UPDATE SET until = excluded.until",
+                (ERASED, erased_key(user_id), noted_until),
             )
         await settle_erased(self._db)
         return Erased(erased.tables, erased.open_tables, deleted, erased.unreadable)

@@ -11,6 +11,7 @@ the service's to read (their text holding the id's digits is what is found here)
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -26,6 +27,11 @@ MY_DATA = "my-data"
 FORGET_ME = "forget-me"
 """The lease that holds a person's offered erasure until they confirm it (its holder: the
 confirmation's token)."""
+ERASED = "erased"
+"""The note that a person was erased, kept by their erasure while a sign-in at the web pages
+from before it could still be good (its `until`: the service's, from the time of the erasure),
+so that every process refuses such a sign-in. Its key is a digest of their id
+(`erased_key`), not the id: the database lists no erased person."""
 PERSON_LEASES = ("review", MY_DATA, FORGET_ME)
 """The kinds of lease keyed by a person's id."""
 
@@ -82,7 +88,7 @@ class PersonRows:
     posts: tuple[PostRow, ...]
     channel_defaults: tuple[ChannelDefaultsRow, ...]
     leases: tuple[tuple[str, float], ...]
-    """(kind, until) of the leases keyed by them."""
+    """(kind, until) of the leases keyed by them, and of their erasure note (`ERASED`)."""
     unreadable: tuple[int, ...] = ()
     """Tables that may name them whose document is not JSON."""
     locale: str | None = None
@@ -107,6 +113,13 @@ def in_chunks(ids: Iterable[int]) -> Iterable[list[int]]:
 
 def marks(count: int) -> str:
     return ", ".join("?" * count)
+
+
+def erased_key(user_id: int) -> int:
+    """The key of the person's erasure note (`ERASED`): 63 bits of a SHA-256 digest of their
+    id, so that the note is found from the id but the id is not stored."""
+    digest = hashlib.sha256(b"ohhell erased %d" % user_id).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def id_pattern(user_id: int) -> str:
@@ -222,8 +235,8 @@ class Privacy(Repository):
         )
         leases = await self._db.fetchall(
             f"SELECT kind, until FROM leases WHERE key = ? AND kind IN"
-            f" ({marks(len(PERSON_LEASES))}) ORDER BY kind",
-            (user_id, *PERSON_LEASES),
+            f" ({marks(len(PERSON_LEASES))}) OR kind = ? AND key = ? ORDER BY kind",
+            (user_id, *PERSON_LEASES, ERASED, erased_key(user_id)),
         )
         return PersonRows(
             user_id=user_id,
@@ -282,6 +295,14 @@ class Privacy(Repository):
                 " until = excluded.until",
                 (FORGET_ME, user_id, token, until),
             )
+
+    async def erased_note(self, user_id: int) -> float | None:
+        """The `until` of the person's erasure note (`ERASED`), if there is one: one read by
+        primary key."""
+        row = await self._db.fetchone(
+            "SELECT until FROM leases WHERE kind = ? AND key = ?", (ERASED, erased_key(user_id))
+        )
+        return None if row is None else float(row[0])
 
     async def erasure_offered(self, user_id: int, token: str, now: float) -> bool:
         row = await self._db.fetchone(

@@ -9,7 +9,6 @@ changed."""
 
 from __future__ import annotations
 
-import json
 import time
 from collections import deque
 from collections.abc import Callable
@@ -23,7 +22,7 @@ from bot.service.refusals import ComputerHasSeat, NotSeated, NotSeatedOther, Rem
 from cogs.render.language import N_, _, speaking
 from cogs.render.reasons import refusal
 from cogs.web.auth import acting
-from cogs.web.json_answers import json_answer
+from cogs.web.json_answers import BadBody, json_answer, json_body
 
 if TYPE_CHECKING:
     from cogs.web.server import WebRoom
@@ -65,7 +64,7 @@ class Actions:
         return len(recent) > PER_SECOND
 
     async def act(self, request: web.Request) -> web.Response:
-        user_id = acting(request)
+        user_id = await acting(request)
         room = self.room
         view = await room.table(request)
         spoken = await room.language_for(request, view.guild_id, view.channel_id)
@@ -74,9 +73,9 @@ class Actions:
                 message = _(TOO_MANY)
             return json_answer({"error": "too_many", "message": message}, 429, {"Retry-After": "1"})
         try:
-            move = _move(await _body(request))
+            move = _move(await json_body(request, MAX_BODY))
             outcome = await self._decide(view.table_id, user_id, move)
-        except BadMove:
+        except (BadBody, BadMove):
             with speaking(spoken):
                 message = _(BAD_MOVE)
             return json_answer({"error": "bad_request", "message": message}, 400)
@@ -112,31 +111,17 @@ class Actions:
         raise BadMove()
 
 
-async def _body(request: web.Request) -> Any:
-    if request.content_length is not None and request.content_length > MAX_BODY:
-        raise BadMove()
-    raw = await request.content.read(MAX_BODY + 1)
-    if len(raw) > MAX_BODY:
-        raise BadMove()
-    try:
-        return json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise BadMove() from None
-
-
 def _count(value: object, high: int = 10_000) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
         raise BadMove()
     return value
 
 
-def _move(body: Any) -> dict[str, Any]:
+def _move(body: dict[str, Any]) -> dict[str, Any]:
     """A body checked for its shape (the service checks the rest): `{"do": "play", "hand": h,
     "card": id[, "suit": 0-3]}`, `{"do": "bid", "hand": h, "bid": n}`, `{"do": "trump",
     "hand": h, "suit": 0-3}`, `{"do": "auto", "on": true|false}`, `{"do": "leave", "confirm":
     true}`, `{"do": "back"}`."""
-    if not isinstance(body, dict):
-        raise BadMove()
     do = body.get("do")
     if do == "play":
         suit = body.get("suit")

@@ -41,16 +41,19 @@ from aiohttp import web
 
 from cogs.render.language import N_, Language, _, speaking
 from cogs.web.entry import entry_page
-from cogs.web.json_answers import json_answer
+from cogs.web.json_answers import BadBody, json_answer, json_body
 from cogs.web.oauth import DISCORD_API, CodeRefused, OAuthClient, Person, Unavailable
 from cogs.web.sessions import (
     LOGIN,
     LOGIN_LIFETIME,
+    SESSION,
     SESSION_LIFETIME,
     STATE,
     STATE_LIFETIME,
+    Purpose,
     Refused,
     Sessions,
+    Token,
 )
 from cogs.web.shell import document, text
 
@@ -81,26 +84,28 @@ def framed(path: str) -> bool:
     return FRAMED.match(path) is not None
 
 
-def who(request: web.Request) -> int | None:
+async def who(request: web.Request) -> int | None:
     """The user a request acts for: the one its good session (`Authorization: Session
     <token>`) names; None without one, with a bad or expired one, or with sign-in off."""
     try:
-        return acting(request)
+        return await acting(request)
     except web.HTTPUnauthorized:
         return None
 
 
-def acting(request: web.Request) -> int:
+async def acting(request: web.Request) -> int:
     """`who(request)` for a handler that needs someone: without a good session, a 401 whose
-    JSON says why (`session_missing`, `session_invalid`, `session_expired`)."""
+    JSON says why (`session_missing`, `session_invalid`, `session_expired`). A session from
+    a sign-in before the person's erasure (`/ohhell forget-me`) is expired."""
     auth = request.app.get(AUTH)
     header = request.headers.get("Authorization", "")
     if auth is None or auth.sessions is None or not header.startswith("Session "):
         raise _unauthorized("session_missing")
     try:
-        return auth.sessions.user(header[len("Session ") :].strip())
+        token = await auth.good(SESSION, header[len("Session ") :].strip())
     except Refused as refused:
         raise _unauthorized(f"session_{refused.code}") from None
+    return token.user_id
 
 
 def _unauthorized(code: str) -> web.HTTPUnauthorized:
@@ -169,6 +174,16 @@ class Auth:
         if self.oauth is not None:
             await self.oauth.close()
 
+    async def good(self, purpose: Purpose, token: str) -> Token:
+        """What a good session or login says; `Refused` for a bad one, an expired one, or one
+        from a sign-in before the person's erasure (then it is expired: the erasure ended it)."""
+        assert self.sessions is not None, "served only when on"
+        read = self.sessions.read(purpose, token)
+        privacy = self.room.service.privacy
+        if await privacy.signed_in_before_erasure(read.user_id, read.signed_in):
+            raise Refused("expired")
+        return read
+
     def _ready(self) -> tuple[Sessions, OAuthClient]:
         assert self.sessions is not None and self.oauth is not None, "served only when on"
         return self.sessions, self.oauth
@@ -192,10 +207,10 @@ class Auth:
     async def activity_session(self, request: web.Request) -> web.Response:
         sessions, oauth = self._ready()
         try:
-            code = await _code(request)
-        except web.HTTPRequestEntityTooLarge:
-            return refusal("too_large", 413)
-        if code is None:
+            code = (await json_body(request)).get("code")
+        except BadBody:
+            code = None
+        if not isinstance(code, str) or not _CODE.match(code):
             return refusal("bad_request", 400)
         try:
             person, access = await self._sign_in(oauth, code)
@@ -220,11 +235,16 @@ class Auth:
         if not header.startswith("Session "):
             return refusal("session_missing")
         try:
-            user_id, session = sessions.renewed(header[len("Session ") :].strip())
+            token = await self.good(SESSION, header[len("Session ") :].strip())
+            session = sessions.session(token.user_id, token.signed_in)
         except Refused as refused:
             return refusal(f"session_{refused.code}")
         return json_answer(
-            {"session": session, "expires_in": SESSION_LIFETIME, "user": {"id": str(user_id)}}
+            {
+                "session": session,
+                "expires_in": SESSION_LIFETIME,
+                "user": {"id": str(token.user_id)},
+            }
         )
 
     # A plain browser
@@ -294,9 +314,11 @@ class Auth:
         if not cookie:
             return refusal("login_missing")
         try:
-            login = sessions.read(LOGIN, cookie)
+            login = await self.good(LOGIN, cookie)
         except Refused as refused:
-            return refusal(f"login_{refused.code}")
+            refused_login = refusal(f"login_{refused.code}")
+            refused_login.del_cookie(LOGIN_COOKIE, path=self.site_path + "/")
+            return refused_login
         name = login.payload.decode(errors="replace")
         return json_answer(
             {
@@ -357,16 +379,6 @@ class Auth:
             charset="utf-8",
             headers={"Cache-Control": "no-store"},
         )
-
-
-async def _code(request: web.Request) -> str | None:
-    """The code of a `{"code": …}` body, if that is what the body is."""
-    try:
-        body = json.loads(await request.read())
-    except (ValueError, UnicodeDecodeError):
-        return None
-    code = body.get("code") if isinstance(body, dict) else None
-    return code if isinstance(code, str) and _CODE.match(code) else None
 
 
 EXPIRED = N_(

@@ -92,6 +92,7 @@ def live_page(
         'initial-scale=1"><meta name="referrer" content="no-referrer">'
         f"<title>{escape(title)}</title>"
         '<link rel="icon" href="data:,">'
+        f'<link rel="stylesheet" href="{asset_url("cards.css")}">'
         f'<link rel="stylesheet" href="{asset_url("table.css")}"></head>'
         f'<body data-events="{escape(events)}" data-ranks="{_attribute(ranks)}" '
         f'data-words="{_attribute(words)}"{signing}>'

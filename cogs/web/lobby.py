@@ -28,10 +28,10 @@ language>}`: 400 `bad_request`, 401 as cogs/web/auth.py says, 404, 409 for the s
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -44,7 +44,7 @@ from cogs.render.language import _, pgettext, speaking
 from cogs.render.lobby import LEVEL_CHOICES
 from cogs.render.reasons import reason_text, sentence
 from cogs.web.auth import AUTH, acting, who
-from cogs.web.json_answers import json_answer
+from cogs.web.json_answers import BadBody, json_answer, json_body
 
 if TYPE_CHECKING:
     from cogs.web.server import WebRoom
@@ -109,10 +109,6 @@ def add_lobby(app: web.Application, room: WebRoom) -> None:
     app.router.add_post("/t/{token}/lobby", lobby.act)
 
 
-class BadRequest(Exception):
-    pass
-
-
 class PageLobby:
     def __init__(self, room: WebRoom) -> None:
         self.room = room
@@ -150,51 +146,54 @@ class PageLobby:
 
     async def find(self, request: web.Request) -> web.Response:
         """The channel's open table, if it has one."""
-        user_id = acting(request)
-        try:
-            place = await _place(request)
-        except BadRequest:
-            return _bad()
-        guild_id, channel_id = place.guild_id, place.channel_id
-        try:
-            self._allow(user_id)
-            await self._where(place, user_id)
-        except Refused as refused:
-            return await self._refused(request, refused, guild_id, channel_id)
-        row = await self.service.lookups.table_in_channel(channel_id)
-        if row is None or row.guild_id != guild_id:
-            return json_answer({"table": None})
-        return json_answer({"table": self._path(guild_id, row.id)})
+        return await self._at_place(request, self._find)
 
     async def open(self, request: web.Request) -> web.Response:
         """A table opened in the channel, as /ohhell start opens one."""
-        user_id = acting(request)
+        return await self._at_place(request, self._open)
+
+    async def _at_place(
+        self,
+        request: web.Request,
+        then: Callable[[int, Place, PagePerson], Awaitable[web.Response]],
+    ) -> web.Response:
+        """`then(user, place, person)` for the Activity's request, once the place its body
+        names is checked (`_where`) and the person is within their allowance; its refusal
+        answered in the channel's language."""
+        user_id = await acting(request)
         try:
             place = await _place(request)
-        except BadRequest:
+        except BadBody:
             return _bad()
-        guild_id, channel_id = place.guild_id, place.channel_id
-        desk = self._desk()
         try:
             self._allow(user_id)
-            person = await self._where(place, user_id)
-            missing = desk.missing_permissions(guild_id, channel_id)
-            if missing:
-                raise Refused(MissingPermissions(names=tuple(missing)))
-            existing = await self.service.lookups.table_in_channel(channel_id)
-            if existing is not None:
-                raise Refused(ChannelHasTable(table_id=existing.id))
-            outcome = await self.service.lobby.open_table(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                user_id=user_id,
-                name=person.name,
-                settings={},
-            )
+            return await then(user_id, place, await self._where(place, user_id))
         except Refused as refused:
-            return await self._refused(request, refused, guild_id, channel_id)
+            return await self._refused(request, refused, place.guild_id, place.channel_id)
+
+    async def _find(self, user_id: int, place: Place, person: PagePerson) -> web.Response:
+        row = await self.service.lookups.table_in_channel(place.channel_id)
+        if row is None or row.guild_id != place.guild_id:
+            return json_answer({"table": None})
+        return json_answer({"table": self._path(place.guild_id, row.id)})
+
+    async def _open(self, user_id: int, place: Place, person: PagePerson) -> web.Response:
+        desk = self._desk()
+        missing = desk.missing_permissions(place.guild_id, place.channel_id)
+        if missing:
+            raise Refused(MissingPermissions(names=tuple(missing)))
+        existing = await self.service.lookups.table_in_channel(place.channel_id)
+        if existing is not None:
+            raise Refused(ChannelHasTable(table_id=existing.id))
+        outcome = await self.service.lobby.open_table(
+            guild_id=place.guild_id,
+            channel_id=place.channel_id,
+            user_id=user_id,
+            name=person.name,
+            settings={},
+        )
         await desk.opened(outcome)
-        return json_answer({"table": self._path(guild_id, outcome.table.table_id)})
+        return json_answer({"table": self._path(place.guild_id, outcome.table.table_id)})
 
     async def controls(self, request: web.Request) -> web.Response:
         """What the lobby's controls offer this person at this table's page now: nothing
@@ -204,7 +203,7 @@ class PageLobby:
         auth = request.app.get(AUTH)
         if auth is None or not auth.enabled:
             return json_answer({"signin": False})
-        user_id = who(request)
+        user_id = await who(request)
         if user_id is None:
             return json_answer({"signin": True})
         seated = any(s.user_id == user_id and not s.pending for s in view.seats)
@@ -234,11 +233,11 @@ class PageLobby:
 
     async def act(self, request: web.Request) -> web.Response:
         """A lobby button pressed at the table's page."""
-        user_id = acting(request)
+        user_id = await acting(request)
         view = await self.room.table(request)
         try:
             action, level = await _action(request)
-        except BadRequest:
+        except BadBody:
             return _bad()
         desk = self._desk()
         t, lobby = view.table_id, self.service.lobby
@@ -277,16 +276,6 @@ class PageLobby:
         return json_answer({"error": refused.code, "message": message}, status)
 
 
-async def _body(request: web.Request) -> dict[str, object]:
-    try:
-        body = json.loads(await request.read())
-    except (ValueError, UnicodeDecodeError, web.HTTPRequestEntityTooLarge):
-        raise BadRequest() from None
-    if not isinstance(body, dict):
-        raise BadRequest()
-    return body
-
-
 @dataclass(frozen=True)
 class Place:
     """Where the page says it runs: Discord's query, as the page read it."""
@@ -298,22 +287,22 @@ class Place:
 
 async def _place(request: web.Request) -> Place:
     """The Activity instance, server and channel a body names (the ids as strings)."""
-    body = await _body(request)
+    body = await json_body(request)
     instance, guild, channel = body.get("instance_id"), body.get("guild_id"), body.get("channel_id")
     if not (isinstance(instance, str) and _INSTANCE.match(instance)):
-        raise BadRequest()
+        raise BadBody()
     if not (isinstance(guild, str) and _ID.match(guild)):
-        raise BadRequest()
+        raise BadBody()
     if not (isinstance(channel, str) and _ID.match(channel)):
-        raise BadRequest()
+        raise BadBody()
     return Place(instance, int(guild), int(channel))
 
 
 async def _action(request: web.Request) -> tuple[str, str]:
-    body = await _body(request)
+    body = await json_body(request)
     action, level = body.get("action"), body.get("level", "")
     if action not in ACTIONS or not isinstance(level, str) or len(level) > 40:
-        raise BadRequest()
+        raise BadBody()
     assert isinstance(action, str)
     return action, level
 

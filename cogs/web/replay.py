@@ -3,12 +3,12 @@ dealt cards, every trick step by step (Previous / Next, the arrow keys, a link `
 hand and trick), the bids and what each scored, the score chart and the final standings.
 
 The same function writes the page the bot serves (`served`): there the style and script are the
-bot's own files (/static/replay.css, /static/replay.js: the served pages run no inline script
-or style), and the page links to the server's leaderboard and each person's page. As a file,
-everything is inline (the style, a small script, the cards drawn in HTML and CSS), so it opens
-in any browser without a request out. Every word comes from the catalogs in the language being
-spoken; every name is escaped, and the game's data rides in a JSON script block (not run)
-whose `<`, `>` and `&` are escaped so that no name can end it."""
+bot's own files (/static/cards.css with replay.css, /static/replay.js: the served pages run no
+inline script or style), and the page links to the server's leaderboard and each person's page.
+As a file, everything is inline (the style, a small script, the cards drawn in HTML and CSS),
+so it opens in any browser without a request out. Every word comes from the catalogs in the
+language being spoken; every name is escaped, and the game's data rides in a JSON script block
+(not run) whose `<`, `>` and `&` are escaped so that no name can end it."""
 
 from __future__ import annotations
 
@@ -32,7 +32,9 @@ from cogs.web.score_chart import legend, score_svg
 from cogs.web.shell import NO_ICON, header_links, link
 
 HERE = Path(__file__).resolve().parent / "static"
-STYLE = (HERE / "replay.css").read_text()
+SHEETS = ("cards.css", "replay.css")
+"""The page's style sheets (the cards' shared with the live table's page), in order."""
+STYLE = "".join((HERE / sheet).read_text() for sheet in SHEETS)
 SCRIPT = (HERE / "replay.js").read_text()
 
 
@@ -171,7 +173,9 @@ def replay_page(
         if shown["tricks"]
     )
     if served:
-        head = f'{NO_ICON}<link rel="stylesheet" href="{asset_url("replay.css")}">'
+        head = NO_ICON + "".join(
+            f'<link rel="stylesheet" href="{asset_url(sheet)}">' for sheet in SHEETS
+        )
         script = f'<script src="{asset_url("replay.js")}"></script>'
     else:
         head = (

@@ -5,7 +5,8 @@ The seat's stream (`GET /t/<link>/seat`, with the page's session in `Authorizati
 …`, never in the address) carries the table's public pushes, the same frames every watcher of
 the page gets, and after each the person's own hand when it changed: only the person the
 session names is sent a hand, and only their own; someone without a seat is sent the public
-pushes alone. While the stream is open the person is at the page (`room.presence`)."""
+pushes alone. While the stream is open the person is at the page (`room.presence`); it ends
+with its session, or within `KEEP_ALIVE` seconds of the person's erasure."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from cogs.render.explanations import MOVES
 from cogs.render.hand import PLAYED_OUT, _bid_footer, _now_text
 from cogs.render.language import _, language, number, pgettext, speaking
 from cogs.render.reasons import reason_text, sentence
-from cogs.web.auth import AUTH, acting
+from cogs.web.auth import AUTH, acting, who
 from cogs.web.live import card_code, event_bytes
 from cogs.web.sessions import SESSION
 
@@ -148,6 +149,8 @@ def hand_frame(state: HandState | None, code: str) -> bytes:
 
 
 KEEP_ALIVE = 20.0
+"""Seconds between a quiet stream's comments, and between the checks that its session still
+holds (an erasure ends it: cogs/web/auth.py)."""
 WRITE_TIMEOUT = 10.0
 
 
@@ -173,7 +176,7 @@ class SeatStreams:
             return None
 
     async def stream(self, request: web.Request) -> web.StreamResponse:
-        user_id = acting(request)
+        user_id = await acting(request)
         ends = session_ends(request)
         room = self.room
         view, scored = await room.scored_table(request)
@@ -192,12 +195,17 @@ class SeatStreams:
         room.presence.arrive(table_id, user_id)
         self.open += 1
         sent: bytes | None = None
+        checked = time.monotonic()
         try:
             await response.prepare(request)
             while True:
                 frame = await watcher.next_frame(min(KEEP_ALIVE, max(0.0, ends - time.time())))
                 if time.time() >= ends:
                     break  # the session is over: the page connects again with its renewed one
+                if time.monotonic() - checked >= KEEP_ALIVE:
+                    checked = time.monotonic()
+                    if await who(request) is None:
+                        break  # the session ended early: the person erased themselves
                 if frame is None:
                     await asyncio.wait_for(response.write(b": -\n\n"), WRITE_TIMEOUT)
                     if watcher.closed:

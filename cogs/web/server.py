@@ -25,7 +25,7 @@ from bot.service import CorruptRow, Outcome, Refused, TableService, TableStatus,
 from bot.service.notices import HandScore
 from cogs.render.language import LANGUAGES, Language, language, speaking
 from cogs.web.actions import Actions
-from cogs.web.assets import ASSETS
+from cogs.web.assets import ASSETS, takes_gzip
 from cogs.web.auth import AUTH, FRAME_ANCESTORS, add_auth, framed
 from cogs.web.json_answers import json_answer
 from cogs.web.links import Kind, Links, Signed
@@ -302,13 +302,15 @@ class WebRoom:
         asset = ASSETS.get(request.match_info["name"])
         if asset is None:
             raise web.HTTPNotFound()
-        return web.Response(
-            body=asset.body,
-            headers={
-                "Content-Type": asset.content_type,
-                "Cache-Control": "public, max-age=31536000, immutable",
-            },
-        )
+        headers = {
+            "Content-Type": asset.content_type,
+            "Cache-Control": "public, max-age=31536000, immutable",
+            "Vary": "Accept-Encoding",
+        }
+        if takes_gzip(request.headers.get("Accept-Encoding", "")):
+            headers["Content-Encoding"] = "gzip"
+            return web.Response(body=asset.gzipped, headers=headers)
+        return web.Response(body=asset.body, headers=headers)
 
 
 def _write_at_once(transport: asyncio.BaseTransport) -> Callable[[bytes], bool]:

@@ -3,7 +3,8 @@
 A token names one Discord user and when it stops being good; it is signed (HMAC-SHA256) with a
 key of its own purpose, derived from the link key, so that a session is never a link, a login
 cookie never a session, and a login's `state` neither. Nothing is stored: a token is checked by
-its signature and its times alone.
+its signature and its times (and the web room refuses one from a sign-in before the person's
+erasure: `Auth.good` in cogs/web/auth.py).
 
 - a **session** (`SESSION`): what a page sends with each action (`Authorization: Session …`),
   good for a quarter of an hour and renewed by the page while it is open; renewals keep the
@@ -130,8 +131,3 @@ class Sessions:
     def user(self, session: str) -> int:
         """The user a good session is for; else `Refused`."""
         return self.read(SESSION, session).user_id
-
-    def renewed(self, session: str) -> tuple[int, str]:
-        """The user and a new session in place of a good one; else `Refused`."""
-        token = self.read(SESSION, session)
-        return token.user_id, self.session(token.user_id, token.signed_in)

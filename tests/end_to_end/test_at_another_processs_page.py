@@ -5,7 +5,6 @@ leaves the page there."""
 
 from __future__ import annotations
 
-from contextlib import AsyncExitStack
 from typing import Any
 
 import pytest
@@ -16,7 +15,7 @@ from standin.driver import Person
 from standin.server import StandIn
 from tests.end_to_end.seats import Seat, session_of
 from tests.end_to_end.test_at_the_page import edits_of, shows_now, waiting_for
-from tests.end_to_end.test_web_seat_processes import guild_of, two_processes
+from tests.end_to_end.test_web_seat_processes import two_shards
 from tools.simulated_people import hand_message, my_turn_controls, open_table, take_turn
 
 pytestmark = pytest.mark.timeout(180)
@@ -45,9 +44,9 @@ async def in_discord(standin: StandIn, person: Person) -> None:
 async def test_a_dm_waits_while_its_person_is_at_another_processs_page(
     standin: StandIn, postgres_url: str
 ) -> None:
-    async with AsyncExitStack() as stack:
+    async with two_shards(standin, postgres_url) as shards:
         # Bob and Cat click their DMs (the owner's shard), Ann plays at the other's page.
-        hall, owner, other, http = await two_processes(standin, postgres_url, stack)
+        hall, owner, other, http = shards.hall, shards.owner, shards.other, shards.http
         people = [standin.person(name) for name in ("Ann", "Bob", "Cat")]
         ann, bob, cat = people
         assert owner.web is not None and owner.links is not None
@@ -58,7 +57,7 @@ async def test_a_dm_waits_while_its_person_is_at_another_processs_page(
         await standin.wait_for(lambda: all(hand_message(p) is not None for p in people))
         first = hand_message(ann)
         assert first is not None
-        path = owner.links.table(guild_of(hall), table_id).removeprefix(owner.links.public_url)
+        path = owner.links.table(shards.here.id, table_id).removeprefix(owner.links.public_url)
         anns = Seat(other, http, path, await session_of(standin, other, http, ann))
         async with anns.stream():
             await standin.wait_for(lambda: owner.web.presence.at_page(table_id, ann.id), 10)

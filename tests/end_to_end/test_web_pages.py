@@ -11,6 +11,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from cogs.web.assets import ASSETS
 from cogs.web.links import Links
 from standin.server import StandIn
 from tests.end_to_end.conftest import BotFactory
@@ -47,6 +48,18 @@ async def test_a_tables_page_follows_its_game(standin: StandIn, start_bot: BotFa
                 assert page.status == 200
                 assert "script-src 'self'" in page.headers["Content-Security-Policy"]
                 assert f'data-events="{path}/events"' in await page.text()
+            # Its files, compressed for a browser that takes it, as they are for one that not.
+            script = "/static/table.js"
+            for accepts, encoding, body in (
+                ("gzip, deflate", "gzip", ASSETS["table.js"].gzipped),
+                ("identity", None, ASSETS["table.js"].body),
+            ):
+                async with session.get(
+                    base + script, headers={"Accept-Encoding": accepts}, auto_decompress=False
+                ) as answer:
+                    assert answer.headers.get("Content-Encoding") == encoding
+                    assert answer.headers["Vary"] == "Accept-Encoding"
+                    assert await answer.read() == body
             (lobby,) = await events(session, base + path + "/events", 1)
             assert lobby["status"] == "lobby"
             await ann.click(table, f"oh:start:{table_id}")

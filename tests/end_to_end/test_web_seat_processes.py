@@ -3,14 +3,16 @@ acts on the table, and each process's seat streams follow what the other stored.
 
 from __future__ import annotations
 
-from contextlib import AbstractAsyncContextManager, AsyncExitStack
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
 
 from cogs.client import OhHellBot
 from standin.server import StandIn
-from standin.world import Channel
+from standin.world import Channel, Guild
 from tests.end_to_end.conftest import running_bot
 from tests.end_to_end.seats import Seat, session_of
 from tests.end_to_end.test_web_seat import page_move
@@ -26,37 +28,44 @@ def process(
     return running_bot(standin, postgres_url, settings=settings | {"shard_ids": (shard,)})
 
 
-async def two_processes(
-    standin: StandIn, postgres_url: str, stack: AsyncExitStack
-) -> tuple[Channel, OhHellBot, OhHellBot, aiohttp.ClientSession]:
-    """The server of shard 0's #hall, the process of shard 0 (its owner), the other's, and a
-    client for their pages, each for as long as `stack`."""
+@dataclass
+class TwoShards:
+    owner: OhHellBot
+    """Shard 0's process: the one whose server (`here`) has the channel `hall`."""
+    other: OhHellBot
+    """Shard 1's: none of `here`'s clicks come to it."""
+    http: aiohttp.ClientSession
+    here: Guild
+    hall: Channel
+
+
+@asynccontextmanager
+async def two_shards(standin: StandIn, postgres_url: str) -> AsyncIterator[TwoShards]:
+    """Both processes, sign-in on, a server for each shard (people made after it are members
+    of both), and a client for their pages."""
     here = standin.world.add_guild("Shard 0", shard=(0, 2))
     hall = standin.world.add_text_channel(here, "hall")
     standin.world.add_guild("Shard 1", shard=(1, 2))
-    owner = await stack.enter_async_context(process(standin, postgres_url, 0))
-    other = await stack.enter_async_context(process(standin, postgres_url, 1))
-    http = await stack.enter_async_context(aiohttp.ClientSession())
-    return hall, owner, other, http
-
-
-def guild_of(channel: Channel) -> int:
-    assert channel.guild is not None
-    return channel.guild.id
+    async with AsyncExitStack() as stack:
+        owner = await stack.enter_async_context(process(standin, postgres_url, 0))
+        other = await stack.enter_async_context(process(standin, postgres_url, 1))
+        http = await stack.enter_async_context(aiohttp.ClientSession())
+        assert owner.tables.service.sharing.shared
+        yield TwoShards(owner, other, http, here, hall)
 
 
 async def test_moves_at_either_processs_page_act_and_both_pages_follow(
     standin: StandIn, postgres_url: str
 ) -> None:
-    async with AsyncExitStack() as stack:
-        hall, owner, other, http = await two_processes(standin, postgres_url, stack)
+    async with two_shards(standin, postgres_url) as shards:
         ann, bob = standin.person("Ann"), standin.person("Bob")
-        assert owner.tables.service.sharing.shared and owner.links is not None
+        owner, other, http = shards.owner, shards.other, shards.http
+        assert owner.links is not None
         table, table_id = await open_table(
-            standin, [ann, bob], channel=hall, preset="classic", max_cards=3
+            standin, [ann, bob], channel=shards.hall, preset="classic", max_cards=3
         )
         await add_computer(standin, ann, table, table_id, "easy")
-        path = owner.links.table(guild_of(hall), table_id).removeprefix(owner.links.public_url)
+        path = owner.links.table(shards.here.id, table_id).removeprefix(owner.links.public_url)
         # Ann at the other process's page, Bob at the owner's.
         anns = Seat(other, http, path, await session_of(standin, other, http, ann))
         bobs = Seat(owner, http, path, await session_of(standin, owner, http, bob))

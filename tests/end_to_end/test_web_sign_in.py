@@ -78,11 +78,11 @@ async def site(start_bot: BotFactory, settings: dict[str, Any]) -> AsyncIterator
         yield Site(bot, http)
 
 
-def acting(bot: OhHellBot, header: str | None) -> int | None:
+async def acting(bot: OhHellBot, header: str | None) -> int | None:
     """Who a request with this Authorization header acts for."""
     assert bot.web is not None and bot.web._runner is not None
     headers = {"Authorization": header} if header is not None else {}
-    return who(make_mocked_request("POST", "/", headers=headers, app=bot.web._runner.app))
+    return await who(make_mocked_request("POST", "/", headers=headers, app=bot.web._runner.app))
 
 
 async def test_an_activity_code_gives_its_person_a_session_that_renews(
@@ -99,15 +99,15 @@ async def test_an_activity_code_gives_its_person_a_session_that_renews(
         token = standin.access_token(answer["access_token"])
         assert token is not None and token.user is ann.user
         session = answer["session"]
-        assert acting(web.bot, f"Session {session}") == ann.user.id
+        assert await acting(web.bot, f"Session {session}") == ann.user.id
         # Renewed: the same person, a new token.
         status, renewed = await web.renew(session)
         assert status == 200 and renewed["user"] == {"id": str(ann.user.id)}
         assert renewed["session"] != session or renewed["expires_in"] == 900
-        assert acting(web.bot, f"Session {renewed['session']}") == ann.user.id
+        assert await acting(web.bot, f"Session {renewed['session']}") == ann.user.id
         # Bob's code gives Bob's session, never Ann's.
         status, bobs = await web.session(standin.authorize(bob, standin.application_id))
-        assert status == 200 and acting(web.bot, f"Session {bobs['session']}") == bob.user.id
+        assert status == 200 and await acting(web.bot, f"Session {bobs['session']}") == bob.user.id
         # The code used once more: refused, and Discord revoked what it gave.
         assert await web.session(code) == (401, {"error": "code_refused"})
         assert standin.access_token(answer["access_token"]) is None
@@ -156,10 +156,10 @@ async def test_bad_codes_and_sessions_are_refused_with_a_reason(
             (expired, "session_expired"),
         ):
             assert await web.renew(forged) == (401, {"error": reason}), forged
-            assert acting(web.bot, f"Session {forged}") is None
-        assert acting(web.bot, None) is None
-        assert acting(web.bot, f"Bearer {good['access_token']}") is None
-        assert acting(web.bot, f"Session {session}") == ann.user.id
+            assert await acting(web.bot, f"Session {forged}") is None
+        assert await acting(web.bot, None) is None
+        assert await acting(web.bot, f"Bearer {good['access_token']}") is None
+        assert await acting(web.bot, f"Session {session}") == ann.user.id
 
 
 async def test_a_wrong_secret_is_the_operators_fault_and_never_logged(
@@ -187,7 +187,7 @@ async def test_without_the_secret_there_is_no_sign_in(
         for path in ("/login?next=/t/x", "/login/callback", "/?instance_id=1&frame_id=2"):
             async with web.http.get(web.base + path, allow_redirects=False) as answer:
                 assert answer.status == 404, path
-        assert acting(web.bot, "Session anything") is None
+        assert await acting(web.bot, "Session anything") is None
 
 
 async def test_discord_may_frame_the_tables_and_the_activity_and_nothing_else(
@@ -302,7 +302,7 @@ async def test_log_in_with_discord_goes_to_discords_page_and_back_to_the_table(
         assert answer.status == 400 and expired_sentence in page
 
         # The page trades the cookie for a session; a cookie alone never acts.
-        assert acting(web.bot, f"Session {kept.value}") is None
+        assert await acting(web.bot, f"Session {kept.value}") is None
         async with aiohttp.ClientSession(cookies={"ohhell_login": kept.value}) as browser:
             async with browser.post(web.base + "/login/session") as answer:
                 assert answer.status == 200
@@ -314,7 +314,7 @@ async def test_log_in_with_discord_goes_to_discords_page_and_back_to_the_table(
             async with browser.post(web.base + "/logout") as answer:
                 assert answer.status == 204 and answer.cookies["ohhell_login"].value == ""
         assert got["user"] == {"id": str(ann.user.id), "name": ann.user.display_name}
-        assert acting(web.bot, f"Session {got['session']}") == ann.user.id
+        assert await acting(web.bot, f"Session {got['session']}") == ann.user.id
         assert "access_token" not in got
         assert await web.post("/login/session") == (401, {"error": "login_missing"})
         async with (
@@ -343,13 +343,13 @@ async def test_a_handler_that_needs_someone_is_told_why_there_is_nobody(
         ):
             headers = {"Authorization": header} if header else {}
             with pytest.raises(web_exceptions.HTTPUnauthorized) as refused:
-                acting_user(make_mocked_request("POST", "/", headers=headers, app=app))
+                await acting_user(make_mocked_request("POST", "/", headers=headers, app=app))
             assert json.loads(refused.value.text or "") == {"error": reason}
         good = Sessions(key).session(ann.user.id)
         request = make_mocked_request(
             "POST", "/", headers={"Authorization": f"Session {good}"}, app=app
         )
-        assert acting_user(request) == ann.user.id
+        assert await acting_user(request) == ann.user.id
 
         # A flood of codes is not a flood of calls to Discord.
         app[AUTH].exchanging = MAX_EXCHANGES

@@ -19,7 +19,7 @@ import pytest
 from bot.engine import Game
 from bot.engine.records import replay
 from bot.service import DmRef, Refused, TableService, TableStatus
-from bot.service.privacy import MY_DATA_EVERY
+from bot.service.privacy import MY_DATA_EVERY, SIGN_IN_LASTS
 from bot.service.refusals import MyDataWait
 from bot.storage import COMPUTER_IDS, Database
 from tests.clocks import Clock
@@ -376,6 +376,44 @@ async def test_two_confirmations_at_once_erase_once(
     assert await places_holding(database_url, [str(ANN), ANN_NAME]) == {}
     row = await service.db.tables.load(found.playing)
     assert Game.from_json(row.document["game"]).names[0] == "Former player 1"
+
+
+async def test_an_erasure_ends_the_sign_ins_from_before_it_on_every_process(
+    service: TableService, database_url: str, clock: Clock
+) -> None:
+    """A sign-in at the pages from before an erasure no longer holds, on this process or any
+    other (a second service on the database). The note that says so holds no id of hers (a
+    digest), is in her copy of her data, and goes with the sweep once no sign-in from before
+    the erasure could still be good."""
+    clock.now += 0.5  # a sign-in's time is a whole second (cogs/web/sessions.py)
+    before, erased_at = int(clock.now) - 60, clock.now
+    privacy = service.privacy
+    assert not await privacy.signed_in_before_erasure(ANN, before)
+    offer = await privacy.offer_erasure(ANN)
+    await privacy.forget(ANN, offer.token, former)
+    other_db = await Database.open(database_url)
+    try:
+        other = service_on(other_db, clock=clock).privacy
+        for checking in (privacy, other):
+            assert await checking.signed_in_before_erasure(ANN, before)
+            assert await checking.signed_in_before_erasure(ANN, int(erased_at))
+            assert not await checking.signed_in_before_erasure(ANN, int(erased_at) + 1)
+            assert not await checking.signed_in_before_erasure(BOB, before)
+    finally:
+        await other_db.close()
+    assert await places_holding(database_url, [str(ANN)]) == {}
+    (note,) = (await every_row(database_url))["leases"]
+    assert (note[0], note[3]) == ("erased", erased_at + SIGN_IN_LASTS)
+    limits = json.loads((await privacy.my_data(ANN)).data)["limits"]
+    assert {"kind": "erased", "until": erased_at + SIGN_IN_LASTS} in limits
+
+    clock.now = erased_at + SIGN_IN_LASTS - 1
+    await service.retention.sweep()
+    assert await privacy.signed_in_before_erasure(ANN, before)
+    clock.now = erased_at + SIGN_IN_LASTS + 1
+    await service.retention.sweep()
+    assert (await every_row(database_url))["leases"] == []
+    assert not await privacy.signed_in_before_erasure(ANN, before)
 
 
 def traces(path: Path, user_id: int, name: str) -> dict[str, int]:

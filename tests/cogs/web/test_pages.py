@@ -15,6 +15,7 @@ from bot.service import Leaderboard, LeaderboardRow
 from bot.service.summaries import GameDetail, HistoryEntry, HistoryPage, PlayerStats
 from bot.storage import COMPUTER_IDS
 from cogs.render.language import LANGUAGES, language, speaking
+from cogs.web.assets import ASSETS
 from cogs.web.board import BoardLinks, board_page, board_query, history_page
 from cogs.web.player import player_page
 from cogs.web.replay import GameLinks, replay_page
@@ -199,8 +200,16 @@ def test_the_served_replay_is_the_file_with_the_bots_own_style_and_script() -> N
     assert re.fullmatch(r"/static/replay\.js\?v=\w+", scripts[1]["src"] or "")
     assert len(scripts) == 2 and "<style" not in served and "Content-Security" not in served
     assert not any("style" in a for _, a in tags)
-    (sheet,) = [a["href"] for tag, a in tags if tag == "link" and a["rel"] == "stylesheet"]
-    assert sheet is not None and sheet.startswith("/static/replay.css?v=")
+    sheets = [a["href"] or "" for tag, a in tags if tag == "link" and a["rel"] == "stylesheet"]
+    assert [sheet.split("?v=")[0] for sheet in sheets] == [
+        "/static/cards.css",
+        "/static/replay.css",
+    ]
+    # The file holds both, inline, in the same order.
+    style = re.search(r"<style>(.*)</style>", file, re.S)
+    assert style is not None
+    sheets_text = (ASSETS[name].body.decode() for name in ("cards.css", "replay.css"))
+    assert style.group(1) == "".join(sheets_text)
     # The same page otherwise: what is between the head and the script is the same.
     body = re.compile(r"</head>(.*)</script>", re.S)
     assert (
