@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Hashable
-from functools import partial
 from typing import Any
 
 from bot.engine import Card, Phase, TrickView
@@ -61,10 +59,10 @@ def taken_text(winner: str | None) -> str:
     return _("{name} took the trick.").format(name=winner)
 
 
-def trick_state(names: list[str], trick: TrickView, place: int) -> State:
+def trick_state(names: list[str], trick: TrickView, caption: str) -> State:
     winner = None if trick.winner is None else names[trick.winner]
     return {
-        "caption": trick_caption(place),
+        "caption": caption,
         "plays": [
             {"seat": s, "name": names[s], "card": card_code(c)}
             for s, c in zip(trick.seats, trick.cards, strict=True)
@@ -92,13 +90,6 @@ def scored_tricks(table: TableView, scored: HandScore) -> list[State]:
     ]
 
 
-def last_scored_trick(table: TableView, scored: HandScore) -> State:
-    """A scored hand's last trick, captioned as the last of its hand."""
-    # Translators: the live page: the last trick of an earlier hand; {hand} is its number.
-    caption = _("Last trick of hand {hand}").format(hand=number(scored.hand))
-    return scored_tricks(table, scored)[-1] | {"caption": caption}
-
-
 def trick_caption(place: int) -> str:
     # Translators: the live page: a trick of a hand; {number} counts them.
     return _("Trick {number}").format(number=number(place))
@@ -113,31 +104,6 @@ def bid_text(table: TableView, seat: int) -> str:
     if game.has_bid[seat]:
         return _("has bid")
     return _("bidding…") if game.phase is Phase.BIDDING else "—"
-
-
-def seat_inputs(table: TableView, seat: int) -> tuple[object, ...]:
-    """Everything `seat_state` is built from."""
-    game = table.game
-    s = table.seats[seat]
-    if game is None:
-        return (s.name, s.left, s.away, s.pending)
-    return (
-        s.name,
-        s.left,
-        s.away,
-        s.pending,
-        game.totals[seat],
-        game.dealer == seat,
-        seat in game.seats_in_hand,
-        game.bids[seat],
-        game.has_bid[seat],
-        game.tricks_won[seat],
-        cards_left(table, seat),
-        game.phase is Phase.BIDDING,
-        game.phase is Phase.GAME_OVER,
-        seat in game.to_act,
-        table.status.is_open,
-    )
 
 
 def seat_state(table: TableView, seat: int) -> State:
@@ -165,14 +131,6 @@ def seat_state(table: TableView, seat: int) -> State:
         seat in game.to_act and game.phase is not Phase.GAME_OVER and table.status.is_open
     )
     return state
-
-
-def scores_inputs(table: TableView) -> tuple[object, ...]:
-    """Everything `scores_state` is built from."""
-    game = table.game
-    assert game is not None
-    names = tuple(seat.name for seat in table.seats)
-    return (*names, game.totals, game.placing, game.hand_number, game.lowest_wins)
 
 
 def scores_state(table: TableView) -> State:
@@ -235,28 +193,16 @@ def notes(table: TableView) -> list[str]:
     return lines
 
 
-Part = Callable[[Hashable, Callable[[], Any]], Any]
-"""Gives a part of a push by a key naming everything it is built from, built by the function
-given when it has to be."""
-
-
-def built(key: Hashable, build: Callable[[], Any]) -> Any:
-    """A part built anew."""
-    return build()
-
-
 def live_state(
     table: TableView,
     *,
     now: float | None = None,
     scored: HandScore | None = None,
     replay: str | None = None,
-    part: Part = built,
 ) -> State:
     """What one push sends: the table as the channel sees it now, every word already in the
     language being spoken. `scored` is the newest hand's scores the channel was sent, `replay`
-    the finished game's replay link; `part` gives the seats, tricks and scores (kept from an
-    earlier push by `LiveFrames`)."""
+    the finished game's replay link."""
     game = table.game
     state: State = {
         "version": table.version,
@@ -265,10 +211,7 @@ def live_state(
         "title": title_text(table),
         "heading": "",
         "notes": notes(table),
-        "seats": [
-            part(("seat", seat, *seat_inputs(table, seat)), partial(seat_state, table, seat))
-            for seat in range(len(table.seats))
-        ],
+        "seats": [seat_state(table, seat) for seat in range(len(table.seats))],
         "now": time.time() if now is None else now,
         "deadline": table.deadline if table.status.is_open and not table.paused else None,
         "committed": table.committed,
@@ -290,10 +233,7 @@ def live_state(
     state["turned"] = card_code(game.turned) if game.turned is not None else None
     state["trick"] = [{"seat": s, "name": names[s], "card": card_code(c)} for s, c in game.trick]
     state["tricks"] = [
-        part(
-            ("trick", place, *names, trick.seats, trick.cards, trick.winner),
-            partial(trick_state, names, trick, place),
-        )
+        trick_state(names, trick, trick_caption(place))
         for place, trick in enumerate(game.tricks, start=1)
     ]
     # Translators: the live page: the heading above this hand's finished tricks.
@@ -307,65 +247,18 @@ def live_state(
     ):
         # No trick of this hand yet: the hand before's, as its scores showed them (the last
         # cards of a hand are often played by one move, which no view shows).
-        key = (Same(scored), *names)
+        earlier = scored_tricks(table, scored)
         # Translators: the live page: the heading above an earlier hand's tricks.
         state["tricks_title"] = _("Tricks of hand {hand}").format(hand=number(scored.hand))
-        state["earlier"] = part(("earlier", *key), partial(scored_tricks, table, scored))
-        state["last"] = part(("last", *key), partial(last_scored_trick, table, scored))
-    state["scores"] = part(("scores", *scores_inputs(table)), partial(scores_state, table))
+        state["earlier"] = earlier
+        # Translators: the live page: the last trick of an earlier hand; {hand} is its number.
+        caption = _("Last trick of hand {hand}").format(hand=number(scored.hand))
+        state["last"] = earlier[-1] | {"caption": caption}
+    state["scores"] = scores_state(table)
     if replay is not None and table.status is TableStatus.FINISHED:
         # Translators: the live page: a link to the finished game's replay.
         state["replay"] = {"text": pgettext("link", "Watch the replay"), "href": replay}
     return state
-
-
-class Same:
-    """A key's part that equals only the very object it holds: hashing a hand's whole scores
-    on every push would cost what keeping their part saves."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: object) -> None:
-        self.value = value
-
-    def __hash__(self) -> int:
-        return id(self.value)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Same) and other.value is self.value
-
-
-class LiveFrames:
-    """The pushes of one watched table in one language. A move changes a seat or two or ends
-    a trick, and the rest of a push is what the push before said: so the seats, tricks and
-    scores are kept, by everything each is built from, and built again only when that
-    changed. Only the newest push's parts are kept."""
-
-    def __init__(self, code: str) -> None:
-        self.language = language(code)
-        self._kept: dict[Hashable, Any] = {}
-        self._used: dict[Hashable, Any] = {}
-
-    def frame(
-        self,
-        table: TableView,
-        scored: HandScore | None = None,
-        *,
-        replay: str | None = None,
-        now: float | None = None,
-    ) -> bytes:
-        """One Server-Sent Event carrying `live_state`."""
-        with speaking(self.language):
-            state = live_state(table, now=now, scored=scored, replay=replay, part=self._part)
-        self._kept, self._used = self._used, {}
-        return event_bytes("table", state, table.version)
-
-    def _part(self, key: Hashable, build: Callable[[], Any]) -> Any:
-        found = self._kept.get(key)
-        if found is None:
-            found = build()
-        self._used[key] = found
-        return found
 
 
 def live_frame(
@@ -376,7 +269,9 @@ def live_frame(
     replay: str | None = None,
 ) -> bytes:
     """One Server-Sent Event carrying `live_state`, in the language of catalog name `code`."""
-    return LiveFrames(code).frame(table, scored, replay=replay)
+    with speaking(language(code)):
+        state = live_state(table, scored=scored, replay=replay)
+    return event_bytes("table", state, table.version)
 
 
 def event_bytes(event: str, state: object, version: int | None = None) -> bytes:
