@@ -189,20 +189,32 @@ class Readers:
             await self._process.wait()
 
 
+def page_loads(page: bytes, url: str) -> tuple[list[str], list[str]]:
+    """The addresses `page` (at `url`) loads its files from, the bot's own and others; an
+    inline `data:` address is no request."""
+    own: list[str] = []
+    outside: list[str] = []
+    for found in ASSETS.findall(page):
+        address = found.decode()
+        if address.startswith("data:"):
+            continue
+        loads = URL(url).join(URL(address))
+        if loads.is_absolute() and loads.origin() == URL(url).origin():
+            own.append(str(loads))
+        else:
+            outside.append(address)
+    return own, outside
+
+
 async def page_weight(session: aiohttp.ClientSession, url: str) -> tuple[int, int, list[str]]:
     """The page's bytes, the bytes of the files it loads, and any address it loads from that
     is not the bot's own."""
     async with session.get(url) as response:
         page = await response.read()
+    own, outside = page_loads(page, url)
     loaded = 0
-    outside = []
-    for found in ASSETS.findall(page):
-        address = found.decode()
-        loads = URL(url).join(URL(address))
-        if loads.origin() != URL(url).origin():
-            outside.append(address)
-            continue
-        async with session.get(str(loads)) as got:
+    for address in own:
+        async with session.get(address) as got:
             loaded += len(await got.read())
     return len(page), loaded, outside
 
@@ -378,6 +390,7 @@ def summary(runs: list[dict[str, Any]], watchers: int, out: Any) -> dict[str, An
         "latency_p99_ms": max(r["latency_p99_ms"] or 0 for r in watched),
         "page_bytes": watched[0]["page_bytes"],
         "static_bytes": watched[0]["static_bytes"],
+        "outside_addresses": watched[0]["outside_addresses"],
         "frame_bytes_median": watched[0]["frame_bytes_median"],
         "frames_skipped": sum(r["frames_skipped"] for r in watched),
         "streams_unfinished": sum(r["streams_unfinished"] for r in watched),
