@@ -9,8 +9,10 @@ session, a flood — each refused with its code and its sentence, and nothing ch
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import re
+import struct
 from typing import Any
 
 import aiohttp
@@ -49,6 +51,17 @@ async def version_of(bot: OhHellBot, table_id: int) -> int:
 async def game_of(bot: OhHellBot, table_id: int) -> Game:
     row = await bot.tables.service.db.tables.load(table_id)
     return Game.from_json(row.document["game"])
+
+
+SIGN_IN_ENDED = "This page's sign-in has ended or is not valid: reload the page to sign in again."
+"""What a move from a page with a forged, altered or expired session is told."""
+
+
+def renamed_session(session: str, user_id: int) -> str:
+    """`session` with the user it names replaced by `user_id`, its signature as it was."""
+    raw = base64.urlsafe_b64decode(session + "=" * (-len(session) % 4))
+    raw = struct.pack(">Q", user_id) + raw[8:]
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
 def page_move(hand: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -267,12 +280,26 @@ async def test_moves_from_the_page_are_checked_as_clicks_are(
             # Someone without a seat; a session forged, or expired.
             message = await refused(anns, bid, "not_seated", 403, cats)
             assert message.startswith("You")
-            await refused(anns, bid, "session_invalid", 401, "forged.token")
+            message = await refused(anns, bid, "session_invalid", 401, "forged.token")
+            assert message == SIGN_IN_ENDED
             expired = Sessions(await bot.tables.service.keys.link_key()).sign(
                 "session", ann.id, -10
             )
             got, answer = await anns.act(bid, expired)
-            assert (got, answer["error"]) == (401, "session_expired")
+            assert (got, answer) == (401, {"error": "session_expired", "message": SIGN_IN_ENDED})
+            # No session at all.
+            async with http.post(anns.base + anns.path + "/act", json=bid) as answer:
+                assert answer.status == 401
+                assert await answer.json() == {
+                    "error": "session_missing",
+                    "message": "This page is not signed in: reload it to sign in with Discord.",
+                }
+            # The waiter's own session altered to name the mover (its signature kept): the
+            # mover's good move, sent with it, is refused.
+            good = page_move(streams[mover].latest("hand"))
+            assert good is not None
+            renamed = renamed_session(pages[waiter].session, standin.person(mover).id)
+            await refused(pages[mover], good, "session_invalid", 401, renamed)
             # Not their turn: refused with the words a click gets.
             message = await refused(pages[waiter], bid, "illegal", 409)
             assert f"{mover}'s turn" in message, message
