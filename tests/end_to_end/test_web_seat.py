@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import struct
+import time
 from typing import Any
 
 import aiohttp
@@ -19,6 +20,7 @@ import pytest
 from bot.engine import SUITS, Game
 from bot.engine.records import record_from_game
 from cogs.client import OhHellBot
+from cogs.web.actions import PER_SECOND
 from cogs.web.sessions import Sessions
 from standin.driver import Person
 from standin.server import StandIn
@@ -324,6 +326,22 @@ async def test_moves_from_the_page_are_checked_as_clicks_are(
                 "message": "Too many moves at once: wait a moment and try again.",
             }
             assert await version_of(bot, table_id) == before
+            # Past the allowance even a good move is refused and not made; a second later it
+            # is made (the bot's clock held, so the second is exact).
+            assert bot.web is not None
+            now = [time.monotonic() + 10]
+            bot.web.actions.clock = lambda: now[0]
+            good = page_move(streams[who].latest("hand"))
+            assert good is not None and good["do"] == "bid", good
+            for _ in range(PER_SECOND):
+                assert (await pages[who].act(bid | {"hand": 999}))[0] == 409
+            message = await refused(pages[who], good, "too_many", 429)
+            assert message == "Too many moves at once: wait a moment and try again."
+            stored = await bot.tables.service.lookups.hand_state(table_id, standin.person(who).id)
+            assert stored.bid is None
+            now[0] += 1.0
+            status, answer = await pages[who].act(good)
+            assert status == 200, answer
 
 
 async def test_auto_play_leave_and_back_from_the_page(
