@@ -31,6 +31,12 @@ def chosen(hand: dict[str, Any] | None) -> int | None:
     return next((b["n"] for b in (hand or {}).get("bids", []) if b["chosen"]), None)
 
 
+def window(hand: dict[str, Any] | None, number: int) -> bool:
+    """Whether the page offers its person to change their bid of hand `number` (bids shown
+    while it is not their turn)."""
+    return bool(hand and hand["hand"] == number and hand["bids"] and not hand["turn"])
+
+
 async def dm_move(person: Person) -> bool:
     """`person` makes the first move their hand DM takes now (the dealer's forbidden bid is a
     button that refuses); False when it takes none (not their turn, or not shown yet)."""
@@ -65,7 +71,7 @@ async def test_a_bid_changed_from_the_page_until_the_next_bid(
             changing = None
             for _ in range(400):
                 hand = stream.latest("hand")
-                if hand and hand["bids"] and not hand["turn"]:
+                if hand and window(hand, hand["hand"]):
                     changing = hand
                     break
                 move = page_move(hand)
@@ -89,7 +95,7 @@ async def test_a_bid_changed_from_the_page_until_the_next_bid(
             assert stored.bid == other
             # The next bids: Ann's bid is settled, the page offers no change, and one sent
             # anyway is refused and changes nothing.
-            while (stream.latest("hand") or {}).get("bids"):
+            while window(stream.latest("hand"), number):
                 await dm_move(bob) or await dm_move(cat)
             await bot.presenter.ground.idle()
             version = await version_of(bot, table_id)
