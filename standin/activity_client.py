@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
 import html
 import json
 import secrets
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
@@ -61,10 +63,31 @@ HEARTBEAT = 0.5
 closed) is noticed within them, and its person has left the Activity."""
 
 
+@dataclass
+class Proxied:
+    """One answer the proxy passed to a page: what was asked, and every byte of the answer as
+    the page received it (a stream's grows while it lasts)."""
+
+    method: str
+    path: str
+    authorization: str | None
+    """The request's `Authorization` header: whose page asked, when it says."""
+    status: int
+    encoding: str
+    """The answer's `Content-Encoding` ("" for none)."""
+    body: bytearray = field(default_factory=bytearray)
+
+    def content(self) -> bytes:
+        """The body as the page reads it: gzip undone."""
+        raw = bytes(self.body)
+        return gzip.decompress(raw) if self.encoding == "gzip" and raw else raw
+
+
 class ActivityClient:
     """The client page and the proxy, on their own address (`base_url`). `url_mappings`: prefix
     → target, as the Developer Portal's (`{"/": "http://127.0.0.1:8080"}`); the longest prefix
-    that matches a path wins."""
+    that matches a path wins. With `record`, every answer the proxy passes is kept in
+    `answers` (`Proxied`), so a test can read every byte the Activity's pages received."""
 
     def __init__(
         self,
@@ -73,6 +96,7 @@ class ActivityClient:
         *,
         host: str = "127.0.0.1",
         port: int = 0,
+        record: bool = False,
     ) -> None:
         if "/" not in url_mappings:
             raise ValueError("an Activity needs a mapping of its root, '/'")
@@ -86,6 +110,8 @@ class ActivityClient:
         self._session: aiohttp.ClientSession | None = None
         self._streams: set[asyncio.Task[Any]] = set()
         self._stopping = False
+        self.record = record
+        self.answers: list[Proxied] = []
 
     @property
     def base_url(self) -> str:
@@ -319,9 +345,20 @@ class ActivityClient:
                         if name.lower() not in HOP_BY_HOP:
                             response.headers.add(name, value)
                     await response.prepare(request)
+                    kept = bytearray()
+                    if self.record:
+                        encoding = upstream.headers.get("Content-Encoding", "")
+                        authorization = request.headers.get("Authorization")
+                        answer = Proxied(
+                            request.method, request.path, authorization, upstream.status, encoding
+                        )
+                        self.answers.append(answer)
+                        kept = answer.body
                     with contextlib.suppress(ConnectionResetError, aiohttp.ClientPayloadError):
                         async for chunk in upstream.content.iter_any():
                             await response.write(chunk)
+                            if self.record:
+                                kept += chunk
                         await response.write_eof()
                     return response
             except aiohttp.ClientConnectionError:

@@ -69,6 +69,10 @@ def erasure_confirm(offer: ErasureOffer) -> Rendered:
         seat.format(example=name_text(former_player(1))),
         _("At a table still open you leave first, and a computer player takes your seat."),
         _("Messages already posted in channels stay as Discord keeps them."),
+        _(
+            "Your sign-ins at the bot's web pages (the Activity, or a browser logged in with "
+            "Discord) end at once: a page you have open stops playing for you."
+        ),
     ]
     lines = [
         _("**Erase everything this bot stores about you, in every server?**"),

@@ -5,7 +5,8 @@ DM's buttons make, so every check a click gets (the seat, the turn, what was off
 applies; a stored change is then shown exactly as a click's (`WebRoom.acted`: the table
 message, the hand DMs and every page follow). A refusal is JSON `{"error": code, "message":
 <the sentence a click is told, in the page's language>}` with a 4xx status, and nothing
-changed."""
+changed; without a good session, 401 with the code cogs/web/auth.py gives and a sentence
+saying to sign in again."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from bot.service import Outcome, Refused
 from bot.service.refusals import ComputerHasSeat, NotSeated, NotSeatedOther, RemovedByHost
 from cogs.render.language import N_, _, speaking
 from cogs.render.reasons import refusal
-from cogs.web.auth import acting
+from cogs.web.auth import NoSession, no_session, signed_in
 from cogs.web.json_answers import BadBody, json_answer, json_body
 
 if TYPE_CHECKING:
@@ -64,10 +65,17 @@ class Actions:
         return len(recent) > PER_SECOND
 
     async def act(self, request: web.Request) -> web.Response:
-        user_id = await acting(request)
         room = self.room
+        nobody: NoSession | None = None
+        try:
+            user_id = await signed_in(request)
+        except NoSession as refused:
+            user_id, nobody = 0, refused
         view = await room.table(request)
         spoken = await room.language_for(request, view.guild_id, view.channel_id)
+        if nobody is not None:
+            with speaking(spoken):
+                return no_session(nobody)
         if self.flooding(user_id):
             with speaking(spoken):
                 message = _(TOO_MANY)

@@ -25,7 +25,8 @@ A cookie never acts: actions are POSTs carrying the session in a header, which a
 cannot make a browser send. Refusals of the JSON routes are `{"error": code}`: `bad_request`
 (400), `too_large` (413), `code_refused`, `session_missing`, `session_invalid`, `session_expired`,
 `login_missing`, `login_invalid`, `login_expired` (401), `cross_site` (403),
-`discord_unavailable` (502), `busy` (503). Neither a code, an access token nor a session is
+`discord_unavailable` (502), `busy` (503); a move's 401 (`no_session`) also carries a sentence
+saying to sign in again, in the page's language. Neither a code, an access token nor a session is
 ever logged."""
 
 from __future__ import annotations
@@ -88,8 +89,8 @@ async def who(request: web.Request) -> int | None:
     """The user a request acts for: the one its good session (`Authorization: Session
     <token>`) names; None without one, with a bad or expired one, or with sign-in off."""
     try:
-        return await acting(request)
-    except web.HTTPUnauthorized:
+        return await signed_in(request)
+    except NoSession:
         return None
 
 
@@ -97,22 +98,44 @@ async def acting(request: web.Request) -> int:
     """`who(request)` for a handler that needs someone: without a good session, a 401 whose
     JSON says why (`session_missing`, `session_invalid`, `session_expired`). A session from
     a sign-in before the person's erasure (`/ohhell forget-me`) is expired."""
+    try:
+        return await signed_in(request)
+    except NoSession as nobody:
+        raise web.HTTPUnauthorized(
+            text=json.dumps({"error": nobody.code}),
+            content_type="application/json",
+            headers={"WWW-Authenticate": "Session", "Cache-Control": "no-store"},
+        ) from None
+
+
+class NoSession(Exception):
+    """A request without a good session: `code` says why (`session_missing`,
+    `session_invalid`, `session_expired`)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+async def signed_in(request: web.Request) -> int:
+    """The user the request's good session names; else `NoSession`."""
     auth = request.app.get(AUTH)
     header = request.headers.get("Authorization", "")
     if auth is None or auth.sessions is None or not header.startswith("Session "):
-        raise _unauthorized("session_missing")
+        raise NoSession("session_missing")
     try:
         token = await auth.good(SESSION, header[len("Session ") :].strip())
     except Refused as refused:
-        raise _unauthorized(f"session_{refused.code}") from None
+        raise NoSession(f"session_{refused.code}") from None
     return token.user_id
 
 
-def _unauthorized(code: str) -> web.HTTPUnauthorized:
-    return web.HTTPUnauthorized(
-        text=json.dumps({"error": code}),
-        content_type="application/json",
-        headers={"WWW-Authenticate": "Session", "Cache-Control": "no-store"},
+def no_session(nobody: NoSession) -> web.Response:
+    """The 401 of a move made without a good session: its code, and a sentence for the person
+    (in the language being spoken) saying what to do."""
+    words = NOT_SIGNED_IN if nobody.code == "session_missing" else SIGN_IN_ENDED
+    return json_answer(
+        {"error": nobody.code, "message": _(words)}, 401, {"WWW-Authenticate": "Session"}
     )
 
 
@@ -389,3 +412,7 @@ DECLINED = N_(
     "logging in."
 )
 UNAVAILABLE = N_("Discord cannot be reached to sign you in just now. Try again in a minute.")
+NOT_SIGNED_IN = N_("This page is not signed in: reload it to sign in with Discord.")
+SIGN_IN_ENDED = N_(
+    "This page's sign-in has ended or is not valid: reload the page to sign in again."
+)

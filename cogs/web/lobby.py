@@ -23,8 +23,9 @@ another server, or one the person cannot see (`LobbyDesk.person`), and at the Ac
 an instance Discord does not say runs in that channel with the person in it
 (`LobbyDesk.in_activity`), is `unknown_channel` (404).
 Refusals are `{"error": code, "message": <the sentence a click would show, in the page's
-language>}`: 400 `bad_request`, 401 as cogs/web/auth.py says, 404, 409 for the service's,
-429 `slow_down` past a person's allowance (`ALLOWANCE` requests in `WINDOW` seconds)."""
+language>}`: 400 `bad_request`, 401 with cogs/web/auth.py's code (and a sentence), 404, 409 for
+the service's, 429 `slow_down` past a person's allowance (`ALLOWANCE` requests in `WINDOW`
+seconds)."""
 
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ from cogs.render import answer, refusal
 from cogs.render.language import _, pgettext, speaking
 from cogs.render.lobby import LEVEL_CHOICES
 from cogs.render.reasons import reason_text, sentence
-from cogs.web.auth import AUTH, acting, who
+from cogs.web.auth import AUTH, NoSession, no_session, signed_in, who
 from cogs.web.json_answers import BadBody, json_answer, json_body
 
 if TYPE_CHECKING:
@@ -160,11 +161,17 @@ class PageLobby:
         """`then(user, place, person)` for the Activity's request, once the place its body
         names is checked (`_where`) and the person is within their allowance; its refusal
         answered in the channel's language."""
-        user_id = await acting(request)
+        nobody: NoSession | None = None
+        try:
+            user_id = await signed_in(request)
+        except NoSession as refused:
+            user_id, nobody = 0, refused
         try:
             place = await _place(request)
         except BadBody:
             return _bad()
+        if nobody is not None:
+            return await self._no_session(request, nobody, place.guild_id, place.channel_id)
         try:
             self._allow(user_id)
             return await then(user_id, place, await self._where(place, user_id))
@@ -233,8 +240,14 @@ class PageLobby:
 
     async def act(self, request: web.Request) -> web.Response:
         """A lobby button pressed at the table's page."""
-        user_id = await acting(request)
+        nobody: NoSession | None = None
+        try:
+            user_id = await signed_in(request)
+        except NoSession as refused:
+            user_id, nobody = 0, refused
         view = await self.room.table(request)
+        if nobody is not None:
+            return await self._no_session(request, nobody, view.guild_id, view.channel_id)
         try:
             action, level = await _action(request)
         except BadBody:
@@ -261,6 +274,12 @@ class PageLobby:
         with speaking(spoken):
             message = answer(outcome.reply)
         return json_answer({"ok": True, "message": message})
+
+    async def _no_session(
+        self, request: web.Request, nobody: NoSession, guild_id: int, channel_id: int
+    ) -> web.Response:
+        with speaking(await self.room.language_for(request, guild_id, channel_id)):
+            return no_session(nobody)
 
     async def _refused(
         self, request: web.Request, refused: Refused, guild_id: int, channel_id: int

@@ -7,12 +7,19 @@ has left the table's page at once, and her hand DM, held back while she was ther
 she plays a card from it, opens the Activity again and plays on from the page. The table
 message shows the final standings, and `/ohhell record` gives a record that replays to them.
 Every page passed axe-core's check mid-game and asked nothing of anyone but the bot (through
-Discord's proxy)."""
+Discord's proxy). Every byte the pages received, as Discord's proxy passed it, is scanned: each
+seat's stream names no card but its person's own and those everyone saw, no other answer any
+card; the application's secret is in none, and each access token only in its own person's
+sign-in; no log holds the secret, an access token, a code or a session."""
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import logging
+import re
+import struct
 import time
 from typing import Any
 
@@ -26,6 +33,7 @@ from standin.server import StandIn
 from standin.world import Channel, Perm
 from tests.browsers import chromium, needs_chromium, serious_violations
 from tests.end_to_end.conftest import BotFactory
+from tests.end_to_end.page_leaks import cards_named, check_stream
 from tests.end_to_end.test_web_seat import _dm_bid
 from tests.end_to_end.test_web_sign_in import sign_in_settings
 from tests.end_to_end.test_web_sign_in_browser import refusal
@@ -156,12 +164,14 @@ class Screen:
         assert any(activity for _, activity in self.requests) and strays == [], strays
         assert self.errors == [], self.errors
         assert self.frame.commands == ["AUTHORIZE", "AUTHENTICATE"]
+        assert self.frame.authenticated is self.person.user  # with their own access token
         assert self.frame.unanswered == [] and self.frame.logs == []
 
 
 async def test_a_game_played_from_the_activity_and_a_dm(
-    standin: StandIn, start_bot: BotFactory
+    standin: StandIn, start_bot: BotFactory, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.DEBUG)
     ann, bob, cat = (standin.person(n) for n in ("Ann", "Bob", "Cat"))
     standin.guild.members[ann.id].granted = Perm.MANAGE_CHANNELS
     async with start_bot(settings=sign_in_settings(standin)) as bot:
@@ -171,7 +181,10 @@ async def test_a_game_played_from_the_activity_and_a_dm(
         ruled = await ann.slash(side, "ohhell settings", preset="classic", max_cards=2)
         assert ruled.ephemeral
         served = f"http://127.0.0.1:{bot.web.port}"
-        async with ActivityClient(standin, {"/": served}) as client, chromium() as browser:
+        async with (
+            ActivityClient(standin, {"/": served}, record=True) as client,
+            chromium() as browser,
+        ):
             contexts = {p.name: await browser.new_context() for p in (ann, cat)}
             for context in contexts.values():
                 await context.add_init_script(COUNT_HANDS)
@@ -264,6 +277,64 @@ async def test_a_game_played_from_the_activity_and_a_dm(
         assert scored["game_over"] is True
         assert dict(zip(scored["players"], scored["totals"], strict=True)) == shown
         assert {"Ann", "Bob", "Cat"} <= set(shown)
+
+    # Every byte the Activities received: each seat's stream its own person's hand and what
+    # everyone saw; no answer the application's secret; each access token its own person's
+    # sign-in alone. No log holds the secret, an access token, a code or a session.
+    people = {ann.id: "Ann", cat.id: "Cat"}
+    signed = every_byte_the_pages_received(client, record, people, standin)
+    codes = [code for screen in screens for code in screen.frame.codes]
+    assert len(signed["tokens"]) == len(screens) and len(codes) == len(screens)
+    assert "sign-in at the pages on" in caplog.text  # the bot's own logs, captured
+    for secret in (standin.client_secret, *signed["tokens"], *codes, *signed["sessions"]):
+        assert secret not in caplog.text
+
+
+SEAT_STREAM = re.compile(r"^/t/[^/]+/seat$")
+PUBLIC_STREAM = re.compile(r"^/t/[^/]+/events$")
+
+
+def session_user(authorization: str | None) -> int:
+    """The user a page's `Authorization: Session …` names (its signature the bot checked)."""
+    assert authorization is not None and authorization.startswith("Session ")
+    token = authorization[len("Session ") :]
+    raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+    user: int = struct.unpack(">Q", raw[:8])[0]
+    return user
+
+
+def every_byte_the_pages_received(
+    client: ActivityClient, record: dict[str, Any], people: dict[int, str], standin: StandIn
+) -> dict[str, set[str]]:
+    """Checks every answer Discord's proxy passed the Activities (`client.answers`, with the
+    bytes each page got) and returns the access tokens and sessions they carried."""
+    seats = {user: record["players"].index(name) for user, name in people.items()}
+    hands = dict.fromkeys(people.values(), 0)
+    tokens: set[str] = set()
+    sessions: set[str] = set()
+    for answer in client.answers:
+        body = answer.content()
+        text = body.decode()
+        assert standin.client_secret not in text, answer.path
+        if answer.authorization is not None:
+            sessions.add(answer.authorization.removeprefix("Session "))
+        if SEAT_STREAM.match(answer.path) and answer.status == 200:
+            user = session_user(answer.authorization)
+            hands[people[user]] += check_stream(body, record, seats[user])
+        elif PUBLIC_STREAM.match(answer.path):
+            check_stream(body, record, None)
+        elif not answer.path.startswith("/static/"):
+            assert not cards_named(text), (answer.path, text[:300])
+        if answer.path == "/activity/session":
+            signed_in = json.loads(text)
+            token = signed_in["access_token"]
+            # The access token of the person the page signed in, in their own answer alone.
+            assert standin.access_token(token).user.id == int(signed_in["user"]["id"])
+            assert sum(token in a.content().decode() for a in client.answers) == 1
+            tokens.add(token)
+            sessions.add(signed_in["session"])
+    assert all(count >= 3 for count in hands.values()), hands
+    return {"tokens": tokens, "sessions": sessions}
 
 
 async def switch_to_the_dm_and_back(

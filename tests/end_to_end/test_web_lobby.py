@@ -28,6 +28,9 @@ from tools.simulated_people import open_table, table_embed, table_id_of
 
 pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 
+SIGN_IN_ENDED = "This page's sign-in has ended or is not valid: reload the page to sign in again."
+"""What a move from a page with a forged, altered or expired session is told."""
+
 
 class Page:
     """One person's page: their session, and the bot's answers."""
@@ -200,8 +203,9 @@ async def test_refusals_at_the_page_change_nothing(
         forged = Page(bot, bob_page.http, bob_page.session[:-2] + "xx", bob)
         status, got = await forged.lobby(path, "join")
         assert status == 401 and got["error"] == "session_invalid"
+        assert got["message"] == SIGN_IN_ENDED
         status, got = await forged.find(standin.channel)
-        assert status == 401
+        assert (status, got["message"]) == (401, SIGN_IN_ENDED)
         # A channel of another server, a server the bot is not in, a server Bob is not in,
         # an instance that runs elsewhere, or without Bob, or none.
         here = bob_page.launch(standin.channel)

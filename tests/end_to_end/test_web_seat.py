@@ -9,8 +9,9 @@ session, a flood — each refused with its code and its sentence, and nothing ch
 from __future__ import annotations
 
 import asyncio
-import json
-import re
+import base64
+import struct
+import time
 from typing import Any
 
 import aiohttp
@@ -19,10 +20,12 @@ import pytest
 from bot.engine import SUITS, Game
 from bot.engine.records import record_from_game
 from cogs.client import OhHellBot
+from cogs.web.actions import PER_SECOND
 from cogs.web.sessions import Sessions
 from standin.driver import Person
 from standin.server import StandIn
 from tests.end_to_end.conftest import BotFactory
+from tests.end_to_end.page_leaks import CODE, check_stream
 from tests.end_to_end.seats import Seat, session_of
 from tests.end_to_end.test_web_sign_in import sign_in_settings
 from tools.simulated_people import (
@@ -38,9 +41,6 @@ pytestmark = [
     pytest.mark.parametrize("database_url", ["sqlite"], indirect=True),
 ]
 
-CODE = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9JQKA])[CDHS](?![A-Za-z0-9])|JOKER")
-PUBLIC_FIELDS = ("trick", "tricks", "last", "turned", "earlier")
-
 
 async def version_of(bot: OhHellBot, table_id: int) -> int:
     return (await bot.tables.service.lookups.table_view(table_id)).version
@@ -49,6 +49,17 @@ async def version_of(bot: OhHellBot, table_id: int) -> int:
 async def game_of(bot: OhHellBot, table_id: int) -> Game:
     row = await bot.tables.service.db.tables.load(table_id)
     return Game.from_json(row.document["game"])
+
+
+SIGN_IN_ENDED = "This page's sign-in has ended or is not valid: reload the page to sign in again."
+"""What a move from a page with a forged, altered or expired session is told."""
+
+
+def renamed_session(session: str, user_id: int) -> str:
+    """`session` with the user it names replaced by `user_id`, its signature as it was."""
+    raw = base64.urlsafe_b64decode(session + "=" * (-len(session) % 4))
+    raw = struct.pack(">Q", user_id) + raw[8:]
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
 def page_move(hand: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -126,7 +137,6 @@ async def test_a_hand_played_at_the_page_beside_the_dm(
                 )
 
         raw = b""
-        events: list[Any] = []
         async with page.stream() as stream:
             assert stream.status == 200
             await stream.wait(lambda: stream.latest("table"))
@@ -136,7 +146,7 @@ async def test_a_hand_played_at_the_page_beside_the_dm(
             await stream.wait(lambda: stream.latest("hand"))
             await play_at_page(stream, switch=True)
             shown = stream.latest("hand")
-            raw, events = raw + bytes(stream.raw), events + list(stream.events)
+            raw += bytes(stream.raw)
         # Ann leaves the page mid-hand: her DM catches up with what she did there, and she
         # plays her card from it.
         await standin.wait_for(lambda: not bot.web.presence.at_page(table_id, ann.id))
@@ -155,11 +165,11 @@ async def test_a_hand_played_at_the_page_beside_the_dm(
             await play_at_page(stream, switch=False)
             assert counts["page"] >= 3 and counts["dm"] >= 3
             await bot.presenter.ground.idle()
-            raw, events = raw + bytes(stream.raw), events + list(stream.events)
+            raw += bytes(stream.raw)
         await standin.wait_for(lambda: not bot.web.presence.at_page(table_id, ann.id))
         game = await game_of(bot, table_id)
         seat = list(game.names).index(ann.name) if ann.name in game.names else 0
-    check_no_leak(raw, events, record_from_game(game), seat)
+    assert check_stream(raw, record_from_game(game), seat) >= 3
 
 
 def _dm_field(person: Person, name: str) -> str:
@@ -180,29 +190,6 @@ def _dm_cards(person: Person) -> str:
 def _dm_bid(person: Person) -> int | None:
     value = _dm_field(person, "Your bid").split(" ")[0]
     return int(value) if value.isdigit() else None
-
-
-def check_no_leak(raw: bytes, events: list[Any], record: dict[str, Any], seat: int) -> None:
-    """Every byte of the seat's stream is in its events (and keep-alives), each hand event
-    names only the person's own cards of that hand, and each table event names cards only in
-    the fields everyone sees."""
-    rebuilt = b"".join(e.raw + b"\n\n" for e in events)
-    rest = raw
-    for event in events:
-        rest = rest.replace(event.raw + b"\n\n", b"", 1)
-    assert set(rest.split(b"\n\n")) <= {b": -", b""}, rest[:200]
-    assert len(rebuilt) <= len(raw)
-    hands_seen = 0
-    for event in events:
-        if event.name == "hand" and event.data is not None:
-            own = set(record["hands"][event.data["hand"] - 1]["cards"][seat])
-            named = set(CODE.findall(event.raw.decode()))
-            assert named <= own, (named - own, own)
-            hands_seen += 1
-        elif event.name == "table":
-            rest_fields = {k: v for k, v in event.data.items() if k not in PUBLIC_FIELDS}
-            assert not CODE.findall(json.dumps(rest_fields)), rest_fields
-    assert hands_seen >= 3
 
 
 async def test_moves_from_the_page_are_checked_as_clicks_are(
@@ -267,12 +254,26 @@ async def test_moves_from_the_page_are_checked_as_clicks_are(
             # Someone without a seat; a session forged, or expired.
             message = await refused(anns, bid, "not_seated", 403, cats)
             assert message.startswith("You")
-            await refused(anns, bid, "session_invalid", 401, "forged.token")
+            message = await refused(anns, bid, "session_invalid", 401, "forged.token")
+            assert message == SIGN_IN_ENDED
             expired = Sessions(await bot.tables.service.keys.link_key()).sign(
                 "session", ann.id, -10
             )
             got, answer = await anns.act(bid, expired)
-            assert (got, answer["error"]) == (401, "session_expired")
+            assert (got, answer) == (401, {"error": "session_expired", "message": SIGN_IN_ENDED})
+            # No session at all.
+            async with http.post(anns.base + anns.path + "/act", json=bid) as answer:
+                assert answer.status == 401
+                assert await answer.json() == {
+                    "error": "session_missing",
+                    "message": "This page is not signed in: reload it to sign in with Discord.",
+                }
+            # The waiter's own session altered to name the mover (its signature kept): the
+            # mover's good move, sent with it, is refused.
+            good = page_move(streams[mover].latest("hand"))
+            assert good is not None
+            renamed = renamed_session(pages[waiter].session, standin.person(mover).id)
+            await refused(pages[mover], good, "session_invalid", 401, renamed)
             # Not their turn: refused with the words a click gets.
             message = await refused(pages[waiter], bid, "illegal", 409)
             assert f"{mover}'s turn" in message, message
@@ -325,6 +326,22 @@ async def test_moves_from_the_page_are_checked_as_clicks_are(
                 "message": "Too many moves at once: wait a moment and try again.",
             }
             assert await version_of(bot, table_id) == before
+            # Past the allowance even a good move is refused and not made; a second later it
+            # is made (the bot's clock held, so the second is exact).
+            assert bot.web is not None
+            now = [time.monotonic() + 10]
+            bot.web.actions.clock = lambda: now[0]
+            good = page_move(streams[who].latest("hand"))
+            assert good is not None and good["do"] == "bid", good
+            for _ in range(PER_SECOND):
+                assert (await pages[who].act(bid | {"hand": 999}))[0] == 409
+            message = await refused(pages[who], good, "too_many", 429)
+            assert message == "Too many moves at once: wait a moment and try again."
+            stored = await bot.tables.service.lookups.hand_state(table_id, standin.person(who).id)
+            assert stored.bid is None
+            now[0] += 1.0
+            status, answer = await pages[who].act(good)
+            assert status == 200, answer
 
 
 async def test_auto_play_leave_and_back_from_the_page(

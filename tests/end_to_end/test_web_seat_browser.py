@@ -1,8 +1,8 @@
 """The seat at the table's page in a real browser (headless Chromium, async Playwright, the bot
 on the same event loop): Ann logs in with Discord through the stand-in, bids with the keyboard
-and plays a card with a click on a 360-pixel-wide phone's page, while Bob plays from his DM
-buttons; her DM follows; the page has no serious accessibility violation and no sideways
-scroll."""
+and plays a card with a click on a 360-pixel-wide phone's page (a card she may not play dimmed,
+its reason on hover and said when tapped), while Bob plays from his DM buttons; her DM follows;
+the page has no serious accessibility violation and no sideways scroll."""
 
 from __future__ import annotations
 
@@ -35,6 +35,15 @@ SHOWN = (
 MY_TURN = "#my-seat.turn"
 BID = "#my-bids button:not([aria-disabled])"
 CARD = "#my-cards button.card:not(.dim)"
+DIMMED = "#my-cards button.card.dim"
+TAP = f"""() => {{
+  const card = document.querySelector({json.dumps(DIMMED)});
+  if (!card) return null;
+  const why = document.getElementById(card.getAttribute("aria-describedby"));
+  card.click();
+  return [card.title, why ? why.textContent : null];
+}}"""
+"""Taps the first dimmed card: its reason (title), and what is read out with it."""
 
 
 def dm_shows_bid(person: Person, bid: int) -> bool:
@@ -67,6 +76,8 @@ async def test_a_person_bids_and_plays_by_clicking_the_page(
         page = await context.new_page()
         errors: list[str] = []
         page.on("console", lambda m: errors.append(m.text) if refusal(m) else 0)
+        moves: list[str] = []
+        page.on("request", lambda r: moves.append(r.url) if r.url.endswith("/act") else 0)
         await page.goto(table)
         # Not signed in: a link to log in, and the table to watch.
         login = page.locator("#login a")
@@ -81,10 +92,24 @@ async def test_a_person_bids_and_plays_by_clicking_the_page(
         )
         await ann.click(table_message, f"oh:start:{table_id}")
         await page.wait_for_selector("#my-seat:not([hidden])")
-        bid_by_page = played_by_page = False
-        for _ in range(60):
-            if bid_by_page and played_by_page:
+        bid_by_page = played_by_page = tapped = False
+        for _ in range(120):
+            if bid_by_page and played_by_page and tapped:
                 break
+            if not tapped and await page.locator(DIMMED).count():
+                # A card she may not play now: its reason on hover, read out with it, and
+                # said when she taps it anyway; nothing is played.
+                sent = len(moves)
+                seen = await page.evaluate(TAP)
+                if seen is not None:
+                    reason, described = seen
+                    assert reason and described == reason, seen
+                    await page.wait_for_function(
+                        "() => document.getElementById('seat-error').textContent"
+                        f" === {json.dumps(reason)}"
+                    )
+                    assert len(moves) == sent  # the page sent no move
+                    tapped = True
             if await page.locator(MY_TURN).count():
                 if await page.locator(BID).count():
                     assert await serious_violations(page) == []
@@ -124,7 +149,7 @@ async def test_a_person_bids_and_plays_by_clicking_the_page(
                 await take_turn(bob, bobs[0], bobs[1][0])
                 continue
             await page.wait_for_timeout(100)
-        assert bid_by_page and played_by_page
+        assert bid_by_page and played_by_page and tapped
         # Leave asks first; the question is read with its Yes, and No puts it away.
         await page.click("#seat-leave")
         assert await page.locator("#leave-question").is_visible()

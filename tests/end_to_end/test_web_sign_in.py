@@ -25,6 +25,7 @@ from cogs.client import OhHellBot
 from cogs.web.auth import AUTH, MAX_EXCHANGES, who
 from cogs.web.auth import acting as acting_user
 from cogs.web.sessions import Sessions
+from standin.oauth import CODE_LIFETIME
 from standin.server import StandIn
 from tests.end_to_end.conftest import BotFactory
 from tools.simulated_people import open_table
@@ -114,6 +115,8 @@ async def test_an_activity_code_gives_its_person_a_session_that_renews(
         # Nothing signed in the bodies but each one's own answer.
         access = [answer["access_token"], bobs["access_token"]]
         assert [sum(a in body for body in web.bodies) for a in access] == [1, 1]
+        assert not [body for body in web.bodies if standin.client_secret in body]
+    assert "sign-in at the pages on" in caplog.text  # the bot's own logs, captured
     for secret in (standin.client_secret, *access, code, session):
         assert secret not in caplog.text
 
@@ -134,6 +137,11 @@ async def test_bad_codes_and_sessions_are_refused_with_a_reason(
         too_large = await web.post("/activity/session", json={"code": "a" * 2000})
         assert too_large == (413, {"error": "too_large"})
         assert await web.session("unknowncode") == (401, {"error": "code_refused"})
+        # A code older than Discord keeps one: refused, and nobody signed in.
+        late = standin.authorize(ann)
+        standin._grants[late].issued_at -= CODE_LIFETIME + 1
+        assert await web.session(late) == (401, {"error": "code_refused"})
+        assert standin._grants[late].used is False
         # A code asked for with a redirect is a browser's: not an Activity's.
         browser_code = standin.authorize(ann, redirect_uri=redirect)
         assert await web.session(browser_code) == (401, {"error": "code_refused"})
@@ -171,6 +179,7 @@ async def test_a_wrong_secret_is_the_operators_fault_and_never_logged(
         code = standin.authorize(standin.person("Ann"))
         assert await web.session(code) == (502, {"error": "discord_unavailable"})
         assert "DISCORD_CLIENT_SECRET" in caplog.text
+        assert not [body for body in web.bodies if wrong in body]  # nor in the answer
     assert wrong not in caplog.text and code not in caplog.text
     # Discord took nothing: the code is still good for a right exchange.
     assert standin._grants[code].used is False

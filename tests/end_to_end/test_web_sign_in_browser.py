@@ -1,8 +1,9 @@
 """Signing in at the pages in a real browser (headless Chromium, async Playwright, the bot on
 the same event loop): inside the stand-in's Discord client, the vendored Embedded App SDK,
 unmodified, signs the person in through the bot's Activity entry and ends with a session for
-them; in a plain browser, "Log in with Discord" goes through the stand-in's OAuth2 page and
-back to the table, where the page's login cookie gives a session."""
+them, which the page renews before it ends; in a plain browser, "Log in with Discord" goes
+through the stand-in's OAuth2 page and back to the table, where the page's login cookie gives a
+session."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from standin.activity_client import ActivityClient
 from standin.server import StandIn
 from tests.browsers import chromium, needs_chromium, serious_violations
 from tests.end_to_end.conftest import BotFactory
-from tests.end_to_end.test_web_sign_in import sign_in_settings
+from tests.end_to_end.test_web_sign_in import acting, sign_in_settings
 from tools.simulated_people import open_table
 
 pytestmark = [
@@ -33,6 +34,8 @@ RENEW = """async () => {
                              {method: "POST", headers: window.ohhellSession.headers()});
   return {status: answer.status, body: await answer.json()};
 }"""
+
+HEADER = "() => window.ohhellSession.headers().Authorization"
 
 
 def free_port() -> int:
@@ -135,3 +138,36 @@ async def test_log_in_with_discord_in_a_browser_ends_at_the_table_with_a_session
         await page.goto(f"{public}/login?next={table.removeprefix(public)}")
         await page.wait_for_url(table)
         await context.close()
+
+
+async def test_the_activitys_page_renews_its_session_before_it_ends(
+    standin: StandIn, start_bot: BotFactory
+) -> None:
+    ann = standin.person("Ann")
+    async with start_bot(settings=sign_in_settings(standin)) as bot:
+        assert bot.web is not None
+        served = f"http://127.0.0.1:{bot.web.port}"
+        async with ActivityClient(standin, {"/": served}) as client, chromium() as browser:
+            context = await browser.new_context()
+            await context.clock.install()  # the page's own clock, to be moved on below
+            page = await context.new_page()
+            renewals: list[int] = []
+            page.on(
+                "response",
+                lambda r: renewals.append(r.status) if r.url.endswith("/activity/renew") else 0,
+            )
+            await page.goto(client.frame_url(client.open(ann, standin.channel)))
+            await page.wait_for_selector("iframe")
+            activity = page.frames[1]
+            assert (await signed_in(activity))["sessionUser"] == str(ann.user.id)
+            first = await activity.evaluate(HEADER)
+            # Not before its time: a session is good for 15 minutes.
+            await context.clock.run_for("10:00")
+            assert renewals == [] and await activity.evaluate(HEADER) == first
+            # Two minutes before it ends, the page asks for the next one and acts with it.
+            await context.clock.run_for("03:01")
+            await standin.wait_for(lambda: renewals == [200])
+            # (The same token when renewed within the second it was given.)
+            renewed = await activity.evaluate(HEADER)
+            assert await acting(bot, renewed) == ann.user.id
+            await context.close()

@@ -19,6 +19,9 @@ from tests.end_to_end.test_web_seat_processes import two_shards
 from tools.simulated_people import open_table
 
 EXPIRED = {"error": "session_expired"}
+SAID = {
+    "message": "This page's sign-in has ended or is not valid: reload the page to sign in again."
+}
 
 
 async def test_forget_me_at_one_process_ends_the_sign_ins_before_it_at_the_other(
@@ -68,7 +71,7 @@ async def test_forget_me_at_one_process_ends_the_sign_ins_before_it_at_the_other
         # At once, at the other process: every sign-in of hers from before, refused.
         for session in (anns.session, renewed, traded["session"]):
             assert (await post("/activity/renew", session))[:2] == (401, EXPIRED)
-            assert await anns.act({"do": "back"}, session) == (401, EXPIRED)
+            assert await anns.act({"do": "back"}, session) == (401, EXPIRED | SAID)
         async with anns.stream() as stream:
             assert stream.status == 401
         status, answer, cookies = await post("/login/session", cookies={"ohhell_login": cookie})

@@ -105,6 +105,10 @@ async def test_forget_me_erases_you_everywhere_and_the_others_games_stand(
         offer = asked.reply
         assert asked.ephemeral and offer is not None
         assert "cannot be undone" in offer.content and "Former player 1" in offer.content
+        assert (
+            "- Your sign-ins at the bot's web pages (the Activity, or a browser logged in with "
+            "Discord) end at once: a page you have open stops playing for you." in offer.content
+        )
         (button,) = offer.custom_ids()
         assert button.startswith("ohf:erase:")
 

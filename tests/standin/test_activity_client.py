@@ -5,12 +5,13 @@ Activity ends up knowing who the person is."""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from standin.activity_client import ActivityClient
 from standin.server import StandIn
 from tests.browsers import chromium, needs_chromium
-from tests.standin.activity_app import activity_app
+from tests.standin.activity_app import SDK, activity_app
 
 pytestmark = needs_chromium
 
@@ -43,7 +44,7 @@ async def test_the_sdk_learns_the_person_through_authorize_and_authenticate(
     ann = standin.person("Ann", locale="nl")
     async with (
         activity_app(standin) as app,
-        ActivityClient(standin, {"/": app.url}) as client,
+        ActivityClient(standin, {"/": app.url}, record=True) as client,
         chromium() as browser,
     ):
         frame = client.open(ann, standin.channel)
@@ -72,6 +73,18 @@ async def test_the_sdk_learns_the_person_through_authorize_and_authenticate(
             "GET_CHANNEL",
         ]
         assert frame.unanswered == [] and frame.logs == []
+        # The proxy kept every answer it passed the Activity, byte for byte.
+        kept = {(a.method, a.path): a for a in client.answers}
+        assert set(kept) - {("GET", "/favicon.ico")} == {
+            ("GET", "/"),
+            ("GET", "/static/discord-sdk.js"),
+            ("GET", "/app.js"),
+            ("POST", "/api/token"),
+        }
+        assert kept["GET", "/static/discord-sdk.js"].content() == SDK.read_bytes()
+        token = json.loads(kept["POST", "/api/token"].content())
+        assert frame.authenticated is standin.access_token(token["access_token"]).user
+        assert kept["GET", "/"].status == 200 and kept["GET", "/"].authorization is None
 
 
 async def test_a_second_person_joins_the_instance_and_the_first_sees_them(
