@@ -23,11 +23,13 @@ side by side; `--database postgres` runs them on a PostgreSQL server started for
 (pgserver, from the dev dependencies), as several processes need.
 
 `--at-page SHARE` serves the web pages and seats that share of each table's people at the page
-(0.5: two of four): the bot counts them as at the page (tools/bot_process.py `--at-page`), so
-their hand DMs wait. The seat's own stream and actions at the page are not there to use: such a
-person follows the table's live page (its public stream) for their turn, then, as a person
-whose DM is behind would, presses the table message's My hand and plays from that private
-answer (both interactions, exempt from the REST count).
+(0.5: two of four, the first to sit), as a browser plays there (tools/page_people.py): each
+signs in as the Activity does (the stand-in's OAuth2 code, exchanged by the bot for a session;
+those exchanges are the person's calls, not the bot's, and left out of the REST count), opens
+their seat's stream (so the bot has them at the page, and their hand DM waits), and sends each
+move it offers them to `POST /t/<link>/act`. It adds: the answer time of those moves, p50 and
+p99 (sent → answer read, here), and how soon after a move's commit the other players' pages
+(their seat streams) are pushed a state holding it, p50 and p99 (one machine, one clock).
 """
 
 from __future__ import annotations
@@ -56,13 +58,8 @@ from standin.driver import InteractionResult
 from standin.server import StandIn
 from standin.testing import BotProcess
 from standin.world import PSEUDO_LOCALE, Guild, Message, discord_locale
-from tools.simulated_people import (
-    game_over,
-    my_turn_controls,
-    open_table,
-    take_turn,
-    turn_controls,
-)
+from tools.page_people import PageSeat, shown_to_others, sign_in
+from tools.simulated_people import game_over, my_turn_controls, open_table, take_turn
 
 INTERACTION_ROUTES = (
     "POST /interactions/",
@@ -77,8 +74,13 @@ RETRY_SECONDS = 5.0
 """How long a simulated person waits after a click that was not acknowledged in time."""
 FREEZE_EVERY = 5.0
 """Seconds between moves of this process's objects out of the collector's reach."""
-AT_PAGE = "page"
-"""What a person at the page does on their turn (`Table.play`)."""
+SIGN_IN_ROUTES = ("POST /oauth2/token", "GET /users/@me")
+"""What the bot asks Discord to sign a person in at the page, with the person's code and token
+(not the bot's: outside its global rate limit, and once a person, not a card)."""
+SIGNING_IN_AT_ONCE = 8
+"""People signing in at once (the bot answers more than 16 exchanges under way `busy`)."""
+PROGRESS = "progress"
+"""What `Table._next` finds when the people at the page have moved: the table is not stalled."""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -203,11 +205,11 @@ class Table:
         ]
         self.at_page = set(range(at_page))
         """The seats whose person is at the page (the first to sit)."""
-        self.turn: set[int] = set()
-        self.version = 0
-        """Whose turn the live page shows, and the table's version it shows."""
-        self.acted_at: dict[int, int] = {}
-        """By seat at the page: the version the page showed when its person last moved."""
+        self.sessions: dict[int, str] = {}
+        """By seat at the page: its person's session (`bench` signs them in)."""
+        self.pages: list[PageSeat] = []
+        self._following: list[asyncio.Task[None]] = []
+        self._page_moves = 0
         self.results: list[InteractionResult] = []
         self.acknowledged: Counter[int] = Counter()
         self.unacknowledged = 0
@@ -222,48 +224,34 @@ class Table:
         web: aiohttp.ClientSession | None = None,
         **options: Any,
     ) -> None:
-        """Open the table (`/ohhell start` with `preset` and `options`), start it and play it
-        to its end (following its live page on `web`, for people at the page)."""
+        """Open the table (`/ohhell start` with `preset` and `options`), seat the people at
+        the page there (on `web`, with their `sessions`), start it and play it to its end."""
         channel = await self.standin.add_text_channel(f"table-{self.index}", guild=self.guild)
         table, self.table_id = await open_table(
             self.standin, self.people, channel=channel, preset=preset, **options
         )
         self.message = table
-        following = None
-        if self.at_page and web is not None:
-            following = asyncio.ensure_future(self.follow_page(web))
         try:
+            if self.sessions and web is not None:
+                await self.open_pages(web)
             await self._play(table, preset, target)
         finally:
-            if following is not None:
-                following.cancel()
+            for task in self._following:
+                task.cancel()
+            await asyncio.gather(*self._following, return_exceptions=True)
+        for seat, page in zip(sorted(self.sessions), self.pages, strict=False):
+            self.acknowledged[self.people[seat].id] += len(page.made)
 
-    async def follow_page(self, web: aiohttp.ClientSession) -> None:
-        """Follow the table's live page (its public stream): whose turn it shows."""
+    async def open_pages(self, web: aiohttp.ClientSession) -> None:
+        """Each person at the page opens their seat's stream; back once all are there."""
         assert self.message is not None
         (watch,) = [c["url"] for c in self.message.iter_components() if c.get("style") == 5]
-        async with web.get(watch + "/events") as stream:
-            data: list[bytes] = []
-            async for line in stream.content:
-                if line.startswith(b"data:"):
-                    data.append(line[5:])
-                elif line in (b"\n", b"\r\n") and data:
-                    state = json.loads(b"".join(data))
-                    data = []
-                    self.version = int(state["version"])
-                    self.turn = {i for i, seat in enumerate(state["seats"]) if seat.get("turn")}
-
-    async def from_page(self, person: Any, seat: int) -> InteractionResult:
-        """A move of a person at the page: My hand on the table message, then the move the
-        private answer offers (their DM is behind)."""
-        assert self.message is not None
-        self.acted_at[seat] = self.version
-        shown = await person.click(self.message, f"oh:hand:{self.table_id}")
-        self.results.append(shown)
-        controls = turn_controls(shown.reply)
-        if controls is None:
-            return shown  # the page was behind: their turn had passed
-        return await take_turn(person, controls[0], controls[1][0])
+        base = watch.split("/t/")[0]
+        self.pages = [PageSeat(web, base, watch, self.sessions[s]) for s in sorted(self.sessions)]
+        self._following = [asyncio.create_task(page.play()) for page in self.pages]
+        for page in self.pages:
+            await self.standin.wait_for(lambda p=page: p.connected.is_set() or self._failed(), 30)
+        self._failed()
 
     async def _play(self, table: Message, preset: str, target: int | None) -> None:
         host = self.people[0]
@@ -282,11 +270,10 @@ class Table:
                 raise RuntimeError(self.describe_stall()) from None
             if found is True:
                 return
+            if found == PROGRESS:
+                continue
             person, message, custom_id = found
-            if custom_id == AT_PAGE:
-                result = await self.from_page(person, self.people.index(person))
-            else:
-                result = await take_turn(person, message, custom_id)
+            result = await take_turn(person, message, custom_id)
             self.results.append(result)
             if not result.acknowledged:
                 # Discord shows "This interaction failed"; a person looks again after a moment
@@ -305,16 +292,29 @@ class Table:
             dm = person.dms()[-1] if person.dms() else None
             footer = dm.embeds[0].get("footer") if dm is not None and dm.embeds else None
             lines.append(f"  {person.name}: {dm.content if dm else None!r} {footer}")
+        for seat, page in zip(sorted(self.sessions), self.pages, strict=False):
+            hand = page.hand or {}
+            lines.append(f"  {self.people[seat].name} at the page: {hand.get('prompt')!r}")
         return "\n".join(lines)
+
+    def _failed(self) -> bool:
+        """Raise what ended a page's play early, if one did."""
+        for task in self._following:
+            if task.done() and not task.cancelled() and task.exception() is not None:
+                raise RuntimeError(f"table {self.index}: a page failed") from task.exception()
+        return False
 
     def _next(self) -> Any:
         assert self.message is not None
         if game_over(self.message):
             return True
+        self._failed()
+        moves = sum(len(page.made) + page.refused.total() for page in self.pages)
+        if moves != self._page_moves:
+            self._page_moves = moves
+            return PROGRESS
         for seat, person in enumerate(self.people):
             if seat in self.at_page:
-                if seat in self.turn and self.version > self.acted_at.get(seat, -1):
-                    return person, self.message, AT_PAGE
                 continue
             controls = my_turn_controls(person)
             if controls is not None:
@@ -351,6 +351,19 @@ async def _until_interrupted(playing: asyncio.Future[Any]) -> None:
             playing.exception()  # looked at: the run is over either way
         raise Interrupted
     playing.result()
+
+
+async def sign_in_all(
+    standin: StandIn, web: aiohttp.ClientSession, base: str, runs: list[Table]
+) -> None:
+    """Sign each table's people at the page in at the bot's pages at `base`, a few at once."""
+    limit = asyncio.Semaphore(SIGNING_IN_AT_ONCE)
+
+    async def one(run: Table, seat: int) -> None:
+        async with limit:
+            run.sessions[seat] = await sign_in(standin, web, base, run.people[seat])
+
+    await asyncio.gather(*(one(run, seat) for run in runs for seat in run.at_page))
 
 
 def _click_kind(data: dict[str, Any]) -> str:
@@ -396,13 +409,12 @@ async def bench(
                 Table(standin, i, guilds[i % len(guilds)], locale, at_page_count(at_page))
                 for i in range(tables)
             ]
-            people_file = Path(folder) / "at_page.txt"
+            public_url = ""
             if at_page is not None:
                 port = free_port()
-                env |= {"WEB_HOST": "127.0.0.1", "WEB_PORT": str(port)}
-                env["PUBLIC_URL"] = f"http://127.0.0.1:{port}"
-                there = [run.people[seat].id for run in runs for seat in run.at_page]
-                people_file.write_text("".join(f"{user}\n" for user in there))
+                public_url = f"http://127.0.0.1:{port}"
+                env |= {"WEB_HOST": "127.0.0.1", "WEB_PORT": str(port), "PUBLIC_URL": public_url}
+                env["DISCORD_CLIENT_SECRET"] = standin.client_secret
             bots: list[BotProcess] = []
             count_files = [Path(folder) / f"counts.{shard}.json" for shard in range(processes)]
             for shard in range(processes):
@@ -412,25 +424,28 @@ async def bench(
                 args = [str(count_files[shard])]
                 if locale == PSEUDO_LOCALE:
                     args.append("--pseudo")
-                if at_page is not None:
-                    args += ["--at-page", str(people_file)]
                 if profile is not None:
                     shard_profile = profile.resolve().with_suffix(f".{shard}{profile.suffix}")
                     args += ["--profile", str(shard_profile)]
                 bots.append(BotProcess(standin, "tools.bot_process", env=each, args=args))
+            web = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=0),
+                timeout=aiohttp.ClientTimeout(total=None, sock_read=None),
+            )
             try:
                 for bot in bots:  # Ctrl-C while one starts stops it too (below)
                     await _until_interrupted(asyncio.ensure_future(bot.start()))
+                signing = (len(standin.calls), 0)
+                await _until_interrupted(
+                    asyncio.ensure_future(sign_in_all(standin, web, public_url, runs))
+                )
+                signing = (signing[0], len(standin.calls))
                 cpu_at_ready = sum(cpu_seconds(bot.pid) for bot in bots)
                 started = time.monotonic()
                 stall = [0.0]
                 with CollectorPauses() as pauses:
                     freezing = asyncio.create_task(pauses.keep_short())
                     watching = asyncio.create_task(watch_stalls(stall))
-                    web = aiohttp.ClientSession(
-                        connector=aiohttp.TCPConnector(limit=0),
-                        timeout=aiohttp.ClientTimeout(total=None, sock_read=None),
-                    )
                     try:
                         await _until_interrupted(
                             asyncio.gather(*(run.play(preset, target, web) for run in runs))
@@ -438,7 +453,7 @@ async def bench(
                     finally:
                         freezing.cancel()
                         watching.cancel()
-                        await web.close()
+                await web.close()
                 await asyncio.sleep(1.0)  # let the last coalesced edits land
                 rss = sum(peak_rss_mb(bot.pid) for bot in bots)
                 cpu_each = [cpu_seconds(bot.pid) for bot in bots]
@@ -451,6 +466,7 @@ async def bench(
                     print(bot.stderr()[-4000:], file=sys.stderr)
                 raise
             finally:
+                await web.close()
                 for bot in bots:
                     await bot.stop()
             elapsed = time.monotonic() - started
@@ -492,7 +508,12 @@ async def bench(
                 lost += sum(max(0, n - stored[user]) for user, n in run.acknowledged.items())
         finally:
             await results.close()
-    outside = [c for c in calls if not c.route.startswith(INTERACTION_ROUTES)]
+    outside = [
+        c
+        for n, c in enumerate(calls)
+        if not c.route.startswith(INTERACTION_ROUTES)
+        and not (signing[0] <= n < signing[1] and c.route in SIGN_IN_ROUTES)
+    ]
     quarter = elapsed / 4
     quarters = [
         [ms for at, _, ms in answered if q * quarter <= at < (q + 1) * quarter] or [0.0]
@@ -531,8 +552,7 @@ async def bench(
         (r.content or "")[:70]
         for run in runs
         for r in run.results
-        # My hand (the people at the page) is answered privately too, and refuses nothing.
-        if r.response_type == 4 and r.ephemeral and _click_kind(r.interaction.data) != "hand"
+        if r.response_type == 4 and r.ephemeral
     )
     figures["refused"] = refusals.total()
     print(
@@ -598,7 +618,45 @@ async def bench(
         f"{figures['loads_per_action']} loads an action",
         file=out,
     )
+    if at_page is not None:
+        figures |= page_figures(runs, out)
     print(json.dumps(figures), file=out)
+    return figures
+
+
+def page_figures(runs: list[Table], out: Any) -> dict[str, Any]:
+    """The moves from the page: how soon the bot answered them, how soon the other players'
+    pages showed them, and what was refused."""
+    answers = [ms for run in runs for page in run.pages for ms in page.answers_ms]
+    shown: list[float] = []
+    unknown = 0
+    for run in runs:
+        found, missed = shown_to_others(run.pages)
+        shown += found
+        unknown += missed
+    refused = Counter[str]()
+    for run in runs:
+        for page in run.pages:
+            refused += page.refused
+    figures = {
+        "page_moves": len(answers),
+        "act_p50_ms": round(statistics.median(answers), 1) if answers else None,
+        "act_p99_ms": round(percentile(answers, 0.99), 1) if answers else None,
+        "shown_p50_ms": round(statistics.median(shown), 1) if shown else None,
+        "shown_p99_ms": round(percentile(shown, 0.99), 1) if shown else None,
+        "page_refused": refused.total(),
+    }
+    print(
+        f"moves from the page: {len(answers)} answered in p50 {figures['act_p50_ms']} ms, "
+        f"p99 {figures['act_p99_ms']} ms; refused {dict(refused)}",
+        file=out,
+    )
+    print(
+        f"  commit → the other players' pages: p50 {figures['shown_p50_ms']} ms, p99 "
+        f"{figures['shown_p99_ms']} ms over {len(shown)} pushes ({unknown} moves whose own "
+        "version no page was pushed)",
+        file=out,
+    )
     return figures
 
 

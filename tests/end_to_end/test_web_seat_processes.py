@@ -12,8 +12,8 @@ from cogs.client import OhHellBot
 from standin.server import StandIn
 from tests.end_to_end.conftest import running_bot
 from tests.end_to_end.seats import Seat, session_of
-from tests.end_to_end.test_web_seat import page_move
 from tests.end_to_end.test_web_sign_in import sign_in_settings
+from tools.page_people import page_move
 from tools.simulated_people import add_computer, open_table
 
 
