@@ -58,7 +58,7 @@ from standin.driver import InteractionResult
 from standin.server import StandIn
 from standin.testing import BotProcess
 from standin.world import PSEUDO_LOCALE, Guild, Message, discord_locale
-from tools.page_people import PageSeat, shown_to_others, sign_in
+from tools.page_people import Pages, Seen, shown_to_others, sign_in
 from tools.simulated_people import game_over, my_turn_controls, open_table, take_turn
 
 INTERACTION_ROUTES = (
@@ -80,7 +80,8 @@ SIGN_IN_ROUTES = ("POST /oauth2/token", "GET /users/@me")
 SIGNING_IN_AT_ONCE = 8
 """People signing in at once (the bot answers more than 16 exchanges under way `busy`)."""
 PROGRESS = "progress"
-"""What `Table._next` finds when the people at the page have moved: the table is not stalled."""
+"""What `Table._next` finds when the table message changed (the people at the page moved, whose
+moves this process does not see): the table is not stalled."""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -207,9 +208,10 @@ class Table:
         """The seats whose person is at the page (the first to sit)."""
         self.sessions: dict[int, str] = {}
         """By seat at the page: its person's session (`bench` signs them in)."""
-        self.pages: list[PageSeat] = []
-        self._following: list[asyncio.Task[None]] = []
-        self._page_moves = 0
+        self.pages: Pages | None = None
+        self.seen: list[Seen] = []
+        """What the people at the page saw, once the game is over (`Pages.collect`)."""
+        self._edited: Any = None
         self.results: list[InteractionResult] = []
         self.acknowledged: Counter[int] = Counter()
         self.unacknowledged = 0
@@ -218,40 +220,30 @@ class Table:
         self.message: Message | None = None
 
     async def play(
-        self,
-        preset: str,
-        target: int | None,
-        web: aiohttp.ClientSession | None = None,
-        **options: Any,
+        self, preset: str, target: int | None, pages: Pages | None = None, **options: Any
     ) -> None:
         """Open the table (`/ohhell start` with `preset` and `options`), seat the people at
-        the page there (on `web`, with their `sessions`), start it and play it to its end."""
+        the page there (in `pages`, with their `sessions`), start it and play it to its end."""
         channel = await self.standin.add_text_channel(f"table-{self.index}", guild=self.guild)
         table, self.table_id = await open_table(
             self.standin, self.people, channel=channel, preset=preset, **options
         )
         self.message = table
-        try:
-            if self.sessions and web is not None:
-                await self.open_pages(web)
-            await self._play(table, preset, target)
-        finally:
-            for task in self._following:
-                task.cancel()
-            await asyncio.gather(*self._following, return_exceptions=True)
-        for seat, page in zip(sorted(self.sessions), self.pages, strict=False):
-            self.acknowledged[self.people[seat].id] += len(page.made)
+        if self.sessions and pages is not None:
+            self.pages = pages
+            (watch,) = [c["url"] for c in table.iter_components() if c.get("style") == 5]
+            sessions = [self.sessions[seat] for seat in sorted(self.sessions)]
+            await pages.open(self.index, watch.split("/t/")[0], watch, sessions)
+        await self._play(table, preset, target)
 
-    async def open_pages(self, web: aiohttp.ClientSession) -> None:
-        """Each person at the page opens their seat's stream; back once all are there."""
-        assert self.message is not None
-        (watch,) = [c["url"] for c in self.message.iter_components() if c.get("style") == 5]
-        base = watch.split("/t/")[0]
-        self.pages = [PageSeat(web, base, watch, self.sessions[s]) for s in sorted(self.sessions)]
-        self._following = [asyncio.create_task(page.play()) for page in self.pages]
-        for page in self.pages:
-            await self.standin.wait_for(lambda p=page: p.connected.is_set() or self._failed(), 30)
-        self._failed()
+    def count_page_moves(self) -> None:
+        """Take what the people at the page saw from `pages`, their moves counted as
+        acknowledged (for the actions lost)."""
+        if self.pages is None:
+            return
+        self.seen = self.pages.seen.get(self.index, [])
+        for seat, seen in zip(sorted(self.sessions), self.seen, strict=False):
+            self.acknowledged[self.people[seat].id] += len(seen.made)
 
     async def _play(self, table: Message, preset: str, target: int | None) -> None:
         host = self.people[0]
@@ -292,27 +284,19 @@ class Table:
             dm = person.dms()[-1] if person.dms() else None
             footer = dm.embeds[0].get("footer") if dm is not None and dm.embeds else None
             lines.append(f"  {person.name}: {dm.content if dm else None!r} {footer}")
-        for seat, page in zip(sorted(self.sessions), self.pages, strict=False):
-            hand = page.hand or {}
-            lines.append(f"  {self.people[seat].name} at the page: {hand.get('prompt')!r}")
         return "\n".join(lines)
-
-    def _failed(self) -> bool:
-        """Raise what ended a page's play early, if one did."""
-        for task in self._following:
-            if task.done() and not task.cancelled() and task.exception() is not None:
-                raise RuntimeError(f"table {self.index}: a page failed") from task.exception()
-        return False
 
     def _next(self) -> Any:
         assert self.message is not None
         if game_over(self.message):
             return True
-        self._failed()
-        moves = sum(len(page.made) + page.refused.total() for page in self.pages)
-        if moves != self._page_moves:
-            self._page_moves = moves
-            return PROGRESS
+        if self.pages is not None:
+            failed = self.pages.failed.get(self.index)
+            if failed is not None:
+                raise RuntimeError(f"table {self.index}: a seat at the page failed: {failed}")
+            if self.message.edited_at != self._edited:
+                self._edited = self.message.edited_at
+                return PROGRESS
         for seat, person in enumerate(self.people):
             if seat in self.at_page:
                 continue
@@ -353,17 +337,16 @@ async def _until_interrupted(playing: asyncio.Future[Any]) -> None:
     playing.result()
 
 
-async def sign_in_all(
-    standin: StandIn, web: aiohttp.ClientSession, base: str, runs: list[Table]
-) -> None:
+async def sign_in_all(standin: StandIn, base: str, runs: list[Table]) -> None:
     """Sign each table's people at the page in at the bot's pages at `base`, a few at once."""
     limit = asyncio.Semaphore(SIGNING_IN_AT_ONCE)
 
-    async def one(run: Table, seat: int) -> None:
+    async def one(web: aiohttp.ClientSession, run: Table, seat: int) -> None:
         async with limit:
             run.sessions[seat] = await sign_in(standin, web, base, run.people[seat])
 
-    await asyncio.gather(*(one(run, seat) for run in runs for seat in run.at_page))
+    async with aiohttp.ClientSession() as web:
+        await asyncio.gather(*(one(web, run, seat) for run in runs for seat in run.at_page))
 
 
 def _click_kind(data: dict[str, Any]) -> str:
@@ -428,18 +411,17 @@ async def bench(
                     shard_profile = profile.resolve().with_suffix(f".{shard}{profile.suffix}")
                     args += ["--profile", str(shard_profile)]
                 bots.append(BotProcess(standin, "tools.bot_process", env=each, args=args))
-            web = aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(limit=0),
-                timeout=aiohttp.ClientTimeout(total=None, sock_read=None),
-            )
+            pages = Pages() if at_page else None
             try:
                 for bot in bots:  # Ctrl-C while one starts stops it too (below)
                     await _until_interrupted(asyncio.ensure_future(bot.start()))
                 signing = (len(standin.calls), 0)
                 await _until_interrupted(
-                    asyncio.ensure_future(sign_in_all(standin, web, public_url, runs))
+                    asyncio.ensure_future(sign_in_all(standin, public_url, runs))
                 )
                 signing = (signing[0], len(standin.calls))
+                if pages is not None:
+                    await pages.start()
                 cpu_at_ready = sum(cpu_seconds(bot.pid) for bot in bots)
                 started = time.monotonic()
                 stall = [0.0]
@@ -448,12 +430,13 @@ async def bench(
                     watching = asyncio.create_task(watch_stalls(stall))
                     try:
                         await _until_interrupted(
-                            asyncio.gather(*(run.play(preset, target, web) for run in runs))
+                            asyncio.gather(*(run.play(preset, target, pages) for run in runs))
                         )
                     finally:
                         freezing.cancel()
                         watching.cancel()
-                await web.close()
+                if pages is not None:
+                    await pages.collect()
                 await asyncio.sleep(1.0)  # let the last coalesced edits land
                 rss = sum(peak_rss_mb(bot.pid) for bot in bots)
                 cpu_each = [cpu_seconds(bot.pid) for bot in bots]
@@ -466,7 +449,8 @@ async def bench(
                     print(bot.stderr()[-4000:], file=sys.stderr)
                 raise
             finally:
-                await web.close()
+                if pages is not None:
+                    await pages.stop()
                 for bot in bots:
                     await bot.stop()
             elapsed = time.monotonic() - started
@@ -501,6 +485,7 @@ async def bench(
             lost = 0
             actions = 0
             for run in runs:
+                run.count_page_moves()
                 events = await results.tables.events(run.table_id)
                 cards += sum(1 for e in events if e.kind == "CardPlayed")
                 stored = Counter(e.user_id for e in events if e.kind == "action")
@@ -619,25 +604,24 @@ async def bench(
         file=out,
     )
     if at_page is not None:
-        figures |= page_figures(runs, out)
+        figures |= page_figures(runs, pages, out)
     print(json.dumps(figures), file=out)
     return figures
 
 
-def page_figures(runs: list[Table], out: Any) -> dict[str, Any]:
+def page_figures(runs: list[Table], pages: Pages | None, out: Any) -> dict[str, Any]:
     """The moves from the page: how soon the bot answered them, how soon the other players'
-    pages showed them, and what was refused."""
-    answers = [ms for run in runs for page in run.pages for ms in page.answers_ms]
+    pages showed them, and what was refused; and how late the pages' process itself was."""
+    answers = [ms for run in runs for seen in run.seen for ms in seen.answers_ms]
     shown: list[float] = []
     unknown = 0
-    for run in runs:
-        found, missed = shown_to_others(run.pages)
-        shown += found
-        unknown += missed
     refused = Counter[str]()
     for run in runs:
-        for page in run.pages:
-            refused += page.refused
+        found, missed = shown_to_others(run.seen)
+        shown += found
+        unknown += missed
+        for seen in run.seen:
+            refused.update(seen.refused)
     figures = {
         "page_moves": len(answers),
         "act_p50_ms": round(statistics.median(answers), 1) if answers else None,
@@ -645,6 +629,7 @@ def page_figures(runs: list[Table], out: Any) -> dict[str, Any]:
         "shown_p50_ms": round(statistics.median(shown), 1) if shown else None,
         "shown_p99_ms": round(percentile(shown, 0.99), 1) if shown else None,
         "page_refused": refused.total(),
+        "pages_longest_stall_ms": None if pages is None else pages.stall_ms,
     }
     print(
         f"moves from the page: {len(answers)} answered in p50 {figures['act_p50_ms']} ms, "
@@ -657,6 +642,12 @@ def page_figures(runs: list[Table], out: Any) -> dict[str, Any]:
         "version no page was pushed)",
         file=out,
     )
+    if pages is not None:
+        print(
+            f"  the pages' process: longest event-loop stall {pages.stall_ms} ms, "
+            f"garbage-collector pauses {pages.gc_pauses_s} s",
+            file=out,
+        )
     return figures
 
 

@@ -11,8 +11,9 @@ import asyncio
 import bisect
 import contextlib
 import json
+import sys
 import time
-from collections import Counter
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import aiohttp
@@ -79,22 +80,31 @@ def page_move(hand: dict[str, Any] | None) -> dict[str, Any] | None:
     return None
 
 
+@dataclass
+class Seen:
+    """What one person playing from the page saw."""
+
+    answers_ms: list[float] = field(default_factory=list)
+    """How long each move the bot took was in answering (sent → answer read)."""
+    made: list[int] = field(default_factory=list)
+    """The table's version each of those moves made."""
+    refused: dict[str, int] = field(default_factory=dict)
+    """Moves refused, by the refusal's code."""
+    frames: list[Frame] = field(default_factory=list)
+    """Each table state the seat's stream pushed (the one sent on connecting left out: it is
+    no push)."""
+
+
 class PageSeat:
     """One person playing their seat from the table's page at `url` (`PUBLIC_URL/t/<link>`),
-    with what it saw: the answer time of each move, the versions its moves made, and each
-    table state its stream pushed (the one sent on connecting left out: it is no push)."""
+    and what they saw."""
 
     def __init__(self, http: aiohttp.ClientSession, base: str, url: str, session: str) -> None:
         self.http = http
         self.base = base
         self.url = url
         self.session = session
-        self.answers_ms: list[float] = []
-        """How long each move the bot took was in answering (sent → answer read)."""
-        self.made: list[int] = []
-        """The table's version each of those moves made."""
-        self.refused: Counter[str] = Counter()
-        self.frames: list[Frame] = []
+        self.seen = Seen()
         self.connected = asyncio.Event()
         """Set once the stream has sent its first state: the person is at the page."""
         self.over = False
@@ -113,7 +123,12 @@ class PageSeat:
         moving = asyncio.create_task(self._move())
         try:
             while not self.over:
-                await self._follow()
+                following = asyncio.create_task(self._follow())
+                await asyncio.wait([following, moving], return_when=asyncio.FIRST_COMPLETED)
+                if moving.done():
+                    following.cancel()
+                    moving.result()  # what stopped the moves
+                await following
                 if not self.over:
                     self.session = await renew(self.http, self.base, self.session)
         finally:
@@ -139,10 +154,12 @@ class PageSeat:
                     if name == "table":
                         if not first:
                             committed = float(data.get("committed") or 0)
-                            self.frames.append((arrived, int(data["version"]), committed))
+                            self.seen.frames.append((arrived, int(data["version"]), committed))
                         first = False
                         self.connected.set()
                         self.over = not data["open"]
+                        if self.over:
+                            return
                     elif name == "hand":
                         self.hand = data
                         self._hands += 1
@@ -164,17 +181,18 @@ class PageSeat:
                 body = await answer.json(content_type=None)
                 wait = float(answer.headers.get("Retry-After", 1))
             if answer.status == 200:
-                self.answers_ms.append((time.perf_counter() - sent) * 1000)
-                self.made.append(int(body["version"]))
+                self.seen.answers_ms.append((time.perf_counter() - sent) * 1000)
+                self.seen.made.append(int(body["version"]))
                 continue
-            self.refused[str(body.get("error"))] += 1
+            code = str(body.get("error"))
+            self.seen.refused[code] = self.seen.refused.get(code, 0) + 1
             if answer.status == 429:
                 # Faster than a person clicks: the same hand again once the bot allows it.
                 await asyncio.sleep(wait)
                 seen -= 1
 
 
-def shown_to_others(seats: list[PageSeat]) -> tuple[list[float], int]:
+def shown_to_others(seats: list[Seen]) -> tuple[list[float], int]:
     """For the moves the seats of one table made: how long after its commit each OTHER seat's
     stream pushed a state holding it (ms; the first state of that version or newer), and how
     many moves no stream was pushed at their own version (their commit time unknown: each page
@@ -194,3 +212,144 @@ def shown_to_others(seats: list[PageSeat]) -> tuple[list[float], int]:
                 if other != mover and found < len(frames.frames):
                     shown.append((frames.frames[found][0] - at) * 1000)
     return shown, unknown
+
+
+async def play_pages(out: Any) -> None:
+    """The pages' process (`python -m tools.page_people`): for each line on stdin, JSON
+    `{"table", "base", "url", "sessions"}`, those people play their seats from the page; it
+    writes `{"table", "connected": true}` once all their streams are open, then `{"table",
+    "seen": [...]}` once their game is over (or `{"table", "failed"}`), and, at the end of stdin
+    and of every game, this process's longest event-loop stall. Apart from the stand-in and the
+    people at their DMs, so that what keeps them busy does not delay a page."""
+    from tools.benchbot import CollectorPauses, watch_stalls
+
+    loop = asyncio.get_running_loop()
+    stdin = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stdin), sys.stdin)
+    stall = [0.0]
+    playing: set[asyncio.Task[None]] = set()
+
+    def write(line: dict[str, Any]) -> None:
+        out.write(json.dumps(line) + "\n")
+        out.flush()
+
+    async def table(http: aiohttp.ClientSession, asked: dict[str, Any]) -> None:
+        index = asked["table"]
+        seats = [PageSeat(http, asked["base"], asked["url"], s) for s in asked["sessions"]]
+        tasks = [asyncio.create_task(seat.play()) for seat in seats]
+        try:
+            connected = asyncio.gather(*(seat.connected.wait() for seat in seats))
+            done, _ = await asyncio.wait(
+                [connected, *tasks], timeout=30, return_when=asyncio.FIRST_COMPLETED
+            )
+            if connected not in done:
+                connected.cancel()
+                await asyncio.gather(connected, return_exceptions=True)
+                raise RuntimeError("the seats' streams did not open")
+            write({"table": index, "connected": True})
+            await asyncio.gather(*tasks)
+        except Exception as error:
+            write({"table": index, "failed": repr(error)})
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        write({"table": index, "seen": [asdict(seat.seen) for seat in seats]})
+
+    connector = aiohttp.TCPConnector(limit=0)
+    timeout = aiohttp.ClientTimeout(total=None, sock_connect=30, sock_read=None)
+    with CollectorPauses() as pauses:
+        watching = asyncio.create_task(watch_stalls(stall))
+        freezing = asyncio.create_task(pauses.keep_short())
+        async with aiohttp.ClientSession(connector=connector, timeout=timeout) as http:
+            while line := await stdin.readline():
+                task = asyncio.create_task(table(http, json.loads(line)))
+                playing.add(task)
+                task.add_done_callback(playing.discard)
+            if playing:
+                await asyncio.wait(list(playing), timeout=60)
+        watching.cancel()
+        freezing.cancel()
+    write({"stall_ms": round(stall[0] * 1000, 1), "gc_pauses_s": round(pauses.total, 1)})
+
+
+LINE_LIMIT = 256 * 1024 * 1024
+"""The longest line the pages' process writes (what a table's seats saw: every frame)."""
+
+
+class Pages:
+    """The pages' process, seen from the benchmark: `open` a table's seats there, `collect`
+    what they saw once the games are over."""
+
+    def __init__(self) -> None:
+        self.seen: dict[int, list[Seen]] = {}
+        self.failed: dict[int, str] = {}
+        self.stall_ms = 0.0
+        self.gc_pauses_s = 0.0
+        self._connected: dict[int, asyncio.Future[None]] = {}
+        self._process: asyncio.subprocess.Process | None = None
+        self._reading: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "tools.page_people",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            limit=LINE_LIMIT,
+        )
+        self._reading = asyncio.create_task(self._read())
+
+    async def open(self, index: int, base: str, url: str, sessions: list[str]) -> None:
+        """The people with `sessions` open their seats' streams at table `index`'s page `url`:
+        back once all are open."""
+        assert self._process is not None and self._process.stdin is not None
+        connected = self._connected[index] = asyncio.get_running_loop().create_future()
+        asked = {"table": index, "base": base, "url": url, "sessions": sessions}
+        self._process.stdin.write((json.dumps(asked) + "\n").encode())
+        await asyncio.wait_for(connected, 60)
+
+    async def _read(self) -> None:
+        assert self._process is not None and self._process.stdout is not None
+        while line := await self._process.stdout.readline():
+            found = json.loads(line)
+            if "stall_ms" in found:
+                self.stall_ms, self.gc_pauses_s = found["stall_ms"], found["gc_pauses_s"]
+                continue
+            index = found["table"]
+            waiting = self._connected.get(index)
+            if "failed" in found:
+                self.failed[index] = found["failed"]
+                if waiting is not None and not waiting.done():
+                    waiting.set_exception(RuntimeError(found["failed"]))
+            elif "connected" in found and waiting is not None and not waiting.done():
+                waiting.set_result(None)
+            elif "seen" in found:
+                self.seen[index] = [
+                    Seen(
+                        seen["answers_ms"],
+                        seen["made"],
+                        seen["refused"],
+                        [(a, v, c) for a, v, c in seen["frames"]],
+                    )
+                    for seen in found["seen"]
+                ]
+
+    async def collect(self) -> None:
+        """What every seat saw (each game over), within a minute and a half."""
+        assert self._process is not None and self._process.stdin is not None
+        self._process.stdin.close()
+        assert self._reading is not None
+        await asyncio.wait_for(self._reading, 90)
+        if await self._process.wait() != 0:
+            raise RuntimeError(f"the pages' process exited with {self._process.returncode}")
+
+    async def stop(self) -> None:
+        if self._process is not None and self._process.returncode is None:
+            self._process.kill()
+            await self._process.wait()
+
+
+if __name__ == "__main__":
+    asyncio.run(play_pages(sys.stdout))
