@@ -16,6 +16,7 @@ so the figures would measure the harness).
     python -m tools.benchbot [--tables 100] [--preset first-to-101] [--target 101]
                              [--profile bot.prof] [--database sqlite|postgres]
                              [--processes 1 [2 ...]] [--locale nl] [--at-page SHARE]
+                             [--think SECONDS]
 
 `--processes 1 2` plays the same tables once with one bot process and once with two (each
 running one shard of two, the tables' servers spread over the shards), and prints the runs
@@ -197,8 +198,11 @@ class Table:
         guild: Guild | None = None,
         locale: str = "en-US",
         at_page: int = 0,
+        think: float = 0.0,
     ) -> None:
         self.standin = standin
+        self.think = think
+        """Seconds each person takes over a move, once it is offered."""
         self.index = index
         self.guild = guild
         self.people = [
@@ -233,7 +237,7 @@ class Table:
             self.pages = pages
             (watch,) = [c["url"] for c in table.iter_components() if c.get("style") == 5]
             sessions = [self.sessions[seat] for seat in sorted(self.sessions)]
-            await pages.open(self.index, watch.split("/t/")[0], watch, sessions)
+            await pages.open(self.index, watch.split("/t/")[0], watch, sessions, self.think)
         await self._play(table, preset, target)
 
     def count_page_moves(self) -> None:
@@ -265,6 +269,8 @@ class Table:
             if found == PROGRESS:
                 continue
             person, message, custom_id = found
+            if self.think:
+                await asyncio.sleep(self.think)
             result = await take_turn(person, message, custom_id)
             self.results.append(result)
             if not result.acknowledged:
@@ -365,6 +371,7 @@ async def bench(
     database_url: str | None = None,
     locale: str = "en-US",
     at_page: float | None = None,
+    think: float = 0.0,
 ) -> dict[str, Any]:
     """One run: `tables` tables against `processes` bot processes (one shard each) on
     `database_url` (None: a new SQLite file); `at_page`: that share of the people at the page
@@ -389,7 +396,7 @@ async def bench(
                 "DEV_GUILD_ID": "",
             }
             runs = [
-                Table(standin, i, guilds[i % len(guilds)], locale, at_page_count(at_page))
+                Table(standin, i, guilds[i % len(guilds)], locale, at_page_count(at_page), think)
                 for i in range(tables)
             ]
             public_url = ""
@@ -511,6 +518,7 @@ async def bench(
         "preset": preset,
         "locale": locale,
         "at_page": at_page,
+        "think_s": think,
         "cards_played": cards,
         "seconds": round(elapsed, 1),
         "ack_p50_ms": round(statistics.median(latencies), 1) if latencies else 0.0,
@@ -644,8 +652,8 @@ def page_figures(runs: list[Table], pages: Pages | None, out: Any) -> dict[str, 
     )
     if pages is not None:
         print(
-            f"  the pages' process: longest event-loop stall {pages.stall_ms} ms, "
-            f"garbage-collector pauses {pages.gc_pauses_s} s",
+            f"  the pages' process: CPU {pages.cpu_s} s, longest event-loop stall "
+            f"{pages.stall_ms} ms, garbage-collector pauses {pages.gc_pauses_s} s",
             file=out,
         )
     return figures
@@ -693,6 +701,7 @@ async def bench_all(args: argparse.Namespace, out: Any) -> list[dict[str, Any]]:
             database_url=database_url,
             locale=args.locale,
             at_page=args.at_page,
+            think=args.think,
         )
 
     if args.database == "sqlite":
@@ -773,6 +782,12 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="serve the web pages, and seat this share of each table's people at the page "
         "(0 to 1; their hand DMs wait while they are there)",
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="seconds each person takes over a move (default: 0, as soon as it is offered)",
     )
     args = parser.parse_args(argv)
     if any(count > 1 for count in args.processes) and args.database == "sqlite":

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import bisect
 import contextlib
+import gc
 import json
 import sys
 import time
@@ -99,8 +100,12 @@ class PageSeat:
     """One person playing their seat from the table's page at `url` (`PUBLIC_URL/t/<link>`),
     and what they saw."""
 
-    def __init__(self, http: aiohttp.ClientSession, base: str, url: str, session: str) -> None:
+    def __init__(
+        self, http: aiohttp.ClientSession, base: str, url: str, session: str, think: float = 0.0
+    ) -> None:
         self.http = http
+        self.think = think
+        """Seconds the person takes over a move, once it is offered."""
         self.base = base
         self.url = url
         self.session = session
@@ -173,6 +178,8 @@ class PageSeat:
                 self._changed.clear()
                 await self._changed.wait()
             seen = self._hands
+            if self.think and page_move(self.hand) is not None:
+                await asyncio.sleep(self.think)
             move = page_move(self.hand)
             if move is None:
                 continue
@@ -216,13 +223,15 @@ def shown_to_others(seats: list[Seen]) -> tuple[list[float], int]:
 
 async def play_pages(out: Any) -> None:
     """The pages' process (`python -m tools.page_people`): for each line on stdin, JSON
-    `{"table", "base", "url", "sessions"}`, those people play their seats from the page; it
+    `{"table", "base", "url", "sessions", "think"}`, those people play their seats from the page; it
     writes `{"table", "connected": true}` once all their streams are open, then `{"table",
     "seen": [...]}` once their game is over (or `{"table", "failed"}`), and, at the end of stdin
     and of every game, this process's longest event-loop stall. Apart from the stand-in and the
     people at their DMs, so that what keeps them busy does not delay a page."""
     from tools.benchbot import CollectorPauses, watch_stalls
 
+    # Its many short-lived frames would have the collector run often, and hold every page.
+    gc.set_threshold(100_000, 50, 100)
     loop = asyncio.get_running_loop()
     stdin = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stdin), sys.stdin)
@@ -235,7 +244,10 @@ async def play_pages(out: Any) -> None:
 
     async def table(http: aiohttp.ClientSession, asked: dict[str, Any]) -> None:
         index = asked["table"]
-        seats = [PageSeat(http, asked["base"], asked["url"], s) for s in asked["sessions"]]
+        seats = [
+            PageSeat(http, asked["base"], asked["url"], session, asked["think"])
+            for session in asked["sessions"]
+        ]
         tasks = [asyncio.create_task(seat.play()) for seat in seats]
         try:
             connected = asyncio.gather(*(seat.connected.wait() for seat in seats))
@@ -270,7 +282,13 @@ async def play_pages(out: Any) -> None:
                 await asyncio.wait(list(playing), timeout=60)
         watching.cancel()
         freezing.cancel()
-    write({"stall_ms": round(stall[0] * 1000, 1), "gc_pauses_s": round(pauses.total, 1)})
+    write(
+        {
+            "stall_ms": round(stall[0] * 1000, 1),
+            "gc_pauses_s": round(pauses.total, 1),
+            "cpu_s": round(time.process_time(), 1),
+        }
+    )
 
 
 LINE_LIMIT = 256 * 1024 * 1024
@@ -286,6 +304,8 @@ class Pages:
         self.failed: dict[int, str] = {}
         self.stall_ms = 0.0
         self.gc_pauses_s = 0.0
+        self.cpu_s = 0.0
+        """The pages' process's own CPU time."""
         self._connected: dict[int, asyncio.Future[None]] = {}
         self._process: asyncio.subprocess.Process | None = None
         self._reading: asyncio.Task[None] | None = None
@@ -301,12 +321,14 @@ class Pages:
         )
         self._reading = asyncio.create_task(self._read())
 
-    async def open(self, index: int, base: str, url: str, sessions: list[str]) -> None:
-        """The people with `sessions` open their seats' streams at table `index`'s page `url`:
-        back once all are open."""
+    async def open(
+        self, index: int, base: str, url: str, sessions: list[str], think: float = 0.0
+    ) -> None:
+        """The people with `sessions` open their seats' streams at table `index`'s page `url`,
+        each to take `think` seconds over a move: back once all are open."""
         assert self._process is not None and self._process.stdin is not None
         connected = self._connected[index] = asyncio.get_running_loop().create_future()
-        asked = {"table": index, "base": base, "url": url, "sessions": sessions}
+        asked = {"table": index, "base": base, "url": url, "sessions": sessions, "think": think}
         self._process.stdin.write((json.dumps(asked) + "\n").encode())
         await asyncio.wait_for(connected, 60)
 
@@ -316,6 +338,7 @@ class Pages:
             found = json.loads(line)
             if "stall_ms" in found:
                 self.stall_ms, self.gc_pauses_s = found["stall_ms"], found["gc_pauses_s"]
+                self.cpu_s = found["cpu_s"]
                 continue
             index = found["table"]
             waiting = self._connected.get(index)
