@@ -24,13 +24,20 @@ side by side; `--database postgres` runs them on a PostgreSQL server started for
 (pgserver, from the dev dependencies), as several processes need.
 
 `--at-page SHARE` serves the web pages and seats that share of each table's people at the page
-(0.5: two of four, the first to sit), as a browser plays there (tools/page_people.py): each
-signs in as the Activity does (the stand-in's OAuth2 code, exchanged by the bot for a session;
-those exchanges are the person's calls, not the bot's, and left out of the REST count), opens
-their seat's stream (so the bot has them at the page, and their hand DM waits), and sends each
-move it offers them to `POST /t/<link>/act`. It adds: the answer time of those moves, p50 and
-p99 (sent → answer read, here), and how soon after a move's commit the other players' pages
-(their seat streams) are pushed a state holding it, p50 and p99 (one machine, one clock).
+(0.5: two of four, the first to sit), as a browser plays there (tools/page_people.py, in a
+process of its own, so that the stand-in's work does not delay a page): each signs in as the
+Activity does (the stand-in's OAuth2 code, exchanged by the bot for a session; those exchanges
+are the person's calls, not the bot's, and left out of the REST count), opens their seat's
+stream (so the bot has them at the page, and their hand DM waits), and sends each move it
+offers them to `POST /t/<link>/act`. It adds: the answer time of those moves, p50 and p99 (sent
+→ answer read), how soon after a move's commit the other players' pages (their seat streams)
+are pushed a state holding it, p50 and p99 (one machine, one clock), and the pages' process's
+own CPU, longest event-loop stall and garbage-collector pauses.
+
+`--think SECONDS` has every person take that long over each move once it is offered, on
+average (from half as long to half as long again, at random): by default they move at once,
+and 100 tables then play as fast as the bot goes, which measures its throughput more than the
+wait a person at a table meets.
 """
 
 from __future__ import annotations
@@ -41,6 +48,7 @@ import contextlib
 import gc
 import json
 import os
+import random
 import signal
 import socket
 import statistics
@@ -59,7 +67,7 @@ from standin.driver import InteractionResult
 from standin.server import StandIn
 from standin.testing import BotProcess
 from standin.world import PSEUDO_LOCALE, Guild, Message, discord_locale
-from tools.page_people import Pages, Seen, shown_to_others, sign_in
+from tools.page_people import Pages, Seen, shown_to_others, sign_in, thinking
 from tools.simulated_people import game_over, my_turn_controls, open_table, take_turn
 
 INTERACTION_ROUTES = (
@@ -202,7 +210,8 @@ class Table:
     ) -> None:
         self.standin = standin
         self.think = think
-        """Seconds each person takes over a move, once it is offered."""
+        """Seconds each person takes over a move once it is offered, on average."""
+        self.random = random.Random(index)
         self.index = index
         self.guild = guild
         self.people = [
@@ -270,7 +279,7 @@ class Table:
                 continue
             person, message, custom_id = found
             if self.think:
-                await asyncio.sleep(self.think)
+                await asyncio.sleep(thinking(self.random, self.think))
             result = await take_turn(person, message, custom_id)
             self.results.append(result)
             if not result.acknowledged:
@@ -787,7 +796,8 @@ def main(argv: list[str] | None = None) -> int:
         "--think",
         type=float,
         default=0.0,
-        help="seconds each person takes over a move (default: 0, as soon as it is offered)",
+        help="seconds each person takes over a move, on average (default: 0, as soon as it is "
+        "offered)",
     )
     args = parser.parse_args(argv)
     if any(count > 1 for count in args.processes) and args.database == "sqlite":

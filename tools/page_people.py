@@ -12,6 +12,7 @@ import bisect
 import contextlib
 import gc
 import json
+import random
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -66,6 +67,12 @@ def parse_event(block: bytes) -> tuple[str, Any] | None:
     return name, data
 
 
+def thinking(rng: random.Random, think: float) -> float:
+    """How long a person takes over one move, `think` seconds on average: from half as long to
+    half as long again, so that tables started together do not move in step."""
+    return rng.uniform(0.5 * think, 1.5 * think)
+
+
 def page_move(hand: dict[str, Any] | None) -> dict[str, Any] | None:
     """The first move a seat's page offers its person now, as its buttons would send it."""
     if not hand or not hand["turn"]:
@@ -105,7 +112,8 @@ class PageSeat:
     ) -> None:
         self.http = http
         self.think = think
-        """Seconds the person takes over a move, once it is offered."""
+        """Seconds the person takes over a move once it is offered, on average."""
+        self.random = random.Random(session)
         self.base = base
         self.url = url
         self.session = session
@@ -179,7 +187,7 @@ class PageSeat:
                 await self._changed.wait()
             seen = self._hands
             if self.think and page_move(self.hand) is not None:
-                await asyncio.sleep(self.think)
+                await asyncio.sleep(thinking(self.random, self.think))
             move = page_move(self.hand)
             if move is None:
                 continue
