@@ -250,6 +250,9 @@ async def play_pages(out: Any) -> None:
         out.write(json.dumps(line) + "\n")
         out.flush()
 
+    async def opened(seats: list[PageSeat]) -> None:
+        await asyncio.gather(*(seat.connected.wait() for seat in seats))
+
     async def table(http: aiohttp.ClientSession, asked: dict[str, Any]) -> None:
         index = asked["table"]
         seats = [
@@ -258,7 +261,7 @@ async def play_pages(out: Any) -> None:
         ]
         tasks = [asyncio.create_task(seat.play()) for seat in seats]
         try:
-            connected = asyncio.gather(*(seat.connected.wait() for seat in seats))
+            connected = asyncio.create_task(opened(seats))
             done, _ = await asyncio.wait(
                 [connected, *tasks], timeout=30, return_when=asyncio.FIRST_COMPLETED
             )
