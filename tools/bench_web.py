@@ -50,8 +50,8 @@ from tools.benchbot import (
     cpu_seconds,
     peak_rss_mb,
     percentile,
-    watch_stalls,
 )
+from tools.harness import watch_stalls
 
 ASSETS = re.compile(rb'(?:href|src)="([^"]*)"')
 

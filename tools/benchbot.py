@@ -45,7 +45,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import gc
 import json
 import os
 import random
@@ -67,6 +66,7 @@ from standin.driver import InteractionResult
 from standin.server import StandIn
 from standin.testing import BotProcess
 from standin.world import PSEUDO_LOCALE, Guild, Message, discord_locale
+from tools.harness import CollectorPauses, watch_stalls
 from tools.page_people import Pages, Seen, shown_to_others, sign_in, thinking
 from tools.simulated_people import game_over, my_turn_controls, open_table, take_turn
 
@@ -81,8 +81,6 @@ PEOPLE_PER_TABLE = 4
 STALL_SECONDS = 300
 RETRY_SECONDS = 5.0
 """How long a simulated person waits after a click that was not acknowledged in time."""
-FREEZE_EVERY = 5.0
-"""Seconds between moves of this process's objects out of the collector's reach."""
 SIGN_IN_ROUTES = ("POST /oauth2/token", "GET /users/@me")
 """What the bot asks Discord to sign a person in at the page, with the person's code and token
 (not the bot's: outside its global rate limit, and once a person, not a card)."""
@@ -109,51 +107,6 @@ def peak_rss_mb(pid: int) -> float:
     except OSError:
         pass
     return 0.0
-
-
-async def watch_stalls(longest: list[float], every: float = 0.01) -> None:
-    """Keep in `longest[0]` the longest time this process's event loop was late to wake a
-    timer: while it is busy (the stand-in, 400 people's waits) requests queue unanswered."""
-    loop = asyncio.get_running_loop()
-    while True:
-        asked = loop.time()
-        await asyncio.sleep(every)
-        longest[0] = max(longest[0], loop.time() - asked - every)
-
-
-class CollectorPauses:
-    """This process's garbage-collector pauses, while watching: during one the stand-in answers
-    nothing, and what it was sent meanwhile reaches it (and its rate limit) bunched."""
-
-    def __init__(self) -> None:
-        self.longest = 0.0
-        self.total = 0.0
-        self._began = 0.0
-
-    def __enter__(self) -> CollectorPauses:
-        gc.callbacks.append(self._seen)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        gc.callbacks.remove(self._seen)
-        gc.unfreeze()
-
-    @staticmethod
-    async def keep_short(every: float = FREEZE_EVERY) -> None:
-        """Move what this process holds into the collector's permanent generation every
-        `every` seconds, so a full collection only walks what was made since (a run's
-        interactions, calls and results pile up: a full collection over them took 263 ms)."""
-        while True:
-            await asyncio.sleep(every)
-            gc.freeze()
-
-    def _seen(self, phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            self._began = time.perf_counter()
-            return
-        pause = time.perf_counter() - self._began
-        self.longest = max(self.longest, pause)
-        self.total += pause
 
 
 def cpu_times(pid: int) -> tuple[float, float]:

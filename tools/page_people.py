@@ -23,6 +23,7 @@ import aiohttp
 from bot.engine import SUITS
 from standin.driver import Person
 from standin.server import StandIn
+from tools.harness import CollectorPauses, watch_stalls
 
 Frame = tuple[float, int, float]
 """A table state a seat's stream pushed: (arrived, epoch seconds; its version; committed)."""
@@ -236,8 +237,6 @@ async def play_pages(out: Any) -> None:
     "seen": [...]}` once their game is over (or `{"table", "failed"}`), and, at the end of stdin
     and of every game, this process's longest event-loop stall. Apart from the stand-in and the
     people at their DMs, so that what keeps them busy does not delay a page."""
-    from tools.benchbot import CollectorPauses, watch_stalls
-
     # Its many short-lived frames would have the collector run often, and hold every page.
     gc.set_threshold(100_000, 50, 100)
     loop = asyncio.get_running_loop()

@@ -15,14 +15,8 @@ import pytest
 
 from standin.server import StandIn
 from standin.testing import BotProcess
-from tools.benchbot import (
-    CollectorPauses,
-    cpu_seconds,
-    main,
-    side_by_side,
-    storage_counts,
-    watch_stalls,
-)
+from tools.benchbot import cpu_seconds, main, side_by_side, storage_counts
+from tools.harness import CollectorPauses, watch_stalls
 from tools.simulated_people import open_table
 
 
