@@ -50,8 +50,8 @@ from tools.benchbot import (
     cpu_seconds,
     peak_rss_mb,
     percentile,
-    watch_stalls,
 )
+from tools.harness import watch_stalls
 
 ASSETS = re.compile(rb'<(?:script|link|img|iframe)\b[^>]*?\b(?:href|src)="([^"]*)"')
 """What a page loads (its links to other pages are not requests it makes)."""

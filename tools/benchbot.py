@@ -16,6 +16,7 @@ so the figures would measure the harness).
     python -m tools.benchbot [--tables 100] [--preset first-to-101] [--target 101]
                              [--profile bot.prof] [--database sqlite|postgres]
                              [--processes 1 [2 ...]] [--locale nl] [--at-page SHARE]
+                             [--think SECONDS]
 
 `--processes 1 2` plays the same tables once with one bot process and once with two (each
 running one shard of two, the tables' servers spread over the shards), and prints the runs
@@ -23,11 +24,20 @@ side by side; `--database postgres` runs them on a PostgreSQL server started for
 (pgserver, from the dev dependencies), as several processes need.
 
 `--at-page SHARE` serves the web pages and seats that share of each table's people at the page
-(0.5: two of four): the bot counts them as at the page (tools/bot_process.py `--at-page`), so
-their hand DMs wait. The seat's own stream and actions at the page are not there to use: such a
-person follows the table's live page (its public stream) for their turn, then, as a person
-whose DM is behind would, presses the table message's My hand and plays from that private
-answer (both interactions, exempt from the REST count).
+(0.5: two of four, the first to sit), as a browser plays there (tools/page_people.py, in a
+process of its own, so that the stand-in's work does not delay a page): each signs in as the
+Activity does (the stand-in's OAuth2 code, exchanged by the bot for a session; those exchanges
+are the person's calls, not the bot's, and left out of the REST count), opens their seat's
+stream (so the bot has them at the page, and their hand DM waits), and sends each move it
+offers them to `POST /t/<link>/act`. It adds: the answer time of those moves, p50 and p99 (sent
+→ answer read), how soon after a move's commit the other players' pages (their seat streams)
+are pushed a state holding it, p50 and p99 (one machine, one clock), and the pages' process's
+own CPU, longest event-loop stall and garbage-collector pauses.
+
+`--think SECONDS` has every person take that long over each move once it is offered, on
+average (from half as long to half as long again, at random): by default they move at once,
+and 100 tables then play as fast as the bot goes, which measures its throughput more than the
+wait a person at a table meets.
 """
 
 from __future__ import annotations
@@ -35,9 +45,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import gc
 import json
 import os
+import random
 import signal
 import socket
 import statistics
@@ -56,13 +66,9 @@ from standin.driver import InteractionResult
 from standin.server import StandIn
 from standin.testing import BotProcess
 from standin.world import PSEUDO_LOCALE, Guild, Message, discord_locale
-from tools.simulated_people import (
-    game_over,
-    my_turn_controls,
-    open_table,
-    take_turn,
-    turn_controls,
-)
+from tools.harness import CollectorPauses, watch_stalls
+from tools.page_people import Pages, Seen, shown_to_others, sign_in, thinking
+from tools.simulated_people import game_over, my_turn_controls, open_table, take_turn
 
 INTERACTION_ROUTES = (
     "POST /interactions/",
@@ -75,10 +81,14 @@ PEOPLE_PER_TABLE = 4
 STALL_SECONDS = 300
 RETRY_SECONDS = 5.0
 """How long a simulated person waits after a click that was not acknowledged in time."""
-FREEZE_EVERY = 5.0
-"""Seconds between moves of this process's objects out of the collector's reach."""
-AT_PAGE = "page"
-"""What a person at the page does on their turn (`Table.play`)."""
+SIGN_IN_ROUTES = ("POST /oauth2/token", "GET /users/@me")
+"""What the bot asks Discord to sign a person in at the page, with the person's code and token
+(not the bot's: outside its global rate limit, and once a person, not a card)."""
+SIGNING_IN_AT_ONCE = 8
+"""People signing in at once (the bot answers more than 16 exchanges under way `busy`)."""
+PROGRESS = "progress"
+"""What `Table._next` finds when the table message changed (the people at the page moved, whose
+moves this process does not see): the table is not stalled."""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -97,51 +107,6 @@ def peak_rss_mb(pid: int) -> float:
     except OSError:
         pass
     return 0.0
-
-
-async def watch_stalls(longest: list[float], every: float = 0.01) -> None:
-    """Keep in `longest[0]` the longest time this process's event loop was late to wake a
-    timer: while it is busy (the stand-in, 400 people's waits) requests queue unanswered."""
-    loop = asyncio.get_running_loop()
-    while True:
-        asked = loop.time()
-        await asyncio.sleep(every)
-        longest[0] = max(longest[0], loop.time() - asked - every)
-
-
-class CollectorPauses:
-    """This process's garbage-collector pauses, while watching: during one the stand-in answers
-    nothing, and what it was sent meanwhile reaches it (and its rate limit) bunched."""
-
-    def __init__(self) -> None:
-        self.longest = 0.0
-        self.total = 0.0
-        self._began = 0.0
-
-    def __enter__(self) -> CollectorPauses:
-        gc.callbacks.append(self._seen)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        gc.callbacks.remove(self._seen)
-        gc.unfreeze()
-
-    @staticmethod
-    async def keep_short(every: float = FREEZE_EVERY) -> None:
-        """Move what this process holds into the collector's permanent generation every
-        `every` seconds, so a full collection only walks what was made since (a run's
-        interactions, calls and results pile up: a full collection over them took 263 ms)."""
-        while True:
-            await asyncio.sleep(every)
-            gc.freeze()
-
-    def _seen(self, phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            self._began = time.perf_counter()
-            return
-        pause = time.perf_counter() - self._began
-        self.longest = max(self.longest, pause)
-        self.total += pause
 
 
 def cpu_times(pid: int) -> tuple[float, float]:
@@ -194,8 +159,12 @@ class Table:
         guild: Guild | None = None,
         locale: str = "en-US",
         at_page: int = 0,
+        think: float = 0.0,
     ) -> None:
         self.standin = standin
+        self.think = think
+        """Seconds each person takes over a move once it is offered, on average."""
+        self.random = random.Random(index)
         self.index = index
         self.guild = guild
         self.people = [
@@ -203,11 +172,12 @@ class Table:
         ]
         self.at_page = set(range(at_page))
         """The seats whose person is at the page (the first to sit)."""
-        self.turn: set[int] = set()
-        self.version = 0
-        """Whose turn the live page shows, and the table's version it shows."""
-        self.acted_at: dict[int, int] = {}
-        """By seat at the page: the version the page showed when its person last moved."""
+        self.sessions: dict[int, str] = {}
+        """By seat at the page: its person's session (`bench` signs them in)."""
+        self.pages: Pages | None = None
+        self.seen: list[Seen] = []
+        """What the people at the page saw, once the game is over (`Pages.collect`)."""
+        self._edited: Any = None
         self.results: list[InteractionResult] = []
         self.acknowledged: Counter[int] = Counter()
         self.unacknowledged = 0
@@ -216,54 +186,30 @@ class Table:
         self.message: Message | None = None
 
     async def play(
-        self,
-        preset: str,
-        target: int | None,
-        web: aiohttp.ClientSession | None = None,
-        **options: Any,
+        self, preset: str, target: int | None, pages: Pages | None = None, **options: Any
     ) -> None:
-        """Open the table (`/ohhell start` with `preset` and `options`), start it and play it
-        to its end (following its live page on `web`, for people at the page)."""
+        """Open the table (`/ohhell start` with `preset` and `options`), seat the people at
+        the page there (in `pages`, with their `sessions`), start it and play it to its end."""
         channel = await self.standin.add_text_channel(f"table-{self.index}", guild=self.guild)
         table, self.table_id = await open_table(
             self.standin, self.people, channel=channel, preset=preset, **options
         )
         self.message = table
-        following = None
-        if self.at_page and web is not None:
-            following = asyncio.ensure_future(self.follow_page(web))
-        try:
-            await self._play(table, preset, target)
-        finally:
-            if following is not None:
-                following.cancel()
+        if self.sessions and pages is not None:
+            self.pages = pages
+            (watch,) = [c["url"] for c in table.iter_components() if c.get("style") == 5]
+            sessions = [self.sessions[seat] for seat in sorted(self.sessions)]
+            await pages.open(self.index, watch.split("/t/")[0], watch, sessions, self.think)
+        await self._play(table, preset, target)
 
-    async def follow_page(self, web: aiohttp.ClientSession) -> None:
-        """Follow the table's live page (its public stream): whose turn it shows."""
-        assert self.message is not None
-        (watch,) = [c["url"] for c in self.message.iter_components() if c.get("style") == 5]
-        async with web.get(watch + "/events") as stream:
-            data: list[bytes] = []
-            async for line in stream.content:
-                if line.startswith(b"data:"):
-                    data.append(line[5:])
-                elif line in (b"\n", b"\r\n") and data:
-                    state = json.loads(b"".join(data))
-                    data = []
-                    self.version = int(state["version"])
-                    self.turn = {i for i, seat in enumerate(state["seats"]) if seat.get("turn")}
-
-    async def from_page(self, person: Any, seat: int) -> InteractionResult:
-        """A move of a person at the page: My hand on the table message, then the move the
-        private answer offers (their DM is behind)."""
-        assert self.message is not None
-        self.acted_at[seat] = self.version
-        shown = await person.click(self.message, f"oh:hand:{self.table_id}")
-        self.results.append(shown)
-        controls = turn_controls(shown.reply)
-        if controls is None:
-            return shown  # the page was behind: their turn had passed
-        return await take_turn(person, controls[0], controls[1][0])
+    def count_page_moves(self) -> None:
+        """Take what the people at the page saw from `pages`, their moves counted as
+        acknowledged (for the actions lost)."""
+        if self.pages is None:
+            return
+        self.seen = self.pages.seen.get(self.index, [])
+        for seat, seen in zip(sorted(self.sessions), self.seen, strict=False):
+            self.acknowledged[self.people[seat].id] += len(seen.made)
 
     async def _play(self, table: Message, preset: str, target: int | None) -> None:
         host = self.people[0]
@@ -282,11 +228,12 @@ class Table:
                 raise RuntimeError(self.describe_stall()) from None
             if found is True:
                 return
+            if found == PROGRESS:
+                continue
             person, message, custom_id = found
-            if custom_id == AT_PAGE:
-                result = await self.from_page(person, self.people.index(person))
-            else:
-                result = await take_turn(person, message, custom_id)
+            if self.think:
+                await asyncio.sleep(thinking(self.random, self.think))
+            result = await take_turn(person, message, custom_id)
             self.results.append(result)
             if not result.acknowledged:
                 # Discord shows "This interaction failed"; a person looks again after a moment
@@ -311,10 +258,15 @@ class Table:
         assert self.message is not None
         if game_over(self.message):
             return True
+        if self.pages is not None:
+            failed = self.pages.failed.get(self.index)
+            if failed is not None:
+                raise RuntimeError(f"table {self.index}: a seat at the page failed: {failed}")
+            if self.message.edited_at != self._edited:
+                self._edited = self.message.edited_at
+                return PROGRESS
         for seat, person in enumerate(self.people):
             if seat in self.at_page:
-                if seat in self.turn and self.version > self.acted_at.get(seat, -1):
-                    return person, self.message, AT_PAGE
                 continue
             controls = my_turn_controls(person)
             if controls is not None:
@@ -353,6 +305,18 @@ async def _until_interrupted(playing: asyncio.Future[Any]) -> None:
     playing.result()
 
 
+async def sign_in_all(standin: StandIn, base: str, runs: list[Table]) -> None:
+    """Sign each table's people at the page in at the bot's pages at `base`, a few at once."""
+    limit = asyncio.Semaphore(SIGNING_IN_AT_ONCE)
+
+    async def one(web: aiohttp.ClientSession, run: Table, seat: int) -> None:
+        async with limit:
+            run.sessions[seat] = await sign_in(standin, web, base, run.people[seat])
+
+    async with aiohttp.ClientSession() as web:
+        await asyncio.gather(*(one(web, run, seat) for run in runs for seat in run.at_page))
+
+
 def _click_kind(data: dict[str, Any]) -> str:
     custom_id = str(data.get("custom_id", ""))
     return custom_id.split(":")[1] if ":" in custom_id else str(data.get("name", "command"))
@@ -369,6 +333,7 @@ async def bench(
     database_url: str | None = None,
     locale: str = "en-US",
     at_page: float | None = None,
+    think: float = 0.0,
 ) -> dict[str, Any]:
     """One run: `tables` tables against `processes` bot processes (one shard each) on
     `database_url` (None: a new SQLite file); `at_page`: that share of the people at the page
@@ -393,16 +358,15 @@ async def bench(
                 "DEV_GUILD_ID": "",
             }
             runs = [
-                Table(standin, i, guilds[i % len(guilds)], locale, at_page_count(at_page))
+                Table(standin, i, guilds[i % len(guilds)], locale, at_page_count(at_page), think)
                 for i in range(tables)
             ]
-            people_file = Path(folder) / "at_page.txt"
+            public_url = ""
             if at_page is not None:
                 port = free_port()
-                env |= {"WEB_HOST": "127.0.0.1", "WEB_PORT": str(port)}
-                env["PUBLIC_URL"] = f"http://127.0.0.1:{port}"
-                there = [run.people[seat].id for run in runs for seat in run.at_page]
-                people_file.write_text("".join(f"{user}\n" for user in there))
+                public_url = f"http://127.0.0.1:{port}"
+                env |= {"WEB_HOST": "127.0.0.1", "WEB_PORT": str(port), "PUBLIC_URL": public_url}
+                env["DISCORD_CLIENT_SECRET"] = standin.client_secret
             bots: list[BotProcess] = []
             count_files = [Path(folder) / f"counts.{shard}.json" for shard in range(processes)]
             for shard in range(processes):
@@ -412,33 +376,36 @@ async def bench(
                 args = [str(count_files[shard])]
                 if locale == PSEUDO_LOCALE:
                     args.append("--pseudo")
-                if at_page is not None:
-                    args += ["--at-page", str(people_file)]
                 if profile is not None:
                     shard_profile = profile.resolve().with_suffix(f".{shard}{profile.suffix}")
                     args += ["--profile", str(shard_profile)]
                 bots.append(BotProcess(standin, "tools.bot_process", env=each, args=args))
+            pages = Pages() if at_page else None
             try:
                 for bot in bots:  # Ctrl-C while one starts stops it too (below)
                     await _until_interrupted(asyncio.ensure_future(bot.start()))
+                signing = (len(standin.calls), 0)
+                await _until_interrupted(
+                    asyncio.ensure_future(sign_in_all(standin, public_url, runs))
+                )
+                signing = (signing[0], len(standin.calls))
+                if pages is not None:
+                    await pages.start()
                 cpu_at_ready = sum(cpu_seconds(bot.pid) for bot in bots)
                 started = time.monotonic()
                 stall = [0.0]
                 with CollectorPauses() as pauses:
                     freezing = asyncio.create_task(pauses.keep_short())
                     watching = asyncio.create_task(watch_stalls(stall))
-                    web = aiohttp.ClientSession(
-                        connector=aiohttp.TCPConnector(limit=0),
-                        timeout=aiohttp.ClientTimeout(total=None, sock_read=None),
-                    )
                     try:
                         await _until_interrupted(
-                            asyncio.gather(*(run.play(preset, target, web) for run in runs))
+                            asyncio.gather(*(run.play(preset, target, pages) for run in runs))
                         )
                     finally:
                         freezing.cancel()
                         watching.cancel()
-                        await web.close()
+                if pages is not None:
+                    await pages.collect()
                 await asyncio.sleep(1.0)  # let the last coalesced edits land
                 rss = sum(peak_rss_mb(bot.pid) for bot in bots)
                 cpu_each = [cpu_seconds(bot.pid) for bot in bots]
@@ -451,6 +418,8 @@ async def bench(
                     print(bot.stderr()[-4000:], file=sys.stderr)
                 raise
             finally:
+                if pages is not None:
+                    await pages.stop()
                 for bot in bots:
                     await bot.stop()
             elapsed = time.monotonic() - started
@@ -485,6 +454,7 @@ async def bench(
             lost = 0
             actions = 0
             for run in runs:
+                run.count_page_moves()
                 events = await results.tables.events(run.table_id)
                 cards += sum(1 for e in events if e.kind == "CardPlayed")
                 stored = Counter(e.user_id for e in events if e.kind == "action")
@@ -492,7 +462,12 @@ async def bench(
                 lost += sum(max(0, n - stored[user]) for user, n in run.acknowledged.items())
         finally:
             await results.close()
-    outside = [c for c in calls if not c.route.startswith(INTERACTION_ROUTES)]
+    outside = [
+        c
+        for n, c in enumerate(calls)
+        if not c.route.startswith(INTERACTION_ROUTES)
+        and not (signing[0] <= n < signing[1] and c.route in SIGN_IN_ROUTES)
+    ]
     quarter = elapsed / 4
     quarters = [
         [ms for at, _, ms in answered if q * quarter <= at < (q + 1) * quarter] or [0.0]
@@ -505,6 +480,7 @@ async def bench(
         "preset": preset,
         "locale": locale,
         "at_page": at_page,
+        "think_s": think,
         "cards_played": cards,
         "seconds": round(elapsed, 1),
         "ack_p50_ms": round(statistics.median(latencies), 1) if latencies else 0.0,
@@ -531,8 +507,7 @@ async def bench(
         (r.content or "")[:70]
         for run in runs
         for r in run.results
-        # My hand (the people at the page) is answered privately too, and refuses nothing.
-        if r.response_type == 4 and r.ephemeral and _click_kind(r.interaction.data) != "hand"
+        if r.response_type == 4 and r.ephemeral
     )
     figures["refused"] = refusals.total()
     print(
@@ -598,7 +573,51 @@ async def bench(
         f"{figures['loads_per_action']} loads an action",
         file=out,
     )
+    if at_page is not None:
+        figures |= page_figures(runs, pages, out)
     print(json.dumps(figures), file=out)
+    return figures
+
+
+def page_figures(runs: list[Table], pages: Pages | None, out: Any) -> dict[str, Any]:
+    """The moves from the page: how soon the bot answered them, how soon the other players'
+    pages showed them, and what was refused; and how late the pages' process itself was."""
+    answers = [ms for run in runs for seen in run.seen for ms in seen.answers_ms]
+    shown: list[float] = []
+    unknown = 0
+    refused = Counter[str]()
+    for run in runs:
+        found, missed = shown_to_others(run.seen)
+        shown += found
+        unknown += missed
+        for seen in run.seen:
+            refused.update(seen.refused)
+    figures = {
+        "page_moves": len(answers),
+        "act_p50_ms": round(statistics.median(answers), 1) if answers else None,
+        "act_p99_ms": round(percentile(answers, 0.99), 1) if answers else None,
+        "shown_p50_ms": round(statistics.median(shown), 1) if shown else None,
+        "shown_p99_ms": round(percentile(shown, 0.99), 1) if shown else None,
+        "page_refused": refused.total(),
+        "pages_longest_stall_ms": None if pages is None else pages.stall_ms,
+    }
+    print(
+        f"moves from the page: {len(answers)} answered in p50 {figures['act_p50_ms']} ms, "
+        f"p99 {figures['act_p99_ms']} ms; refused {dict(refused)}",
+        file=out,
+    )
+    print(
+        f"  commit → the other players' pages: p50 {figures['shown_p50_ms']} ms, p99 "
+        f"{figures['shown_p99_ms']} ms over {len(shown)} pushes ({unknown} moves whose own "
+        "version no page was pushed)",
+        file=out,
+    )
+    if pages is not None:
+        print(
+            f"  the pages' process: CPU {pages.cpu_s} s, longest event-loop stall "
+            f"{pages.stall_ms} ms, garbage-collector pauses {pages.gc_pauses_s} s",
+            file=out,
+        )
     return figures
 
 
@@ -644,6 +663,7 @@ async def bench_all(args: argparse.Namespace, out: Any) -> list[dict[str, Any]]:
             database_url=database_url,
             locale=args.locale,
             at_page=args.at_page,
+            think=args.think,
         )
 
     if args.database == "sqlite":
@@ -724,6 +744,13 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="serve the web pages, and seat this share of each table's people at the page "
         "(0 to 1; their hand DMs wait while they are there)",
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="seconds each person takes over a move, on average (default: 0, as soon as it is "
+        "offered)",
     )
     args = parser.parse_args(argv)
     if any(count > 1 for count in args.processes) and args.database == "sqlite":

@@ -1,11 +1,9 @@
 """The bot as `make bench-bot` runs it: `python -m bot`, which writes, once SIGTERM has stopped
 it, the table-row loads and saves its database served to COUNTS as JSON for the benchmark; with
 `--profile OUT`, under cProfile timed by CPU, not the wall clock, so time spent waiting (for the
-network, for the GIL) is left out (read OUT with `pstats`). With `--at-page PEOPLE` (a file of
-user ids, one a line) those people count as at their table's page, whichever table, as if each
-had its seat's stream open (the web room must be on: PUBLIC_URL).
+network, for the GIL) is left out (read OUT with `pstats`).
 
-    python -m tools.bot_process COUNTS [--profile OUT] [--pseudo] [--at-page PEOPLE]
+    python -m tools.bot_process COUNTS [--profile OUT] [--pseudo]
 """
 
 from __future__ import annotations
@@ -21,19 +19,7 @@ from pathlib import Path
 
 from bot.app import run
 from bot.config import BotSettings
-from cogs.web.presence import Presence
 from tools.catalogs import install_pseudo_language
-
-
-def at_the_page(people: set[int]) -> None:
-    """`people` count as at the page of any table they sit at (the benchmark's share of people
-    at the page: it has no seat streams to open)."""
-    asked = Presence.at_page
-
-    def at_page(self: Presence, table_id: int, user_id: int) -> bool:
-        return user_id in people or asked(self, table_id, user_id)
-
-    Presence.at_page = at_page  # type: ignore[method-assign]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -45,14 +31,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the bot also speaks the pseudo-language (tools/catalogs.py) to whoever reads it",
     )
-    parser.add_argument(
-        "--at-page",
-        type=Path,
-        help="a file of user ids, one a line: these people count as at their table's page",
-    )
     args = parser.parse_args(argv)
-    if args.at_page is not None:
-        at_the_page({int(line) for line in args.at_page.read_text().split()})
     if args.pseudo:
         install_pseudo_language()
     settings = BotSettings()

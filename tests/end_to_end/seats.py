@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -16,6 +15,7 @@ import aiohttp
 from cogs.client import OhHellBot
 from standin.driver import Person
 from standin.server import StandIn
+from tools.page_people import parse_event, sign_in
 
 
 @dataclass
@@ -60,14 +60,9 @@ class SeatStream:
         await self.wait(lambda: self.latest("table")["version"] > version, timeout)
 
     def feed(self, block: bytes) -> None:
-        name, data = "message", None
-        for line in block.split(b"\n"):
-            if line.startswith(b"event: "):
-                name = line[7:].decode()
-            elif line.startswith(b"data: "):
-                data = json.loads(line[6:])
-        if not block.startswith(b":"):
-            self.events.append(Event(name, data, block))
+        event = parse_event(block)
+        if event is not None:
+            self.events.append(Event(*event, block))
             self.changed.set()
 
 
@@ -130,11 +125,4 @@ async def session_of(
     """A session for `person`, as the Activity gets one (the stand-in's code, the bot's
     exchange)."""
     assert bot.web is not None
-    code = standin.authorize(person, standin.application_id)
-    async with http.post(
-        f"http://127.0.0.1:{bot.web.port}/activity/session", json={"code": code}
-    ) as answer:
-        assert answer.status == 200
-        body = await answer.json()
-    session: str = body["session"]
-    return session
+    return await sign_in(standin, http, f"http://127.0.0.1:{bot.web.port}", person)

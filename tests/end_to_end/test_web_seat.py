@@ -17,7 +17,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.engine import SUITS, Game
+from bot.engine import Game
 from bot.engine.records import record_from_game
 from cogs.client import OhHellBot
 from cogs.web.actions import PER_SECOND
@@ -28,6 +28,7 @@ from tests.end_to_end.conftest import BotFactory
 from tests.end_to_end.page_leaks import CODE, check_stream
 from tests.end_to_end.seats import Seat, session_of
 from tests.end_to_end.test_web_sign_in import sign_in_settings
+from tools.page_people import page_move
 from tools.simulated_people import (
     add_computer,
     hand_message,
@@ -60,21 +61,6 @@ def renamed_session(session: str, user_id: int) -> str:
     raw = base64.urlsafe_b64decode(session + "=" * (-len(session) % 4))
     raw = struct.pack(">Q", user_id) + raw[8:]
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def page_move(hand: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The first move the page offers its person now, as its buttons would send it."""
-    if not hand or not hand["turn"]:
-        return None
-    allowed = [b["n"] for b in hand["bids"] if b["allowed"]]
-    if allowed:
-        return {"do": "bid", "hand": hand["hand"], "bid": allowed[0]}
-    if hand["trumps"]:
-        return {"do": "trump", "hand": hand["hand"], "suit": SUITS.index(hand["trumps"][0]["suit"])}
-    playable = [c for c in hand["cards"] if c["playable"]]
-    if playable:
-        return {"do": "play", "hand": hand["hand"], "card": playable[0]["id"]}
-    return None
 
 
 async def table_at_page(

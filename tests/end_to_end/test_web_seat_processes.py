@@ -15,8 +15,8 @@ from standin.server import StandIn
 from standin.world import Channel, Guild
 from tests.end_to_end.conftest import running_bot
 from tests.end_to_end.seats import Seat, session_of
-from tests.end_to_end.test_web_seat import page_move
 from tests.end_to_end.test_web_sign_in import sign_in_settings
+from tools.page_people import page_move
 from tools.simulated_people import add_computer, open_table
 
 

@@ -15,14 +15,8 @@ import pytest
 
 from standin.server import StandIn
 from standin.testing import BotProcess
-from tools.benchbot import (
-    CollectorPauses,
-    cpu_seconds,
-    main,
-    side_by_side,
-    storage_counts,
-    watch_stalls,
-)
+from tools.benchbot import cpu_seconds, main, side_by_side, storage_counts
+from tools.harness import CollectorPauses, watch_stalls
 from tools.simulated_people import open_table
 
 
@@ -75,16 +69,24 @@ def test_runs_are_printed_side_by_side() -> None:
     assert p99.split()[-2:] == ["5.5", "6.3"]
 
 
-def test_people_at_the_page_cost_fewer_rest_calls(capsys: pytest.CaptureFixture[str]) -> None:
-    """`--at-page`: the web pages are served; people at the page follow the live page for their
-    turn and play from My hand, and their hand DMs wait: the REST calls a card fall."""
+def test_people_at_the_page_play_there_and_cost_fewer_rest_calls(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--at-page`: the people at the page sign in, open their seat's stream and move with
+    `POST /act`; the run says how soon those moves were answered and shown to the other
+    players' pages, and the hand DMs that wait cut the REST calls a card."""
     figures = []
     for share in ("0", "1"):
-        assert main(["--tables", "2", "--target", "50", "--at-page", share]) == 0
+        assert main(["--tables", "1", "--target", "50", "--at-page", share]) == 0
         figures.append(json.loads(capsys.readouterr().out.strip().splitlines()[-1]))
     away, there = figures
     assert (away["at_page"], there["at_page"]) == (0.0, 1.0)
+    assert away["page_moves"] == 0 and away["act_p99_ms"] is None
     assert there["cards_played"] > 0 and there["actions_lost"] == 0 and there["refused"] == 0
+    # Every move was the page's (no DM click but the table's opening and start).
+    assert there["page_moves"] >= there["cards_played"] / 2
+    assert 0 < there["act_p50_ms"] <= there["act_p99_ms"]
+    assert 0 < there["shown_p50_ms"] <= there["shown_p99_ms"]
     assert there["rest_calls_per_card"] < away["rest_calls_per_card"] / 2
 
 
