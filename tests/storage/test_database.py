@@ -52,7 +52,7 @@ async def test_an_open_database_is_its_store_and_the_repositories_on_it(
     database: Database,
 ) -> None:
     parts = [part for part in vars(database).values() if isinstance(part, Repository)]
-    assert len(parts) == 14
+    assert len(parts) == 15
     assert all(part._store is database.store for part in parts)
 
 
