@@ -171,6 +171,7 @@ async def test_a_dm_waits_while_its_person_is_at_the_page_and_catches_up(
         assert edits_of(standin, bobs_first, since) > 0
         # The hand ended: Ann's first DM was closed once (no button of it looks live), and no
         # new DM came for the second hand while she is at the page (it would notify her).
+        await standin.wait_for(lambda: edits_of(standin, first, since) > 0, timeout=10)
         assert edits_of(standin, first, since) == 1
         assert first.components == [] and not first.embeds
         assert hand_message(ann) is first or hand_message(ann) is None
