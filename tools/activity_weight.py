@@ -105,10 +105,10 @@ async def weigh(standin: StandIn, served: str, person: Any, channel: Any, ready:
             await page.goto(client.frame_url(client.open(person, channel)))
             await page.wait_for_selector("iframe")
             activity = page.frames[1]
-            await activity.wait_for_url("**/t/**", timeout=15_000)
-            await activity.wait_for_selector(ready, timeout=15_000)
+            await activity.wait_for_url("**/t/**", timeout=60_000)
+            await activity.wait_for_selector(ready, timeout=60_000)
             # Every style sheet in, the lobby's added by its script too.
-            await activity.wait_for_function(STYLED, timeout=15_000)
+            await activity.wait_for_function(STYLED, timeout=60_000)
             await activity.wait_for_load_state("load")
             await asyncio.gather(*pending)
         finally:
