@@ -80,7 +80,6 @@ class TableMessages:
             or changed is None
             or changed.status is not TableStatus.PLAYING
             or changed.paused
-            or changed.game is None
             or not in_the_midst(changed)
         ):
             return self.edit_delay
