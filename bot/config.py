@@ -56,6 +56,13 @@ class BotSettings(BaseSettings):
     table_edit_delay: float = Field(
         default=0.5, ge=0, description="Seconds to gather changes into one table-message edit."
     )
+    table_gather_at_page: float = Field(
+        default=5.0,
+        ge=0,
+        description="Seconds to gather changes into one table-message edit while every person "
+        "seated is at the table's page (a trick's or hand's end, and anything but play in the "
+        "middle of a trick or a bidding, still show after TABLE_EDIT_DELAY).",
+    )
     computer_delay: float = Field(
         default=1.0, ge=0, description="Seconds between computer players' moves, to follow them."
     )

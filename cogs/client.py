@@ -143,6 +143,7 @@ class OhHellBot(commands.AutoShardedBot):
             )
             self.presenter.followers.append(self.web.watchers)
             self.presenter.hands.watch_presence(self.web.presence)
+            self.presenter.table_messages.watch_presence(self.web.presence)
             self.web.acted = self.tables.from_page
             self.web.lobby_desk = PageDesk(self, self.presenter, self.covers)
         self._resumed = False

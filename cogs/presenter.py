@@ -95,6 +95,7 @@ class Presenter:
         self.table_messages = TableMessages(
             ground,
             edit_delay=settings.table_edit_delay,
+            gather_at_page=settings.table_gather_at_page,
             channel_missing=lambda guild, channel: self._channel_missing_at(guild, channel),
         )
         self.hands = HandMessages(ground, self.table_messages)
@@ -221,7 +222,7 @@ class Presenter:
     async def _publish(self, outcome: Outcome) -> None:
         table = outcome.table
         self.tell_followers(outcome)
-        self.table_messages.schedule_edit(table.table_id)
+        self.table_messages.schedule_edit(table.table_id, table)
         # The person who acted saw their new hand in the click's answer; but a refresh rendered
         # before their click may still be in flight and land after it, so then they are
         # refreshed too (it renders again once the one in flight has landed).

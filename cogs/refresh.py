@@ -1,11 +1,17 @@
 """Coalesced refreshes of one message: at most one render of a message in flight, and requests
 that come meanwhile merge into one more run after it. Each run renders the latest stored
-state, so under Discord's rate limits edits merge by themselves instead of queueing up."""
+state, so under Discord's rate limits edits merge by themselves instead of queueing up.
+
+A request asks for the message within its `delay`: the run waits until the soonest time any
+request not rendered yet asked for, so a request that cannot wait brings forward one that
+gathers changes over a longer time (cogs/table_messages.py)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import math
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
@@ -39,6 +45,10 @@ class Refresher:
         self._stale: set[MessageKey] = set()
         self._in_flight: dict[MessageKey, asyncio.Event] = {}
         """By message: set once the render under way has landed (or failed)."""
+        self._due: dict[MessageKey, float] = {}
+        """By message: the soonest time a request not rendered yet asked for its run."""
+        self._sooner: dict[MessageKey, asyncio.Event] = {}
+        """By message: set when a request brings its run's time forward."""
 
     def in_flight(self, key: MessageKey) -> asyncio.Event | None:
         """The render of this message under way, if any: its event is set once it lands."""
@@ -59,29 +69,54 @@ class Refresher:
         delay: float = 0.0,
         before: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
-        """Bring the message `key` up to date: `render_now` after `delay` (and after `before`,
+        """Bring the message `key` up to date: `render_now` within `delay` (and after `before`,
         each run), or once more after the run in flight if there is one."""
         if key in self._refreshing:
             self._stale.add(key)
+            self._ask(key, delay)
             return
         self._refreshing.add(key)
-        self._spawn(self._run(key, render_now, delay, before))
+        self._ask(key, delay)
+        self._spawn(self._run(key, render_now, before))
+
+    def hurry(self, key: MessageKey, delay: float) -> None:
+        """A run of `key` still to come goes within `delay` from now, if that is sooner than
+        asked (nothing when none is to come)."""
+        if key in self._due:
+            self._ask(key, delay)
+
+    def _ask(self, key: MessageKey, delay: float) -> None:
+        due = asyncio.get_running_loop().time() + delay
+        if due < self._due.get(key, math.inf):
+            self._due[key] = due
+            sooner = self._sooner.get(key)
+            if sooner is not None:
+                sooner.set()
+
+    async def _until_due(self, key: MessageKey) -> None:
+        """Wait until the soonest time asked for the next run of `key` (none asked: go now)."""
+        loop = asyncio.get_running_loop()
+        while (left := self._due.get(key, 0.0) - loop.time()) > 0:
+            sooner = self._sooner.setdefault(key, asyncio.Event())
+            sooner.clear()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(left):
+                    await sooner.wait()
 
     async def _run(
         self,
         key: MessageKey,
         render_now: Callable[[], Awaitable[None]],
-        delay: float,
         before: Callable[[], Awaitable[None]] | None,
     ) -> None:
         try:
-            if delay:
-                await asyncio.sleep(delay)
             failures = 0
             while True:
+                await self._until_due(key)
                 if before is not None:
                     await before()
                 self._stale.discard(key)
+                self._due.pop(key, None)
                 landed = self._in_flight[key] = asyncio.Event()
                 try:
                     await render_now()
@@ -112,3 +147,5 @@ class Refresher:
             self._refreshing.discard(key)
             self._stale.discard(key)
             self._in_flight.pop(key, None)
+            self._due.pop(key, None)
+            self._sooner.pop(key, None)

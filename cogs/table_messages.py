@@ -1,5 +1,12 @@
 """The table message: the one public message of a table, edited as the game moves (changes made
-close together gathered into one edit), posted anew when it is missing."""
+close together gathered into one edit), posted anew when it is missing.
+
+While every person seated is at the table's page (cogs/web/presence.py), the page is where the
+game is followed and the channel's message is for those who look in: it follows each trick's
+end, each hand's end and every change outside play at once, and otherwise gathers the cards
+and bids of a trick or a bidding over `gather_at_page` seconds. When someone seated is not at
+the page (they leave it, or a person who is not there sits down) the edit waiting goes within
+`edit_delay` again. Each edit shows the latest state, so nothing is lost by gathering."""
 
 from __future__ import annotations
 
@@ -8,10 +15,12 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
-from bot.service import CorruptRow, TableView, UnreadableClosed
+from bot.engine import Phase
+from bot.service import CorruptRow, TableStatus, TableView, UnreadableClosed
 from cogs import render
 from cogs.render.language import _, speaking
 from cogs.showing import UNKNOWN_CHANNEL, Showing
+from cogs.web.presence import Presence
 
 log = logging.getLogger(__name__)
 
@@ -25,23 +34,59 @@ class TableMessages:
         *,
         edit_delay: float,
         channel_missing: Callable[[int, int], None],
+        gather_at_page: float | None = None,
     ) -> None:
         self.ground = ground
         self.edit_delay = edit_delay
+        self.gather_at_page = edit_delay if gather_at_page is None else gather_at_page
+        """Seconds to gather an edit over while everyone seated is at the page."""
         self._channel_missing = channel_missing
         """Called with (guild, channel) when the table's channel turns out to be deleted."""
+        self.presence: Presence | None = None
+        """Who is at the tables' pages (the web room, when it is on)."""
 
-    def schedule_edit(self, table_id: int) -> None:
-        """Bring the table message up to date after `edit_delay`, coalesced (cogs/refresh.py)."""
+    def watch_presence(self, presence: Presence) -> None:
+        """Gather longer while everyone seated at a table is at its page; when one of them
+        leaves it, the edit waiting goes within `edit_delay`."""
+        self.presence = presence
+        presence.on_left.append(self.page_left)
+
+    def page_left(self, table_id: int, user_id: int) -> None:
+        """Someone left the table's page: an edit gathered for everyone at it goes sooner."""
+        self.ground.refreshes.hurry(("table", table_id), self.edit_delay)
+
+    def schedule_edit(self, table_id: int, changed: TableView | None = None) -> None:
+        """Bring the table message up to date within `edit_delay` (`gather_at_page` while
+        everyone seated is at the page, in the middle of a trick or a bidding), coalesced
+        (cogs/refresh.py). `changed`: the change to show (default: the newest one known)."""
         pacer = self.ground.pacer
         self.ground.refreshes.request(
             ("table", table_id),
             lambda: self._edit(table_id),
-            self.edit_delay,
+            self._gathering(table_id, changed),
             # Render after the pacer lets the edit go: under load the wait is longer and the
             # edit carries every change made meanwhile.
             before=lambda: pacer.wait(urgent=False),
         )
+
+    def _gathering(self, table_id: int, changed: TableView | None) -> float:
+        """Seconds over which to gather the edit showing `changed`."""
+        if changed is None:
+            shown = self.ground.shown.get(table_id)
+            changed = shown.view if shown is not None else None
+        presence = self.presence
+        if (
+            presence is None
+            or changed is None
+            or changed.status is not TableStatus.PLAYING
+            or changed.paused
+            or not in_the_midst(changed)
+        ):
+            return self.edit_delay
+        people = [seat.user_id for seat in changed.seats if seat.user_id is not None]
+        if people and all(presence.at_page(table_id, person) for person in people):
+            return self.gather_at_page
+        return self.edit_delay
 
     async def refresh_closed(self, table_ids: list[int]) -> None:
         """After a restart: the messages of tables closed in the last minutes brought up to
@@ -121,3 +166,16 @@ class TableMessages:
         if sent is not None:
             stored = await self.ground.service.lobby.set_message(table.table_id, sent.id)
             self.ground.remember_side(stored)
+
+
+def in_the_midst(table: TableView) -> bool:
+    """Whether a playing table is in the middle of a trick or of a bidding: not at a trick's
+    end (or the bidding's), nor at a new hand (the last one's end), nor choosing trump."""
+    game = table.game
+    if game is None:
+        return False
+    if game.phase is Phase.PLAYING:
+        return bool(game.trick)
+    if game.phase is Phase.BIDDING:
+        return any(game.has_bid)
+    return False

@@ -54,3 +54,33 @@ async def test_a_refresh_refused_for_good_leaves_nothing_behind(status: int) -> 
     assert runs == 1
     assert not refresher.running(key)
     assert refresher.tables() == set()
+
+
+async def test_a_request_that_cannot_wait_brings_a_gathering_run_forward() -> None:
+    """A run gathering changes over a long delay goes as soon as a request asks for less (or
+    `hurry` it)."""
+    tasks: set[asyncio.Task[Any]] = set()
+    refresher = Refresher(lambda c: tasks.add(asyncio.get_running_loop().create_task(c)))
+    loop = asyncio.get_running_loop()
+    runs: list[float] = []
+    started = loop.time()
+
+    async def render() -> None:
+        runs.append(loop.time() - started)
+
+    key = ("table", 1)
+    refresher.request(key, render, 30.0)
+    await asyncio.sleep(0.05)
+    assert runs == []
+    refresher.request(key, render, 0.05)  # brought forward: one run, within 0.05 s of this
+    await asyncio.wait_for(asyncio.gather(*tasks), 1)
+    assert len(runs) == 1 and runs[0] < 0.5
+
+    tasks.clear()
+    refresher.request(key, render, 30.0)
+    await asyncio.sleep(0.05)
+    refresher.hurry(key, 0.0)
+    refresher.hurry(("table", 2), 0.0)  # nothing to bring forward: nothing happens
+    await asyncio.wait_for(asyncio.gather(*tasks), 1)
+    assert len(runs) == 2
+    assert refresher.tables() == set()
