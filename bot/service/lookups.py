@@ -51,6 +51,16 @@ class Lookups:
             row = await self.session.load(table_id)
             return self.session.view_of(row, load_document(row))
 
+    async def place(self, table_id: int) -> tuple[int, int]:
+        """The table's server and channel, which never change: from its row held in memory
+        while it is open here, else from one load (a table that does not exist, or cannot be
+        read, refused as its view is)."""
+        row = self.session.known_row(table_id)
+        if row is None:
+            row = await self.session.load(table_id)
+            load_document(row)
+        return row.guild_id, row.channel_id
+
     async def scored_view(self, table_id: int) -> tuple[TableView, HandScore | None]:
         """The table's view, and the newest hand its game scored as the channel's post of its
         scores said it (rebuilt from the stored game: the post is handed only to the process
