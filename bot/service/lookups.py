@@ -3,6 +3,8 @@ after another process changed it; open and recently closed tables; the leaderboa
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from bot.engine import Settings
 from bot.service.errors import Refused
 from bot.service.notices import HandScore
@@ -49,6 +51,16 @@ class Lookups:
             row = await self.session.load(table_id)
             return self.session.view_of(row, load_document(row))
 
+    async def place(self, table_id: int) -> tuple[int, int]:
+        """The table's server and channel, which never change: from its row held in memory
+        while it is open here, else from one load (a table that does not exist, or cannot be
+        read, refused as its view is)."""
+        row = self.session.known_row(table_id)
+        if row is None:
+            row = await self.session.load(table_id)
+            load_document(row)
+        return row.guild_id, row.channel_id
+
     async def scored_view(self, table_id: int) -> tuple[TableView, HandScore | None]:
         """The table's view, and the newest hand its game scored as the channel's post of its
         scores said it (rebuilt from the stored game: the post is handed only to the process
@@ -74,6 +86,34 @@ class Lookups:
                 raise Refused(NotStarted())
             game = session.game_of(row, document, to_change=False)
             return hand_state(row.id, document, game, seat)
+
+    async def seat_hands(
+        self, table_id: int, user_ids: Collection[int]
+    ) -> tuple[int, dict[int, HandState]]:
+        """The hands of those of `user_ids` seated at the table, each their own, from one load,
+        and the version they are at: what every open seat stream of the table's page is sent
+        after a change. Someone not seated, or a game not started, has no hand here; a closed
+        or unknown table is refused, as `hand_state` refuses it."""
+        session = self.session
+        async with session.lock(table_id):
+            row = await session.open_row(table_id)
+            document = load_document(row)
+            if document.game is None:
+                return row.version, {}
+            game = session.game_of(row, document, to_change=False)
+            every = session.hands_before(row, document, game)
+            hands: dict[int, HandState] = {}
+            for user_id in user_ids:
+                state = every.get(user_id)
+                if state is None:
+                    # Not among the hand messages (someone the host removed sees what
+                    # everyone sees), or not seated at all.
+                    seat = document.seat_of(user_id)
+                    if seat is None:
+                        continue
+                    state = hand_state(row.id, document, game, seat)
+                hands[user_id] = state
+            return row.version, hands
 
     async def rules(self, table_id: int) -> Settings:
         """The table's rule settings (the host's overrides on its preset)."""

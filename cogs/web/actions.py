@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from bot.engine import SUITS, Bid, ChooseTrump
-from bot.service import Outcome, Refused
+from bot.service import CorruptRow, Outcome, Refused
 from bot.service.refusals import ComputerHasSeat, NotSeated, NotSeatedOther, RemovedByHost
 from cogs.render.language import N_, _, speaking
 from cogs.render.reasons import refusal
@@ -71,8 +71,16 @@ class Actions:
             user_id = await signed_in(request)
         except NoSession as refused:
             user_id, nobody = 0, refused
-        view = await room.table(request)
-        spoken = await room.language_for(request, view.guild_id, view.channel_id)
+        # The link's table, as `room.table` checks it, without building its view: its server
+        # and channel say the page's language.
+        signed = room.signed(request, "t")
+        try:
+            guild_id, channel_id = await room.service.lookups.place(signed.number)
+        except (Refused, CorruptRow):
+            raise web.HTTPNotFound() from None
+        if guild_id != signed.guild_id:
+            raise web.HTTPNotFound()
+        spoken = await room.language_for(request, guild_id, channel_id)
         if nobody is not None:
             with speaking(spoken):
                 return no_session(nobody)
@@ -82,7 +90,9 @@ class Actions:
             return json_answer({"error": "too_many", "message": message}, 429, {"Retry-After": "1"})
         try:
             move = _move(await json_body(request, MAX_BODY))
-            outcome = await self._decide(view.table_id, user_id, move)
+            outcome = await self._decide(signed.number, user_id, move)
+        except CorruptRow:
+            raise web.HTTPNotFound() from None  # unreadable, as the link's check finds it
         except (BadBody, BadMove):
             with speaking(spoken):
                 message = _(BAD_MOVE)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from bot.engine import SUITS, Phase
-from bot.service import CorruptRow, HandState, Refused
+from bot.service import HandState
 from cogs.render.common import SUIT_SYMBOLS, card_text, suit_text
 from cogs.render.explanations import MOVES
 from cogs.render.hand import PLAYED_OUT, _bid_footer, _now_text
@@ -25,6 +25,7 @@ from cogs.render.language import _, language, number, pgettext, speaking
 from cogs.render.reasons import reason_text, sentence
 from cogs.web.auth import AUTH, acting, who
 from cogs.web.live import card_code, event_bytes
+from cogs.web.seat_hands import SeatHands, frame_version
 from cogs.web.sessions import SESSION
 
 if TYPE_CHECKING:
@@ -168,12 +169,10 @@ class SeatStreams:
     def __init__(self, room: WebRoom) -> None:
         self.room = room
         self.open = 0
-
-    async def hand_of(self, table_id: int, user_id: int) -> HandState | None:
-        try:
-            return await self.room.service.lookups.hand_state(table_id, user_id)
-        except (Refused, CorruptRow):
-            return None
+        self.hands = SeatHands(
+            lambda table_id, people: room.service.lookups.seat_hands(table_id, people)
+        )
+        """Each table's hands, fetched once a change for all its open streams."""
 
     async def stream(self, request: web.Request) -> web.StreamResponse:
         user_id = await acting(request)
@@ -193,6 +192,7 @@ class SeatStreams:
             }
         )
         room.presence.arrive(table_id, user_id)
+        self.hands.arrive(table_id, user_id)
         self.open += 1
         sent: bytes | None = None
         checked = time.monotonic()
@@ -212,7 +212,8 @@ class SeatStreams:
                         break
                     continue
                 await asyncio.wait_for(response.write(frame), WRITE_TIMEOUT)
-                hand = hand_frame(await self.hand_of(table_id, user_id), spoken.code)
+                state = await self.hands.hand(table_id, user_id, frame_version(frame))
+                hand = hand_frame(state, spoken.code)
                 if hand != sent:
                     await asyncio.wait_for(response.write(hand), WRITE_TIMEOUT)
                     sent = hand
@@ -220,6 +221,7 @@ class SeatStreams:
             pass
         finally:
             self.open -= 1
+            self.hands.leave(table_id, user_id)
             room.watchers.remove(watcher)
             room.presence.leave(table_id, user_id)
         return response
