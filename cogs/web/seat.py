@@ -195,6 +195,7 @@ class SeatStreams:
         self.hands.arrive(table_id, user_id)
         self.open += 1
         sent: bytes | None = None
+        shown: HandState | None = None
         checked = time.monotonic()
         try:
             await response.prepare(request)
@@ -206,17 +207,24 @@ class SeatStreams:
                     checked = time.monotonic()
                     if await who(request) is None:
                         break  # the session ended early: the person erased themselves
+                # Timers, not wait_for's task of its own for every write.
                 if frame is None:
-                    await asyncio.wait_for(response.write(b": -\n\n"), WRITE_TIMEOUT)
+                    async with asyncio.timeout(WRITE_TIMEOUT):
+                        await response.write(b": -\n\n")
                     if watcher.closed:
                         break
                     continue
-                await asyncio.wait_for(response.write(frame), WRITE_TIMEOUT)
+                async with asyncio.timeout(WRITE_TIMEOUT):
+                    await response.write(frame)
                 state = await self.hands.hand(table_id, user_id, frame_version(frame))
+                if sent is not None and state == shown:
+                    continue  # the hand is as it was sent: nothing to render again
                 hand = hand_frame(state, spoken.code)
                 if hand != sent:
-                    await asyncio.wait_for(response.write(hand), WRITE_TIMEOUT)
+                    async with asyncio.timeout(WRITE_TIMEOUT):
+                        await response.write(hand)
                     sent = hand
+                shown = state
         except (ConnectionError, TimeoutError, asyncio.CancelledError):
             pass
         finally:
