@@ -25,7 +25,7 @@ from cogs.render.language import _, language, number, pgettext, speaking
 from cogs.render.reasons import reason_text, sentence
 from cogs.web.auth import AUTH, acting, who
 from cogs.web.live import card_code, event_bytes
-from cogs.web.seat_hands import SeatHands, frame_version
+from cogs.web.seat_hands import SeatHands
 from cogs.web.sessions import SESSION
 
 if TYPE_CHECKING:
@@ -216,7 +216,7 @@ class SeatStreams:
                     continue
                 async with asyncio.timeout(WRITE_TIMEOUT):
                     await response.write(frame)
-                state = await self.hands.hand(table_id, user_id, frame_version(frame))
+                state = await self.hands.hand(table_id, user_id, watcher.version)
                 if sent is not None and state == shown:
                     continue  # the hand is as it was sent: nothing to render again
                 hand = hand_frame(state, spoken.code)

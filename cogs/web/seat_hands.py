@@ -8,7 +8,6 @@ A stream is handed its own person's hand, and only theirs."""
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections import Counter
 from collections.abc import Awaitable, Callable, Collection
 
@@ -16,18 +15,6 @@ from bot.service import CorruptRow, HandState, Refused
 
 Load = Callable[[int, Collection[int]], Awaitable[tuple[int, dict[int, HandState]]]]
 """The hands of those of the people given seated at a table, and the version they are at."""
-
-
-def frame_version(frame: bytes) -> int:
-    """The table's version a public push shows (its event's `id:`); a push without one is
-    taken as newer than any hands fetched."""
-    if frame.startswith(b"id: "):
-        end = frame.find(b"\n")
-        try:
-            return int(frame[4:end])
-        except ValueError:
-            pass
-    return sys.maxsize
 
 
 class _Table:

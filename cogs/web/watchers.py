@@ -32,6 +32,9 @@ class Watcher:
         self.table_id = table_id
         self.code = code
         self._frame: bytes | None = None
+        self._offered = -1
+        self.version = -1
+        """The table's version the frame `next_frame` last gave shows."""
         self._ready = asyncio.Event()
         self.closed = False
         self.write_now: Callable[[bytes], bool] | None = None
@@ -39,7 +42,9 @@ class Watcher:
         its page's connection takes it without waiting (True): no task woken a frame. A frame
         it does not take waits for the sender."""
 
-    def offer(self, frame: bytes) -> None:
+    def offer(self, frame: bytes, version: int) -> None:
+        """The newest frame, showing the table at `version`."""
+        self._offered = version
         if self._frame is None and self.write_now is not None and self.write_now(frame):
             return
         self._frame = frame
@@ -62,6 +67,8 @@ class Watcher:
                 return None
         self._ready.clear()
         frame, self._frame = self._frame, None
+        if frame is not None:
+            self.version = self._offered
         return frame
 
 
@@ -142,7 +149,7 @@ class Watchers:
         watched.watchers.add(watcher)
         self.count += 1
         newest = watched.view if watched.view is not None else view
-        watcher.offer(self._render(newest, code, watched.scored))
+        watcher.offer(self._render(newest, code, watched.scored), newest.version)
         if not newest.status.is_open:
             watcher.close()
         return watcher
@@ -211,7 +218,7 @@ class Watchers:
             if frame is None:
                 frame = self._render(view, watcher.code, watched.scored)
                 watched.frames[watcher.code] = frame
-            watcher.offer(frame)
+            watcher.offer(frame, view.version)
         if not view.status.is_open:
             for watcher in watched.watchers:
                 watcher.close()

@@ -310,6 +310,7 @@ async def test_watchers_render_once_a_language_a_change_and_send_the_newest() ->
     assert sorted(rendered) == [(4, "en"), (4, "nl"), (5, "en"), (5, "nl")]
     frame = await first.next_frame(0.1)
     assert frame is not None and frame_state(frame)["version"] == 5
+    assert first.version == 5  # what a seat stream asks its person's hand as new as
 
     # The newest hand's scores the channel is sent go with every frame after, even when the
     # change that sent them comes after a newer one.

@@ -9,8 +9,7 @@ from typing import cast
 
 from bot.service import HandState, Refused
 from bot.service.refusals import NotStarted
-from cogs.web.live import event_bytes
-from cogs.web.seat_hands import SeatHands, frame_version
+from cogs.web.seat_hands import SeatHands
 
 TABLE = 7
 
@@ -98,8 +97,3 @@ async def test_a_refused_load_is_no_hand() -> None:
     assert await hands.hand(TABLE, 1, 1) is None
     stored.refuse = False
     assert await hands.hand(TABLE, 1, 1) == "1's hand at 1"
-
-
-def test_a_push_says_its_version() -> None:
-    assert frame_version(event_bytes("table", {"version": 12}, 12)) == 12
-    assert frame_version(event_bytes("gone", None)) > 10**9
