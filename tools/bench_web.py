@@ -51,7 +51,7 @@ from tools.benchbot import (
     peak_rss_mb,
     percentile,
 )
-from tools.harness import watch_stalls
+from tools.harness import LinesProcess, watch_stalls
 
 ASSETS = re.compile(rb'<(?:script|link|img|iframe)\b[^>]*?\b(?:href|src)="([^"]*)"')
 """What a page loads (its links to other pages are not requests it makes)."""
@@ -143,50 +143,30 @@ class Readers:
         self.streams: list[Stream] = []
         self.by_table: dict[int, list[Stream]] = {}
         self.stall_ms = 0.0
-        self._process: asyncio.subprocess.Process | None = None
-        self._reading: asyncio.Task[None] | None = None
+        self._process = LinesProcess("tools.bench_web", ["--read", str(watchers)], self._heard)
 
     async def start(self) -> None:
-        self._process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "tools.bench_web",
-            "--read",
-            str(self.watchers),
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-        )
-        self._reading = asyncio.create_task(self._read())
+        await self._process.start()
 
     def watch(self, table_id: int, url: str) -> None:
-        assert self._process is not None and self._process.stdin is not None
-        self._process.stdin.write(f"{table_id} {url}\n".encode())
+        self._process.send(f"{table_id} {url}")
 
-    async def _read(self) -> None:
-        assert self._process is not None and self._process.stdout is not None
-        while line := await self._process.stdout.readline():
-            found = json.loads(line)
-            if "stall_ms" in found:
-                self.stall_ms = found["stall_ms"]
-                continue
-            stream = Stream(
-                [tuple(frame) for frame in found["frames"]], found["status"], found["failed"]
-            )
-            self.streams.append(stream)
-            self.by_table.setdefault(found["table"], []).append(stream)
+    def _heard(self, found: dict[str, Any]) -> None:
+        if "stall_ms" in found:
+            self.stall_ms = found["stall_ms"]
+            return
+        stream = Stream(
+            [tuple(frame) for frame in found["frames"]], found["status"], found["failed"]
+        )
+        self.streams.append(stream)
+        self.by_table.setdefault(found["table"], []).append(stream)
 
     async def collect(self) -> None:
-        """Every stream's frames (each ends with its table), within a minute."""
-        assert self._process is not None and self._process.stdin is not None
-        self._process.stdin.close()
-        assert self._reading is not None
-        await asyncio.wait_for(self._reading, 90)
-        await self._process.wait()
+        """Every stream's frames (each ends with its table), within a minute and a half."""
+        await self._process.collect()
 
     async def stop(self) -> None:
-        if self._process is not None and self._process.returncode is None:
-            self._process.kill()
-            await self._process.wait()
+        await self._process.stop()
 
 
 def page_loads(page: bytes, url: str) -> tuple[list[str], list[str]]:

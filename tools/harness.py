@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
+import sys
 import time
+from collections.abc import Callable
+from typing import Any
 
 FREEZE_EVERY = 5.0
 """Seconds between moves of this process's objects out of the collector's reach."""
@@ -55,3 +59,57 @@ class CollectorPauses:
         pause = time.perf_counter() - self._began
         self.longest = max(self.longest, pause)
         self.total += pause
+
+
+class LinesProcess:
+    """A process of the benchmark's own (`python -m MODULE ARGS`), talked to in lines: each line
+    `send` writes is its input, each JSON line it writes is handed to `heard`; `collect` ends
+    its input and waits for it to finish."""
+
+    def __init__(
+        self,
+        module: str,
+        args: list[str],
+        heard: Callable[[dict[str, Any]], None],
+        limit: int = 2**16,
+    ) -> None:
+        self.module = module
+        self.args = args
+        self.heard = heard
+        self.limit = limit
+        self._process: asyncio.subprocess.Process | None = None
+        self._reading: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            self.module,
+            *self.args,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            limit=self.limit,
+        )
+        self._reading = asyncio.create_task(self._read())
+
+    def send(self, line: str) -> None:
+        assert self._process is not None and self._process.stdin is not None
+        self._process.stdin.write((line + "\n").encode())
+
+    async def _read(self) -> None:
+        assert self._process is not None and self._process.stdout is not None
+        while line := await self._process.stdout.readline():
+            self.heard(json.loads(line))
+
+    async def collect(self) -> int:
+        """Everything it writes until it ends (within a minute and a half); its exit status."""
+        assert self._process is not None and self._process.stdin is not None
+        self._process.stdin.close()
+        assert self._reading is not None
+        await asyncio.wait_for(self._reading, 90)
+        return await self._process.wait()
+
+    async def stop(self) -> None:
+        if self._process is not None and self._process.returncode is None:
+            self._process.kill()
+            await self._process.wait()

@@ -23,7 +23,7 @@ import aiohttp
 from bot.engine import SUITS
 from standin.driver import Person
 from standin.server import StandIn
-from tools.harness import CollectorPauses, watch_stalls
+from tools.harness import CollectorPauses, LinesProcess, watch_stalls
 
 Frame = tuple[float, int, float]
 """A table state a seat's stream pushed: (arrived, epoch seconds; its version; committed)."""
@@ -317,71 +317,53 @@ class Pages:
         self.cpu_s = 0.0
         """The pages' process's own CPU time."""
         self._connected: dict[int, asyncio.Future[None]] = {}
-        self._process: asyncio.subprocess.Process | None = None
-        self._reading: asyncio.Task[None] | None = None
+        self._process = LinesProcess("tools.page_people", [], self._heard, limit=LINE_LIMIT)
 
     async def start(self) -> None:
-        self._process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "tools.page_people",
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            limit=LINE_LIMIT,
-        )
-        self._reading = asyncio.create_task(self._read())
+        await self._process.start()
 
     async def open(
         self, index: int, base: str, url: str, sessions: list[str], think: float = 0.0
     ) -> None:
         """The people with `sessions` open their seats' streams at table `index`'s page `url`,
         each to take `think` seconds over a move: back once all are open."""
-        assert self._process is not None and self._process.stdin is not None
         connected = self._connected[index] = asyncio.get_running_loop().create_future()
         asked = {"table": index, "base": base, "url": url, "sessions": sessions, "think": think}
-        self._process.stdin.write((json.dumps(asked) + "\n").encode())
+        self._process.send(json.dumps(asked))
         await asyncio.wait_for(connected, 60)
 
-    async def _read(self) -> None:
-        assert self._process is not None and self._process.stdout is not None
-        while line := await self._process.stdout.readline():
-            found = json.loads(line)
-            if "stall_ms" in found:
-                self.stall_ms, self.gc_pauses_s = found["stall_ms"], found["gc_pauses_s"]
-                self.cpu_s = found["cpu_s"]
-                continue
-            index = found["table"]
-            waiting = self._connected.get(index)
-            if "failed" in found:
-                self.failed[index] = found["failed"]
-                if waiting is not None and not waiting.done():
-                    waiting.set_exception(RuntimeError(found["failed"]))
-            elif "connected" in found and waiting is not None and not waiting.done():
-                waiting.set_result(None)
-            elif "seen" in found:
-                self.seen[index] = [
-                    Seen(
-                        seen["answers_ms"],
-                        seen["made"],
-                        seen["refused"],
-                        [(a, v, c) for a, v, c in seen["frames"]],
-                    )
-                    for seen in found["seen"]
-                ]
+    def _heard(self, found: dict[str, Any]) -> None:
+        if "stall_ms" in found:
+            self.stall_ms, self.gc_pauses_s = found["stall_ms"], found["gc_pauses_s"]
+            self.cpu_s = found["cpu_s"]
+            return
+        index = found["table"]
+        waiting = self._connected.get(index)
+        if "failed" in found:
+            self.failed[index] = found["failed"]
+            if waiting is not None and not waiting.done():
+                waiting.set_exception(RuntimeError(found["failed"]))
+        elif "connected" in found and waiting is not None and not waiting.done():
+            waiting.set_result(None)
+        elif "seen" in found:
+            self.seen[index] = [
+                Seen(
+                    seen["answers_ms"],
+                    seen["made"],
+                    seen["refused"],
+                    [(a, v, c) for a, v, c in seen["frames"]],
+                )
+                for seen in found["seen"]
+            ]
 
     async def collect(self) -> None:
         """What every seat saw (each game over), within a minute and a half."""
-        assert self._process is not None and self._process.stdin is not None
-        self._process.stdin.close()
-        assert self._reading is not None
-        await asyncio.wait_for(self._reading, 90)
-        if await self._process.wait() != 0:
-            raise RuntimeError(f"the pages' process exited with {self._process.returncode}")
+        status = await self._process.collect()
+        if status != 0:
+            raise RuntimeError(f"the pages' process exited with {status}")
 
     async def stop(self) -> None:
-        if self._process is not None and self._process.returncode is None:
-            self._process.kill()
-            await self._process.wait()
+        await self._process.stop()
 
 
 if __name__ == "__main__":
